@@ -1,0 +1,111 @@
+extension HTMLTokenizer {
+    /// U+FFFD REPLACEMENT CHARACTER, which stands in for NUL in most states.
+    static let replacementCharacter: StaticString = "\u{FFFD}"
+
+    @inline(__always)
+    func emit<Sink: HTMLTokenSink>(_ input: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ sink: inout Sink) {
+        if !range.isEmpty { sink.characters(UnsafeBufferPointer(rebasing: input[range])) }
+    }
+
+    func emit<Sink: HTMLTokenSink>(_ literal: StaticString, _ sink: inout Sink) {
+        literal.withUTF8Buffer { sink.characters($0) }
+    }
+
+    func emit<Sink: HTMLTokenSink>(_ bytes: [UInt8], _ sink: inout Sink) {
+        if !bytes.isEmpty { bytes.withUnsafeBufferPointer { sink.characters($0) } }
+    }
+
+    /// Emits `input[range]` with every NUL replaced by U+FFFD.
+    func emitReplacingNulls<Sink: HTMLTokenSink>(
+        _ input: UnsafeBufferPointer<UInt8>,
+        _ range: Range<Int>,
+        _ sink: inout Sink
+    ) {
+        var start = range.lowerBound
+        while start < range.upperBound {
+            let slice = UnsafeBufferPointer(rebasing: input[start..<range.upperBound])
+            let null = ByteSearch.first(ASCII.null, in: slice, from: 0) + start
+            emit(input, start..<null, &sink)
+            guard null < range.upperBound else { return }
+            emit(Self.replacementCharacter, &sink)
+            start = null + 1
+        }
+    }
+
+    /// Emits the tag under construction, switching content model after start tags that do so.
+    mutating func emitTag<Sink: HTMLTokenSink>(_ sink: inout Sink) {
+        state = .data
+        if tag.isEndTag {
+            sink.endTag(tag)
+        } else {
+            lastStartTagName = tag.nameBytes
+            sink.startTag(tag)
+            if switchesContentModel, let model = Self.contentModel(after: tag.nameBytes) {
+                state = model
+            }
+        }
+        if sink.isFinished { isStopped = true }
+    }
+
+    mutating func emitComment<Sink: HTMLTokenSink>(_ sink: inout Sink) {
+        state = .data
+        commentData.withUnsafeBufferPointer { sink.comment($0) }
+        commentData.removeAll(keepingCapacity: true)
+        if sink.isFinished { isStopped = true }
+    }
+
+    mutating func emitDoctype<Sink: HTMLTokenSink>(_ sink: inout Sink) {
+        state = .data
+        sink.doctype(doctypeBuilder.token)
+        doctypeBuilder = DoctypeBuilder()
+        if sink.isFinished { isStopped = true }
+    }
+
+    /// The content model the tree builder would switch to after an HTML start tag named `name`.
+    static func contentModel(after name: [UInt8]) -> HTMLTokenizerState? {
+        switch name.count {
+        case 5:
+            if name == Array("title".utf8) { return .rcdata }
+            if name == Array("style".utf8) { return .rawtext }
+        case 6:
+            if name == Array("script".utf8) { return .scriptData }
+            if name == Array("iframe".utf8) { return .rawtext }
+        case 8:
+            if name == Array("textarea".utf8) { return .rcdata }
+            if name == Array("noscript".utf8) || name == Array("noframes".utf8) { return .rawtext }
+        case 3:
+            if name == Array("xmp".utf8) { return .rawtext }
+        case 7:
+            if name == Array("noembed".utf8) { return .rawtext }
+        case 9:
+            if name == Array("plaintext".utf8) { return .plaintext }
+        default: break
+        }
+        return nil
+    }
+
+    /// Appends to a byte buffer without letting it grow past `limit`.
+    @inline(__always)
+    static func append(
+        _ input: UnsafeBufferPointer<UInt8>,
+        _ range: Range<Int>,
+        to buffer: inout [UInt8],
+        limit: Int
+    ) {
+        let room = limit - buffer.count
+        guard room > 0, !range.isEmpty else { return }
+        let end = range.count > room ? range.lowerBound + room : range.upperBound
+        buffer.append(contentsOf: UnsafeBufferPointer(rebasing: input[range.lowerBound..<end]))
+    }
+
+    @inline(__always)
+    static func append(_ byte: UInt8, to buffer: inout [UInt8], limit: Int) {
+        if buffer.count < limit { buffer.append(byte) }
+    }
+
+    static func append(_ literal: StaticString, to buffer: inout [UInt8], limit: Int) {
+        literal.withUTF8Buffer { bytes in
+            if buffer.count + bytes.count <= limit { buffer.append(contentsOf: bytes) }
+        }
+    }
+}

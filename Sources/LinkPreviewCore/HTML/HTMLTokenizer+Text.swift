@@ -1,0 +1,191 @@
+extension HTMLTokenizer {
+    /// The data state: text up to the next `<`, `&` or NUL goes out as one run.
+    mutating func consumeData<Sink: HTMLTokenSink>(
+        _ input: UnsafeBufferPointer<UInt8>,
+        _ i: inout Int,
+        _ sink: inout Sink
+    ) {
+        let start = i
+        var j = i
+        while j < input.count {
+            let c = input[j]
+            if c == ASCII.lessThan || c == ASCII.ampersand || c == ASCII.null { break }
+            j &+= 1
+        }
+        emit(input, start..<j, &sink)
+        i = j
+        guard j < input.count else { return }
+        switch input[j] {
+        case ASCII.lessThan: state = .tagOpen
+        case ASCII.ampersand:
+            returnState = .data
+            state = .characterReference
+        default: emit(input, j..<j + 1, &sink)  // NUL is emitted as is in the data state.
+        }
+        i = j + 1
+    }
+
+    /// The RCDATA state (`<title>`, `<textarea>`): like data, but only end tags leave it.
+    mutating func consumeRCDATA<Sink: HTMLTokenSink>(
+        _ input: UnsafeBufferPointer<UInt8>,
+        _ i: inout Int,
+        _ sink: inout Sink
+    ) {
+        let start = i
+        var j = i
+        while j < input.count {
+            let c = input[j]
+            if c == ASCII.lessThan || c == ASCII.ampersand || c == ASCII.null { break }
+            j &+= 1
+        }
+        emit(input, start..<j, &sink)
+        i = j
+        guard j < input.count else { return }
+        switch input[j] {
+        case ASCII.lessThan: state = .rcdataLessThanSign
+        case ASCII.ampersand:
+            returnState = .rcdata
+            state = .characterReference
+        default: emit(Self.replacementCharacter, &sink)
+        }
+        i = j + 1
+    }
+
+    /// RAWTEXT, script data and PLAINTEXT: runs up to the next `<` are found with `memchr`.
+    mutating func consumeRawText<Sink: HTMLTokenSink>(
+        _ input: UnsafeBufferPointer<UInt8>,
+        _ i: inout Int,
+        _ sink: inout Sink
+    ) {
+        let end = state == .plaintext ? input.count : ByteSearch.first(ASCII.lessThan, in: input, from: i)
+        emitReplacingNulls(input, i..<end, &sink)
+        i = end
+        guard end < input.count else { return }
+        state = state == .rawtext ? .rawtextLessThanSign : .scriptDataLessThanSign
+        i = end + 1
+    }
+
+    /// The RCDATA and RAWTEXT less-than sign states.
+    mutating func consumeRawTextLessThanSign<Sink: HTMLTokenSink>(
+        _ input: UnsafeBufferPointer<UInt8>,
+        _ i: inout Int,
+        _ sink: inout Sink
+    ) {
+        let isRCDATA = state == .rcdataLessThanSign
+        if input[i] == ASCII.slash {
+            temporaryBuffer.removeAll(keepingCapacity: true)
+            state = isRCDATA ? .rcdataEndTagOpen : .rawtextEndTagOpen
+            i += 1
+        } else {
+            emit("<", &sink)
+            state = isRCDATA ? .rcdata : .rawtext
+        }
+    }
+
+    /// The text state an end-tag-open or end-tag-name state falls back to.
+    var rawTextFallbackState: HTMLTokenizerState {
+        switch state {
+        case .rcdataEndTagOpen, .rcdataEndTagName: .rcdata
+        case .rawtextEndTagOpen, .rawtextEndTagName: .rawtext
+        case .scriptDataEscapedEndTagOpen, .scriptDataEscapedEndTagName: .scriptDataEscaped
+        default: .scriptData
+        }
+    }
+
+    /// The RCDATA, RAWTEXT, script data and script data escaped end tag open states.
+    mutating func consumeRawTextEndTagOpen<Sink: HTMLTokenSink>(
+        _ input: UnsafeBufferPointer<UInt8>,
+        _ i: inout Int,
+        _ sink: inout Sink
+    ) {
+        if ASCII.isAlpha(input[i]) {
+            tag.reset(isEndTag: true)
+            state =
+                switch state {
+                case .rcdataEndTagOpen: .rcdataEndTagName
+                case .rawtextEndTagOpen: .rawtextEndTagName
+                case .scriptDataEndTagOpen: .scriptDataEndTagName
+                default: .scriptDataEscapedEndTagName
+                }
+        } else {
+            emit("</", &sink)
+            state = rawTextFallbackState
+        }
+    }
+
+    /// The end tag name states of RCDATA, RAWTEXT, script data and script data escaped: only the end
+    /// tag that matches the last start tag ("an appropriate end tag") leaves the text.
+    mutating func consumeRawTextEndTagName<Sink: HTMLTokenSink>(
+        _ input: UnsafeBufferPointer<UInt8>,
+        _ i: inout Int,
+        _ sink: inout Sink
+    ) {
+        let c = input[i]
+        if ASCII.isAlpha(c) {
+            // A name longer than the last start tag's can never be appropriate: stop buffering it.
+            if temporaryBuffer.count < lastStartTagName.count {
+                tag.nameBytes.append(ASCII.lowercased(c))
+                temporaryBuffer.append(c)
+                i += 1
+                return
+            }
+        } else if !lastStartTagName.isEmpty && tag.nameBytes == lastStartTagName {
+            switch c {
+            case ASCII.tab, ASCII.lineFeed, ASCII.formFeed, ASCII.space:
+                state = .beforeAttributeName
+                i += 1
+                return
+            case ASCII.slash:
+                state = .selfClosingStartTag
+                i += 1
+                return
+            case ASCII.greaterThan:
+                i += 1
+                emitTag(&sink)
+                return
+            default: break
+            }
+        }
+        emit("</", &sink)
+        emit(temporaryBuffer, &sink)
+        state = rawTextFallbackState
+    }
+
+    /// The CDATA section states (foreign content only).
+    mutating func consumeCDATA<Sink: HTMLTokenSink>(
+        _ input: UnsafeBufferPointer<UInt8>,
+        _ i: inout Int,
+        _ sink: inout Sink
+    ) {
+        switch state {
+        case .cdataSection:
+            let end = ByteSearch.first(ASCII.rightBracket, in: input, from: i)
+            emit(input, i..<end, &sink)
+            i = end
+            if end < input.count {
+                state = .cdataSectionBracket
+                i += 1
+            }
+        case .cdataSectionBracket:
+            if input[i] == ASCII.rightBracket {
+                state = .cdataSectionEnd
+                i += 1
+            } else {
+                emit("]", &sink)
+                state = .cdataSection
+            }
+        default:
+            switch input[i] {
+            case ASCII.rightBracket:
+                emit("]", &sink)
+                i += 1
+            case ASCII.greaterThan:
+                state = .data
+                i += 1
+            default:
+                emit("]]", &sink)
+                state = .cdataSection
+            }
+        }
+    }
+}

@@ -1,0 +1,38 @@
+/// The states of the WHATWG HTML tokenizer (HTML Living Standard §13.2.5), one case per state.
+///
+/// The "numeric character reference end" state consumes nothing and is folded into the states
+/// that lead to it.
+enum HTMLTokenizerState: UInt8, Sendable {
+    case data, rcdata, rawtext, scriptData, plaintext
+    case tagOpen, endTagOpen, tagName
+    case rcdataLessThanSign, rcdataEndTagOpen, rcdataEndTagName
+    case rawtextLessThanSign, rawtextEndTagOpen, rawtextEndTagName
+    case scriptDataLessThanSign, scriptDataEndTagOpen, scriptDataEndTagName
+    case scriptDataEscapeStart, scriptDataEscapeStartDash
+    case scriptDataEscaped, scriptDataEscapedDash, scriptDataEscapedDashDash
+    case scriptDataEscapedLessThanSign, scriptDataEscapedEndTagOpen, scriptDataEscapedEndTagName
+    case scriptDataDoubleEscapeStart, scriptDataDoubleEscaped, scriptDataDoubleEscapedDash
+    case scriptDataDoubleEscapedDashDash, scriptDataDoubleEscapedLessThanSign, scriptDataDoubleEscapeEnd
+    case beforeAttributeName, attributeName, afterAttributeName, beforeAttributeValue
+    case attributeValueDoubleQuoted, attributeValueSingleQuoted, attributeValueUnquoted
+    case afterAttributeValueQuoted, selfClosingStartTag
+    case bogusComment, markupDeclarationOpen
+    case commentStart, commentStartDash, comment, commentLessThanSign, commentLessThanSignBang
+    case commentLessThanSignBangDash, commentLessThanSignBangDashDash, commentEndDash, commentEnd, commentEndBang
+    case doctype, beforeDoctypeName, doctypeName, afterDoctypeName
+    case afterDoctypePublicKeyword, beforeDoctypePublicIdentifier
+    case doctypePublicIdentifierDoubleQuoted, doctypePublicIdentifierSingleQuoted, afterDoctypePublicIdentifier
+    case betweenDoctypePublicAndSystemIdentifiers, afterDoctypeSystemKeyword, beforeDoctypeSystemIdentifier
+    case doctypeSystemIdentifierDoubleQuoted, doctypeSystemIdentifierSingleQuoted, afterDoctypeSystemIdentifier
+    case bogusDoctype
+    case cdataSection, cdataSectionBracket, cdataSectionEnd
+    case characterReference, namedCharacterReference, ambiguousAmpersand, numericCharacterReference
+    case hexadecimalCharacterReferenceStart, decimalCharacterReferenceStart
+    case hexadecimalCharacterReference, decimalCharacterReference
+
+    /// Whether a character reference that returns to this state appends to an attribute value.
+    var isAttributeValue: Bool {
+        self == .attributeValueDoubleQuoted || self == .attributeValueSingleQuoted
+            || self == .attributeValueUnquoted
+    }
+}
