@@ -28,6 +28,32 @@ struct ConformanceCommand: AsyncParsableCommand {
         } else {
             print("tokenizer: skipped (no \(tokenizerDirectory.path))")
         }
+        let encodingDirectory = root.appendingPathComponent("html5lib/encoding")
+        if FileManager.default.fileExists(atPath: encodingDirectory.path) {
+            let report = try EncodingConformance.run(directory: encodingDirectory)
+            print("encoding, cases a <meta> prescan decides: \(report.prescanDecidedPassed)/\(report.prescanDecidedTotal)")
+            print("encoding, all cases (ASCII-only documents are UTF-8 here, windows-1252 there): \(report.passed)/\(report.total)")
+            if verbose { report.failures.forEach { print("  FAIL \($0)") } }
+        } else {
+            print("encoding: skipped (no \(encodingDirectory.path))")
+        }
+        let pages = root.appendingPathComponent("pages.json")
+        if FileManager.default.fileExists(atPath: pages.path) {
+            for stopsEarly in [true, false] {
+                let report = try ExtractionConformance.run(pagesJSON: pages, stopsEarly: stopsEarly)
+                print("extraction on \(report.pages) pages, \(stopsEarly ? "stopping early (as the fetcher does)" : "whole documents"):")
+                for field in ExtractionConformance.fields {
+                    print("  \(field.padding(toLength: 12, withPad: " ", startingAt: 0)) \(String(format: "%5.1f %%", report.percent(field)))  (\(report.agreed[field, default: 0])/\(report.compared[field, default: 0]))")
+                }
+                if verbose {
+                    for d in report.disagreements {
+                        print("  DIFF \(d.page) \(d.field): ours=\(d.ours ?? "nil") | reference=\(d.reference ?? "nil")")
+                    }
+                }
+            }
+        } else {
+            print("extraction: skipped (no \(pages.path))")
+        }
     }
 
     func percent(_ part: Int, _ whole: Int) -> String {

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// The JSON form is stable and documented in `docs/link-metadata-json.md`: camelCase keys, absent
 /// optionals and empty lists omitted, dates as ISO 8601 strings in UTC whatever the encoder's date
@@ -6,7 +6,7 @@ public import Foundation
 extension LinkMetadata: Codable {
     enum CodingKeys: String, CodingKey {
         case originalURL, url, canonicalURL, title, summary, siteName, type, language, author
-        case published, modified, themeColor, keywords, icons, images, videos, audios, oEmbed
+        case published, modified, themeColor, keywords, icons, manifestURL, images, videos, audios, oEmbed
         case twitterCard, wall
     }
 
@@ -27,6 +27,7 @@ extension LinkMetadata: Codable {
             themeColor: try c.decodeIfPresent(String.self, forKey: .themeColor),
             keywords: try c.decodeIfPresent([String].self, forKey: .keywords) ?? [],
             icons: try c.decodeIfPresent([LinkIcon].self, forKey: .icons) ?? [],
+            manifestURL: try c.decodeIfPresent(URL.self, forKey: .manifestURL),
             images: try c.decodeIfPresent([LinkMedia].self, forKey: .images) ?? [],
             videos: try c.decodeIfPresent([LinkMedia].self, forKey: .videos) ?? [],
             audios: try c.decodeIfPresent([LinkMedia].self, forKey: .audios) ?? [],
@@ -52,6 +53,7 @@ extension LinkMetadata: Codable {
         try c.encodeIfPresent(themeColor, forKey: .themeColor)
         if !keywords.isEmpty { try c.encode(keywords, forKey: .keywords) }
         if !icons.isEmpty { try c.encode(icons, forKey: .icons) }
+        try c.encodeIfPresent(manifestURL, forKey: .manifestURL)
         if !images.isEmpty { try c.encode(images, forKey: .images) }
         if !videos.isEmpty { try c.encode(videos, forKey: .videos) }
         if !audios.isEmpty { try c.encode(audios, forKey: .audios) }

@@ -43,6 +43,8 @@ public struct LinkMetadata: Sendable, Hashable {
     public var keywords: [String]
     /// Icons in document order; see ``bestIcon(forSize:)``.
     public var icons: [LinkIcon]
+    /// The web-app manifest (`<link rel=manifest>`), whose icons a fetcher may read.
+    public var manifestURL: URL?
     /// Images, most preferred first; see ``bestImage``.
     public var images: [LinkMedia]
     /// Videos, most preferred first.
@@ -73,6 +75,7 @@ public struct LinkMetadata: Sendable, Hashable {
         themeColor: String? = nil,
         keywords: [String] = [],
         icons: [LinkIcon] = [],
+        manifestURL: URL? = nil,
         images: [LinkMedia] = [],
         videos: [LinkMedia] = [],
         audios: [LinkMedia] = [],
@@ -94,6 +97,7 @@ public struct LinkMetadata: Sendable, Hashable {
         self.themeColor = themeColor
         self.keywords = keywords
         self.icons = icons
+        self.manifestURL = manifestURL
         self.images = images
         self.videos = videos
         self.audios = audios

@@ -1,0 +1,326 @@
+extension CharsetSniffer {
+    /// The HTML standard's "prescan a byte stream to determine its encoding", over all of `bytes`.
+    ///
+    /// Finds the first `<meta charset=…>`, or `<meta http-equiv=content-type content="…; charset=…">`,
+    /// that names an encoding, skipping comments, `<!…>`, `</…>` and `<?…>` constructs and the attributes
+    /// of other tags exactly as the standard describes (so `<p title="<meta charset=x>">` does not count).
+    /// A `<meta>` that names UTF-16 gives UTF-8 and one that names x-user-defined gives windows-1252. When
+    /// no `<meta>` decides, an XML declaration at the very start (`<?xml … encoding="…"?>`) may.
+    ///
+    /// A construct cut off by the end of `bytes` is ignored: pass the first ``prescanByteLimit`` bytes to
+    /// prescan as a browser does.
+    ///
+    /// - Parameter bytes: The bytes to scan.
+    /// - Returns: The encoding declared, or nil.
+    public static func prescan(_ bytes: UnsafeRawBufferPointer) -> TextEncoding? {
+        var scanner = PrescanScanner(bytes: bytes)
+        if let encoding = scanner.scanForUTF16XMLDeclaration() {
+            return encoding
+        }
+        if let found = scanner.scanForMeta() {
+            return found
+        }
+        return xmlDeclarationEncoding(bytes)
+    }
+
+    /// The HTML standard's "algorithm for extracting a character encoding from a meta element": the
+    /// encoding named by `charset=` in a `<meta http-equiv=content-type>` element's `content` attribute.
+    ///
+    /// ```swift
+    /// CharsetSniffer.encoding(fromMetaContent: "text/html; charset='EUC-JP'")   // .eucJP
+    /// ```
+    ///
+    /// - Parameter content: The `content` attribute's value.
+    /// - Returns: The encoding, or nil when there is no `charset=` or it does not name an encoding.
+    public static func encoding(fromMetaContent content: some StringProtocol) -> TextEncoding? {
+        encoding(fromMetaContent: Array(content.utf8))
+    }
+
+    static func encoding(fromMetaContent s: [UInt8]) -> TextEncoding? {
+        var position = 0
+        while true {
+            // Loop: find "charset" (ASCII case-insensitively) at or after position.
+            guard let match = firstIndexOfCharset(in: s, from: position) else { return nil }
+            var next = match + 7
+            while next < s.count, TextEncoding.isASCIIWhitespace(s[next]) { next += 1 }
+            guard next < s.count, s[next] == UInt8(ascii: "=") else {
+                // Not followed by "=": look again from just before that character.
+                position = next
+                continue
+            }
+            next += 1
+            while next < s.count, TextEncoding.isASCIIWhitespace(s[next]) { next += 1 }
+            guard next < s.count else { return nil }
+            let quote = s[next]
+            if quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") {
+                guard let close = s[(next + 1)...].firstIndex(of: quote) else { return nil }
+                return TextEncoding.forLabel(String(decoding: s[(next + 1)..<close], as: UTF8.self))
+            }
+            var end = next
+            while end < s.count, !TextEncoding.isASCIIWhitespace(s[end]), s[end] != UInt8(ascii: ";") { end += 1 }
+            return TextEncoding.forLabel(String(decoding: s[next..<end], as: UTF8.self))
+        }
+    }
+
+    private static func firstIndexOfCharset(in s: [UInt8], from start: Int) -> Int? {
+        let word = Array("charset".utf8)
+        guard s.count >= word.count, start <= s.count - word.count else { return nil }
+        for index in start...(s.count - word.count) {
+            var matches = true
+            for offset in 0..<word.count where asciiLowercased(s[index + offset]) != word[offset] {
+                matches = false
+                break
+            }
+            if matches { return index }
+        }
+        return nil
+    }
+
+    /// The HTML standard's "get an XML encoding", used when the prescan finds no `<meta>`.
+    static func xmlDeclarationEncoding(_ bytes: UnsafeRawBufferPointer) -> TextEncoding? {
+        let xml: [UInt8] = Array("<?xml".utf8)
+        guard bytes.count >= xml.count, bytes.prefix(xml.count).elementsEqual(xml) else { return nil }
+        guard let declarationEnd = bytes.firstIndex(of: UInt8(ascii: ">")) else { return nil }
+        let word: [UInt8] = Array("encoding".utf8)
+        // Only inside the declaration: "encoding" further on is content (as in Chromium and WebKit).
+        let declaration = UnsafeRawBufferPointer(rebasing: bytes[..<declarationEnd])
+        guard var position = firstIndex(of: word, in: declaration, from: 0) else { return nil }
+        position += word.count
+        while position < bytes.count, bytes[position] <= 0x20 { position += 1 }
+        guard position < bytes.count, bytes[position] == UInt8(ascii: "=") else { return nil }
+        position += 1
+        while position < bytes.count, bytes[position] <= 0x20 { position += 1 }
+        guard position < bytes.count else { return nil }
+        let quote = bytes[position]
+        guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { return nil }
+        position += 1
+        guard let close = bytes[position...].firstIndex(of: quote) else { return nil }
+        let label = bytes[position..<close]
+        guard !label.contains(where: { $0 <= 0x20 }) else { return nil }
+        // Isomorphic decode: each byte is its own code point.
+        let string = String(String.UnicodeScalarView(label.map { Unicode.Scalar($0) }))
+        guard let encoding = TextEncoding.forLabel(string) else { return nil }
+        return encoding == .utf16BE || encoding == .utf16LE ? .utf8 : encoding
+    }
+
+    private static func firstIndex(of word: [UInt8], in bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
+        guard bytes.count >= word.count, start <= bytes.count - word.count else { return nil }
+        for index in start...(bytes.count - word.count) where bytes[index] == word[0] {
+            if bytes[(index + 1)..<(index + word.count)].elementsEqual(word[1...]) { return index }
+        }
+        return nil
+    }
+
+    static func asciiLowercased(_ byte: UInt8) -> UInt8 {
+        (0x41...0x5A).contains(byte) ? byte + 0x20 : byte
+    }
+}
+
+/// The state of one run of the prescan: a position in the bytes. Every method returns nil when the
+/// position would run past the end, which aborts the prescan as the standard requires.
+private struct PrescanScanner {
+    let bytes: UnsafeRawBufferPointer
+    var position = 0
+
+    init(bytes: UnsafeRawBufferPointer) {
+        self.bytes = bytes
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        TextEncoding.isASCIIWhitespace(byte)
+    }
+
+    private func starts(with pattern: [UInt8], at index: Int) -> Bool {
+        guard index + pattern.count <= bytes.count else { return false }
+        for offset in 0..<pattern.count where bytes[index + offset] != pattern[offset] { return false }
+        return true
+    }
+
+    func scanForUTF16XMLDeclaration() -> TextEncoding? {
+        if starts(with: [0x3C, 0x00, 0x3F, 0x00, 0x78, 0x00], at: 0) { return .utf16LE }
+        if starts(with: [0x00, 0x3C, 0x00, 0x3F, 0x00, 0x78], at: 0) { return .utf16BE }
+        return nil
+    }
+
+    /// Steps "Loop" to "Next byte": returns the encoding of the first `<meta>` that declares one.
+    mutating func scanForMeta() -> TextEncoding? {
+        while position < bytes.count {
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "<") {
+                if starts(with: Array("<!--".utf8), at: position) {
+                    // Skip to the ">" of the first "-->"; its dashes may be those of "<!--".
+                    var end = position + 2
+                    while end + 2 < bytes.count,
+                        !(bytes[end] == 0x2D && bytes[end + 1] == 0x2D && bytes[end + 2] == 0x3E)
+                    {
+                        end += 1
+                    }
+                    guard end + 2 < bytes.count else { return nil }
+                    position = end + 2
+                } else if isMetaStart(at: position) {
+                    position += 5
+                    switch scanMetaAttributes() {
+                    case .outOfBytes: return nil
+                    case .found(let encoding): return encoding
+                    case .none: break
+                    }
+                } else if position + 1 < bytes.count, isTagStart(at: position) {
+                    // Any other tag: skip its name, then its attributes (so their values cannot fool us).
+                    while position < bytes.count, !Self.isSpace(bytes[position]), bytes[position] != UInt8(ascii: ">") {
+                        position += 1
+                    }
+                    guard position < bytes.count else { return nil }
+                    attributes: while true {
+                        switch getAttribute() {
+                        case .outOfBytes: return nil
+                        case .none: break attributes
+                        case .attribute: continue
+                        }
+                    }
+                } else if position + 1 < bytes.count,
+                    [UInt8(ascii: "!"), UInt8(ascii: "/"), UInt8(ascii: "?")].contains(bytes[position + 1])
+                {
+                    guard let end = bytes[(position + 1)...].firstIndex(of: UInt8(ascii: ">")) else { return nil }
+                    position = end
+                }
+            }
+            position += 1  // Next byte.
+        }
+        return nil
+    }
+
+    /// "<meta" (any case) followed by ASCII whitespace or "/".
+    private func isMetaStart(at index: Int) -> Bool {
+        guard index + 5 < bytes.count else { return false }
+        let word = Array("meta".utf8)
+        for offset in 0..<4 where CharsetSniffer.asciiLowercased(bytes[index + 1 + offset]) != word[offset] {
+            return false
+        }
+        let after = bytes[index + 5]
+        return Self.isSpace(after) || after == UInt8(ascii: "/")
+    }
+
+    /// "<" then optionally "/" then an ASCII letter.
+    private func isTagStart(at index: Int) -> Bool {
+        var next = index + 1
+        if bytes[next] == UInt8(ascii: "/") { next += 1 }
+        guard next < bytes.count else { return false }
+        let letter = CharsetSniffer.asciiLowercased(bytes[next])
+        return letter >= UInt8(ascii: "a") && letter <= UInt8(ascii: "z")
+    }
+
+    private enum MetaResult {
+        case found(TextEncoding)
+        case none
+        case outOfBytes
+    }
+
+    /// The `<meta>` branch: reads the attributes and decides whether they declare an encoding.
+    private mutating func scanMetaAttributes() -> MetaResult {
+        enum Charset {
+            case null
+            case failure
+            case encoding(TextEncoding)
+        }
+        var attributeNames: [[UInt8]] = []
+        var gotPragma = false
+        var needPragma: Bool?
+        var charset = Charset.null
+        attributes: while true {
+            switch getAttribute() {
+            case .outOfBytes:
+                return .outOfBytes
+            case .none:
+                break attributes
+            case .attribute(let name, let value):
+                if attributeNames.contains(name) { continue }
+                attributeNames.append(name)
+                switch name {
+                case Array("http-equiv".utf8):
+                    if value == Array("content-type".utf8) { gotPragma = true }
+                case Array("content".utf8):
+                    if case .null = charset, let encoding = CharsetSniffer.encoding(fromMetaContent: value) {
+                        charset = .encoding(encoding)
+                        needPragma = true
+                    }
+                case Array("charset".utf8):
+                    let label = String(decoding: value, as: UTF8.self)
+                    charset = TextEncoding.forLabel(label).map(Charset.encoding) ?? .failure
+                    needPragma = false
+                default:
+                    break
+                }
+            }
+        }
+        guard let needPragma, !(needPragma && !gotPragma), case .encoding(let encoding) = charset else {
+            return .none
+        }
+        if encoding == .utf16BE || encoding == .utf16LE { return .found(.utf8) }
+        if encoding == .xUserDefined { return .found(.windows1252) }
+        return .found(encoding)
+    }
+
+    private enum Attribute {
+        case attribute(name: [UInt8], value: [UInt8])
+        case none
+        case outOfBytes
+    }
+
+    /// The standard's "get an attribute". Names and values come out with A–Z lowercased.
+    private mutating func getAttribute() -> Attribute {
+        while position < bytes.count, Self.isSpace(bytes[position]) || bytes[position] == UInt8(ascii: "/") {
+            position += 1
+        }
+        guard position < bytes.count else { return .outOfBytes }
+        if bytes[position] == UInt8(ascii: ">") { return .none }
+        var name: [UInt8] = []
+        // Name.
+        while true {
+            guard position < bytes.count else { return .outOfBytes }
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "="), !name.isEmpty {
+                position += 1
+                return readValue(name: name)
+            }
+            if Self.isSpace(byte) { break }
+            if byte == UInt8(ascii: "/") || byte == UInt8(ascii: ">") { return .attribute(name: name, value: []) }
+            name.append(CharsetSniffer.asciiLowercased(byte))
+            position += 1
+        }
+        // Spaces.
+        while position < bytes.count, Self.isSpace(bytes[position]) { position += 1 }
+        guard position < bytes.count else { return .outOfBytes }
+        guard bytes[position] == UInt8(ascii: "=") else { return .attribute(name: name, value: []) }
+        position += 1
+        return readValue(name: name)
+    }
+
+    /// "get an attribute", from the step labelled "value".
+    private mutating func readValue(name: [UInt8]) -> Attribute {
+        var value: [UInt8] = []
+        while position < bytes.count, Self.isSpace(bytes[position]) { position += 1 }
+        guard position < bytes.count else { return .outOfBytes }
+        let first = bytes[position]
+        if first == UInt8(ascii: "\"") || first == UInt8(ascii: "'") {
+            while true {
+                position += 1
+                guard position < bytes.count else { return .outOfBytes }
+                if bytes[position] == first {
+                    position += 1
+                    return .attribute(name: name, value: value)
+                }
+                value.append(CharsetSniffer.asciiLowercased(bytes[position]))
+            }
+        }
+        if first == UInt8(ascii: ">") { return .attribute(name: name, value: value) }
+        value.append(CharsetSniffer.asciiLowercased(first))
+        position += 1
+        while true {
+            guard position < bytes.count else { return .outOfBytes }
+            let byte = bytes[position]
+            if Self.isSpace(byte) || byte == UInt8(ascii: ">") { return .attribute(name: name, value: value) }
+            value.append(CharsetSniffer.asciiLowercased(byte))
+            position += 1
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+
+extension MetadataAssembler {
+    /// `og:image` structured properties: each `og:image` (or `og:image:url` not repeating it) starts
+    /// an object and the `:secure_url`, `:type`, `:width`, `:height`, `:alt` after it describe it;
+    /// then `twitter:image`, JSON-LD images and, when the page offers none, the first sizeable `<img>`.
+    func images() -> [LinkMedia] {
+        var result = openGraphObjects(prefix: "og:image")
+        for key in ["twitter:image", "twitter:image:src"] {
+            for value in observations.metas(key) {
+                guard let url = URLResolver.resolveMedia(value, against: base) else { continue }
+                result.append(LinkMedia(url: url, alt: text(meta("twitter:image:alt"))))
+            }
+        }
+        for image in jsonLD.images {
+            guard let url = URLResolver.resolveMedia(image.url, against: base) else { continue }
+            result.append(LinkMedia(url: url, width: image.width, height: image.height))
+        }
+        if result.isEmpty, let fallback = fallbackImage() { result.append(fallback) }
+        return deduplicated(result)
+    }
+
+    func videos() -> [LinkMedia] {
+        var result = openGraphObjects(prefix: "og:video")
+        if let stream = meta("twitter:player:stream"), let url = URLResolver.resolveMedia(stream, against: base) {
+            result.append(LinkMedia(url: url, type: text(meta("twitter:player:stream:content_type"))))
+        }
+        if let player = meta("twitter:player"), let url = URLResolver.resolveMedia(player, against: base) {
+            result.append(
+                LinkMedia(
+                    url: url, type: "text/html", width: meta("twitter:player:width").flatMap(Self.integer),
+                    height: meta("twitter:player:height").flatMap(Self.integer)))
+        }
+        result += jsonLD.videos.compactMap(media)
+        return deduplicated(result)
+    }
+
+    func audios() -> [LinkMedia] {
+        deduplicated(openGraphObjects(prefix: "og:audio") + jsonLD.audios.compactMap(media))
+    }
+
+    /// Reads a sequence of Open Graph structured objects (`og:image`, `og:video`, `og:audio`).
+    func openGraphObjects(prefix: String) -> [LinkMedia] {
+        var result: [LinkMedia] = []
+        for meta in observations.metas where meta.key.hasPrefix(prefix) {
+            let property = meta.key.dropFirst(prefix.count)
+            let value = meta.content.trimmingASCIIWhitespace()
+            switch property {
+            case "", ":url":
+                guard let url = URLResolver.resolveMedia(value, against: base) else { continue }
+                if property == ":url", let last = result.last, last.url == url { continue }
+                result.append(LinkMedia(url: url))
+            case ":secure_url":
+                guard let url = URLResolver.resolveMedia(value, against: base) else { continue }
+                if result.isEmpty { result.append(LinkMedia(url: url)) } else { result[result.count - 1].secureURL = url }
+            case ":type": if !result.isEmpty { result[result.count - 1].type = text(value) }
+            case ":width": if !result.isEmpty { result[result.count - 1].width = Self.integer(value) }
+            case ":height": if !result.isEmpty { result[result.count - 1].height = Self.integer(value) }
+            case ":alt": if !result.isEmpty { result[result.count - 1].alt = text(value) }
+            default: continue
+            }
+        }
+        for index in result.indices where result[index].secureURL == result[index].url {
+            result[index].secureURL = nil
+        }
+        return result
+    }
+
+    func media(_ item: JSONLDFacts.Media) -> LinkMedia? {
+        guard let source = item.contentURL ?? item.embedURL,
+            let url = URLResolver.resolveMedia(source, against: base)
+        else { return nil }
+        return LinkMedia(url: url, type: text(item.encodingFormat), width: item.width, height: item.height)
+    }
+
+    /// The first `<img>` declared at least 200×100 pixels (a sizeable picture, not an icon or a
+    /// tracking pixel).
+    func fallbackImage() -> LinkMedia? {
+        for image in observations.images {
+            guard let width = image.width, let height = image.height, width >= 200, height >= 100,
+                let url = URLResolver.resolveMedia(image.source, against: base)
+            else { continue }
+            return LinkMedia(url: url, width: width, height: height, alt: text(image.alt))
+        }
+        return nil
+    }
+
+    /// Keeps the first object for each URL, merging what later duplicates add, up to the list limit.
+    func deduplicated(_ media: [LinkMedia]) -> [LinkMedia] {
+        var result: [LinkMedia] = []
+        for item in media {
+            if let index = result.firstIndex(where: { $0.url == item.url || $0.preferredURL == item.preferredURL }) {
+                result[index].width = result[index].width ?? item.width
+                result[index].height = result[index].height ?? item.height
+                result[index].type = result[index].type ?? item.type
+                result[index].alt = result[index].alt ?? item.alt
+            } else if result.count < limits.maxListItems {
+                result.append(item)
+            }
+        }
+        return result
+    }
+
+    static func integer(_ value: String) -> Int? {
+        ObservationCollector.pixels(value)
+    }
+
+    func icons() -> [LinkIcon] {
+        var result: [LinkIcon] = []
+        for link in observations.links {
+            guard let rel = link.relations.first(where: { Self.iconRelations.contains($0) }),
+                result.count < limits.maxListItems,
+                let url = URLResolver.resolveMedia(link.href, against: base)
+            else { continue }
+            let relation = link.relations.contains("shortcut") && rel == "icon" ? "shortcut icon" : rel
+            result.append(LinkIcon(url: url, sizes: text(link.sizes), type: text(link.type), rel: relation))
+        }
+        return result
+    }
+
+    static let iconRelations: Set<String> = [
+        "icon", "apple-touch-icon", "apple-touch-icon-precomposed", "mask-icon", "fluid-icon",
+    ]
+}

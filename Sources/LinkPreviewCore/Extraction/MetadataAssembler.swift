@@ -1,0 +1,216 @@
+import Foundation
+
+/// Turns ``PageObservations`` into ``LinkMetadata`` by the precedence rules (pure, no I/O).
+///
+/// - title: `og:title` > `twitter:title` > JSON-LD headline > `<title>` (site name trimmed) > first `<h1>`
+/// - summary: `og:description` > `twitter:description` > `<meta name=description>` > JSON-LD description
+/// - images: `og:image` objects (their `secure_url`/`url` preferred) > `twitter:image` > JSON-LD > the
+///   first sizeable `<img>`
+/// - icons: every `<link rel=icon|apple-touch-icon|mask-icon…>`; ``LinkMetadata/bestIcon(forSize:)`` ranks
+/// - canonical URL: `<link rel=canonical>` > `og:url` > JSON-LD `url`
+/// - site name: `og:site_name` > `application-name` > JSON-LD publisher > JSON-LD WebSite name
+///
+/// Every URL is resolved against `<base href>` or the page URL; `data:` and `javascript:` media are
+/// refused; text is whitespace-collapsed and capped by ``ExtractionLimits``.
+struct MetadataAssembler {
+    let observations: PageObservations
+    let pageURL: URL
+    let originalURL: URL?
+    let limits: ExtractionLimits
+    let base: URL
+    let jsonLD: JSONLDFacts
+
+    init(observations: PageObservations, pageURL: URL, originalURL: URL?, limits: ExtractionLimits) {
+        self.observations = observations
+        self.pageURL = pageURL
+        self.originalURL = originalURL
+        self.limits = limits
+        self.base = observations.baseHref.flatMap { URLResolver.resolveBase($0, against: pageURL) } ?? pageURL
+        self.jsonLD =
+            JSONLDReader.read(
+                scripts: observations.jsonLD,
+                limits: JSONLDReader.Limits(maxBytes: limits.maxJSONLDBytes)) ?? JSONLDFacts()
+    }
+
+    func assemble() -> LinkMetadata {
+        var metadata = LinkMetadata(originalURL: originalURL ?? pageURL, url: pageURL)
+        if let wall = detectWall() {
+            metadata.wall = wall
+            return metadata  // the wall's own title, images and site describe the wall, not the link
+        }
+        metadata.siteName = siteName()
+        metadata.title = title(siteName: metadata.siteName)
+        metadata.summary = summary()
+        metadata.canonicalURL = canonicalURL()
+        metadata.type = text(meta("og:type") ?? jsonLD.type)
+        metadata.language = language()
+        metadata.author = author()
+        metadata.published = published()
+        metadata.modified = modified()
+        metadata.themeColor = text(meta("theme-color") ?? meta("msapplication-tilecolor"))
+        metadata.keywords = keywords()
+        metadata.icons = icons()
+        metadata.manifestURL = observations.links.first { $0.relations.contains("manifest") }
+            .flatMap { URLResolver.resolve($0.href, against: base) }
+        metadata.images = images()
+        metadata.videos = videos()
+        metadata.audios = audios()
+        metadata.oEmbed = oEmbedLinks()
+        metadata.twitterCard = text(meta("twitter:card"))
+        return metadata
+    }
+
+    // MARK: Text fields
+
+    func title(siteName: String?) -> String? {
+        if let title = text(meta("og:title") ?? meta("twitter:title") ?? jsonLD.headline, limit: limits.maxTitleLength) {
+            return title
+        }
+        if let title = text(observations.title, limit: limits.maxTitleLength) {
+            return TitleCleaner.trimSiteName(title, siteName: siteName, host: pageURL.host)
+        }
+        return text(observations.firstHeading, limit: limits.maxTitleLength)
+    }
+
+    func summary() -> String? {
+        text(
+            meta("og:description") ?? meta("twitter:description") ?? meta("description")
+                ?? jsonLD.summary ?? meta("dc.description"),
+            limit: limits.maxSummaryLength)
+    }
+
+    func siteName() -> String? {
+        text(
+            meta("og:site_name") ?? meta("application-name") ?? jsonLD.publisherName ?? jsonLD.siteName
+                ?? meta("apple-mobile-web-app-title"))
+    }
+
+    func language() -> String? {
+        let candidates = [
+            observations.htmlLanguage, meta("og:locale"), meta("content-language"), meta("language"),
+            meta("dc.language"), jsonLD.language,
+        ]
+        for candidate in candidates {
+            if let tag = LanguageTag.normalize(candidate) { return tag }
+        }
+        return nil
+    }
+
+    func author() -> String? {
+        var candidates = jsonLD.authors
+        candidates += [
+            meta("author"), meta("article:author"), meta("parsely-author"), meta("sailthru.author"),
+            meta("dc.creator"), meta("byl"), meta("twitter:creator"),
+        ].compactMap { $0 }
+        for candidate in candidates {
+            if let name = AuthorName.clean(candidate, maxLength: limits.maxFieldLength) { return name }
+        }
+        return nil
+    }
+
+    func published() -> Date? {
+        let keys = [
+            "article:published_time", "og:published_time", "datepublished", "publishdate", "publish-date",
+            "pubdate", "date", "dc.date", "dc.date.issued", "dcterms.created", "parsely-pub-date",
+            "sailthru.date", "citation_publication_date", "article.published", "release_date",
+        ]
+        return jsonLD.datePublished
+            ?? firstDate(keys) ?? observations.firstTimeDatetime.flatMap(MetadataDate.parse)
+    }
+
+    func modified() -> Date? {
+        jsonLD.dateModified ?? firstDate(["article:modified_time", "og:updated_time", "datemodified", "last-modified"])
+    }
+
+    func keywords() -> [String] {
+        var seen = Set<String>()
+        var result: [String] = []
+        let metaKeywords = observations.metas(keyword: "keywords").flatMap { $0.split(separator: ",").map(String.init) }
+        for keyword in metaKeywords + observations.metas(keyword: "article:tag") + jsonLD.keywords {
+            guard result.count < limits.maxListItems, let word = text(keyword) else { continue }
+            if seen.insert(word.lowercased()).inserted { result.append(word) }
+        }
+        return result
+    }
+
+    // MARK: URLs
+
+    func canonicalURL() -> URL? {
+        let candidates =
+            observations.links.filter { $0.relations.contains("canonical") }.map(\.href)
+            + [meta("og:url"), jsonLD.url].compactMap { $0 }
+        for candidate in candidates {
+            if let url = URLResolver.resolveMedia(candidate, against: base) { return url }
+        }
+        return nil
+    }
+
+    func oEmbedLinks() -> [OEmbedLink] {
+        observations.links.compactMap { link -> OEmbedLink? in
+            guard link.relations.contains("alternate"), let type = link.type?.lowercased() else { return nil }
+            let format: OEmbedLink.Format
+            if type.contains("json+oembed") {
+                format = .json
+            } else if type.contains("xml+oembed") {
+                format = .xml
+            } else {
+                return nil
+            }
+            guard let url = URLResolver.resolveMedia(link.href, against: base) else { return nil }
+            return OEmbedLink(url: url, format: format, title: text(link.title))
+        }
+    }
+
+    // MARK: Helpers
+
+    func meta(_ key: String) -> String? { observations.meta(key) }
+
+    func text(_ value: String?, limit: Int? = nil) -> String? {
+        TextNormalizer.clean(value, maxLength: limit ?? limits.maxFieldLength)
+    }
+
+    func firstDate(_ keys: [String]) -> Date? {
+        for key in keys {
+            if let value = meta(key), let date = MetadataDate.parse(value.trimmingASCIIWhitespace()) { return date }
+        }
+        return nil
+    }
+
+    func detectWall() -> LinkWall? {
+        let signals = WallSignals(
+            requestedURL: originalURL ?? pageURL,
+            pageURL: pageURL,
+            title: text(observations.title),
+            ogTitle: text(meta("og:title")),
+            firstHeading: text(observations.firstHeading),
+            hasPasswordField: observations.hasPasswordField,
+            formActions: observations.formActions,
+            captchaMarkers: observations.captchaMarkers,
+            metaRobotsNoindex: ["robots", "googlebot"].contains { key in
+                guard let value = meta(key)?.lowercased() else { return false }
+                return value.contains("noindex") || value.contains("none")
+            },
+            canonicalURL: observations.links.first { $0.relations.contains("canonical") }
+                .flatMap { URLResolver.resolveMedia($0.href, against: base) },
+            refreshURL: meta("refresh").flatMap(refreshTarget)
+        )
+        return WallDetector.detect(signals)
+    }
+}
+
+extension MetadataAssembler {
+    /// The URL of a `<meta http-equiv=refresh content="0; url=/next">`, resolved.
+    func refreshTarget(_ content: String) -> URL? {
+        guard let range = content.range(of: "url=", options: .caseInsensitive) else { return nil }
+        var target = content[range.upperBound...].trimmingASCIIWhitespace()
+        if let quote = target.first, quote == "'" || quote == "\"" {
+            target = String(target.dropFirst().prefix { $0 != quote })
+        }
+        return URLResolver.resolveMedia(target, against: base)
+    }
+}
+
+extension PageObservations {
+    /// The contents of every meta with `key`, in order (for list fields).
+    func metas(keyword key: String) -> [String] { metas(key) }
+}

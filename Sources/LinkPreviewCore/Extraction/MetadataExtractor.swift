@@ -1,0 +1,137 @@
+public import Foundation
+
+/// Reads ``LinkMetadata`` from an HTML document's bytes: the charset is sniffed and decoded as a
+/// browser would, the bytes are tokenized as they stream in, and the preview is assembled by the
+/// precedence rules when the document ends or the extractor has all it will get.
+///
+/// Feed it chunks as they arrive; ``isComplete`` turns true as soon as more bytes cannot change the
+/// result (at `</head>` when the title, description and image are known, else after
+/// ``ExtractionLimits/maxBodyBytes`` of body), so a fetcher can stop downloading. Memory stays flat
+/// however long the document is.
+///
+/// ```swift
+/// var extractor = MetadataExtractor(url: pageURL, transportCharset: "utf-8")
+/// for try await chunk in body where !extractor.isComplete {
+///     extractor.consume(chunk)
+/// }
+/// let metadata = extractor.finish()
+/// ```
+public struct MetadataExtractor: Sendable {
+    /// How extraction behaves.
+    public struct Configuration: Sendable, Hashable {
+        /// Bounds on what is read and kept.
+        public var limits: ExtractionLimits
+        /// Whether extraction may stop at the end of `<head>` when the head gave the title, description
+        /// and image. Default true. Off, the whole document (up to the limits) is read.
+        public var stopsEarly: Bool
+
+        /// Creates a configuration; defaults: ``ExtractionLimits/default``, stopping early.
+        public init(limits: ExtractionLimits = .default, stopsEarly: Bool = true) {
+            self.limits = limits
+            self.stopsEarly = stopsEarly
+        }
+
+        /// The default configuration.
+        public static let `default` = Configuration()
+    }
+
+    /// The URL the document was read from (after redirects); relative URLs resolve against it.
+    public let url: URL
+    /// The URL that was asked for, when it differs from ``url`` (used for wall detection).
+    public let originalURL: URL?
+    public let configuration: Configuration
+    private var decoder: HTMLInputDecoder
+    private var tokenizer: HTMLTokenizer
+    private var collector: ObservationCollector
+    private var bytesRead = 0
+    private var bytesReadAtHeadEnd: Int?
+
+    /// Creates an extractor.
+    /// - Parameters:
+    ///   - url: the URL the document was read from.
+    ///   - originalURL: the URL that was asked for, if redirects led elsewhere.
+    ///   - transportCharset: the `charset` of the HTTP `Content-Type`, if any.
+    ///   - configuration: limits and early stop.
+    public init(
+        url: URL,
+        originalURL: URL? = nil,
+        transportCharset: String? = nil,
+        configuration: Configuration = .default
+    ) {
+        self.url = url
+        self.originalURL = originalURL
+        self.configuration = configuration
+        self.decoder = HTMLInputDecoder(transportCharset: transportCharset)
+        self.tokenizer = HTMLTokenizer(limits: configuration.limits.tokenizer)
+        self.collector = ObservationCollector(limits: configuration.limits, stopsEarly: configuration.stopsEarly)
+    }
+
+    /// Whether more input cannot change the result.
+    public var isComplete: Bool {
+        tokenizer.isStopped || collector.isFinished || bytesRead >= configuration.limits.maxInputBytes
+    }
+
+    /// The character encoding the document was decoded with, once it is known.
+    public var encoding: TextEncoding? { decoder.decision?.encoding }
+
+    /// Reads the next chunk of the document. Input after ``isComplete`` is ignored.
+    public mutating func consume(_ chunk: UnsafeRawBufferPointer) {
+        guard !isComplete else { return }
+        let room = configuration.limits.maxInputBytes - bytesRead
+        let accepted = UnsafeRawBufferPointer(rebasing: chunk.prefix(room))
+        bytesRead += accepted.count
+        var decoder = self.decoder
+        decoder.feed(accepted) { utf8 in tokenize(utf8) }
+        self.decoder = decoder
+        checkBodyBudget()
+    }
+
+    /// Reads the next chunk of the document.
+    public mutating func consume(_ chunk: some Collection<UInt8>) {
+        let done: Void? = chunk.withContiguousStorageIfAvailable { consume(UnsafeRawBufferPointer($0)) }
+        if done == nil { Array(chunk).withUnsafeBytes { consume($0) } }
+    }
+
+    /// Ends the document and returns what was found.
+    public mutating func finish() -> LinkMetadata {
+        if !isComplete {
+            var decoder = self.decoder
+            decoder.finish { utf8 in tokenize(utf8) }
+            self.decoder = decoder
+            tokenizer.finish(into: &collector)
+        }
+        return MetadataAssembler(
+            observations: collector.observations, pageURL: url, originalURL: originalURL,
+            limits: configuration.limits
+        ).assemble()
+    }
+
+    /// Extracts metadata from a whole document.
+    ///
+    /// ```swift
+    /// let metadata = MetadataExtractor.extract(from: data, url: URL(string: "https://example.com/")!)
+    /// ```
+    public static func extract(
+        from document: some Collection<UInt8>,
+        url: URL,
+        originalURL: URL? = nil,
+        transportCharset: String? = nil,
+        configuration: Configuration = .default
+    ) -> LinkMetadata {
+        var extractor = MetadataExtractor(
+            url: url, originalURL: originalURL, transportCharset: transportCharset, configuration: configuration)
+        extractor.consume(document)
+        return extractor.finish()
+    }
+
+    private mutating func tokenize(_ utf8: UnsafeBufferPointer<UInt8>) {
+        tokenizer.feed(utf8, into: &collector)
+    }
+
+    private mutating func checkBodyBudget() {
+        guard collector.observations.headEnded else { return }
+        let start = bytesReadAtHeadEnd ?? bytesRead
+        bytesReadAtHeadEnd = start
+        if bytesRead - start >= configuration.limits.maxBodyBytes { collector.bodyBudgetExhausted = true }
+    }
+}

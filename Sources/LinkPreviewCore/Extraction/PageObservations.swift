@@ -1,0 +1,62 @@
+/// What the collector saw in a document, before any precedence rule is applied: the raw material
+/// ``MetadataAssembler`` turns into ``LinkMetadata``. Values are as written, entities decoded.
+struct PageObservations: Sendable {
+    /// A `<meta>` with a key (`property`, `name`, `itemprop` or `http-equiv`, lowercased) and its
+    /// `content`.
+    struct Meta: Sendable, Equatable {
+        var key: String
+        var content: String
+    }
+
+    /// A `<link>` with its relations (lowercased tokens of `rel`).
+    struct Link: Sendable, Equatable {
+        var relations: [String]
+        var href: String
+        var sizes: String?
+        var type: String?
+        var title: String?
+    }
+
+    /// An `<img>` seen in the body, for the fallback image.
+    struct Image: Sendable, Equatable {
+        var source: String
+        var width: Int?
+        var height: Int?
+        var alt: String?
+    }
+
+    var metas: [Meta] = []
+    var links: [Link] = []
+    /// The first `<title>` outside SVG.
+    var title: String?
+    /// `<html lang>` (or `xml:lang`).
+    var htmlLanguage: String?
+    /// The first `<base href>`.
+    var baseHref: String?
+    /// The text of each `<script type=application/ld+json>`.
+    var jsonLD: [String] = []
+    /// The text of the first `<h1>`.
+    var firstHeading: String?
+    /// The first `<img>` elements with their declared sizes.
+    var images: [Image] = []
+    /// The first `<time datetime>` value.
+    var firstTimeDatetime: String?
+    /// Whether the page has an `<input type=password>`.
+    var hasPasswordField = false
+    /// The first `action` attributes of `<form>`s.
+    var formActions: [String] = []
+    /// Captcha widget markers seen in `class`, `id` or script `src` attributes.
+    var captchaMarkers: [String] = []
+    /// Whether the end of `<head>` was reached (`</head>`, `<body>`, or content that implies a body).
+    var headEnded = false
+
+    /// The content of the first meta with `key` (lowercase) that is not blank.
+    func meta(_ key: String) -> String? {
+        metas.first { $0.key == key && !$0.content.allSatisfy(\.isWhitespace) }?.content
+    }
+
+    /// The contents of every meta with `key` (lowercase), in order.
+    func metas(_ key: String) -> [String] {
+        metas.filter { $0.key == key }.map(\.content)
+    }
+}

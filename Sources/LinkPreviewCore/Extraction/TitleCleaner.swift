@@ -1,0 +1,42 @@
+import Foundation
+
+/// Trims the site's name from a document `<title>` ("How X works | Example News" → "How X works").
+///
+/// Only the `<title>` element is trimmed; `og:title` and friends are already the content's title.
+/// A part is removed when it is the site name (case and spacing ignored) or, without a site name,
+/// when it names the host (`example` for `www.example.co.uk`), and something substantial remains.
+enum TitleCleaner {
+    static let separators = [" | ", " - ", " – ", " — ", " · ", " • ", " :: ", " » ", " / ", " ~ "]
+
+    static func trimSiteName(_ title: String, siteName: String?, host: String?) -> String {
+        for separator in separators {
+            guard let range = title.range(of: separator, options: .backwards) else { continue }
+            let head = String(title[..<range.lowerBound])
+            let tail = String(title[range.upperBound...])
+            if names(tail, siteName: siteName, host: host), head.count >= 3 { return head }
+            if let first = title.range(of: separator) {
+                let lead = String(title[..<first.lowerBound])
+                let rest = String(title[first.upperBound...])
+                if names(lead, siteName: siteName, host: host), rest.count >= 3 { return rest }
+            }
+        }
+        return title
+    }
+
+    /// Whether `part` is the site's name or its host's main label.
+    static func names(_ part: String, siteName: String?, host: String?) -> Bool {
+        let key = squash(part)
+        guard !key.isEmpty else { return false }
+        if let siteName, squash(siteName) == key { return true }
+        if let host {
+            let labels = host.lowercased().split(separator: ".").filter { $0 != "www" && $0 != "m" }
+            if labels.contains(where: { squash(String($0)) == key }) { return true }
+            if squash(labels.joined()) == key { return true }
+        }
+        return false
+    }
+
+    private static func squash(_ text: String) -> String {
+        String(text.lowercased().unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) }.map(Character.init))
+    }
+}

@@ -1,0 +1,125 @@
+package import Foundation
+
+/// Resolves the URL references a page writes (`href`, `src`, `content`, `<base href>`) against the
+/// page's URL, the way browsers read them, into absolute `URL`s that Foundation accepts.
+///
+/// Pages write references that `URL(string:)` would reject or misread: surrounding whitespace and
+/// newlines, spaces and non-ASCII characters in paths, `|` or `{}` in queries, backslashes for
+/// slashes, `HTTPS:` in capitals. The resolver cleans a reference up first, then lets Foundation do
+/// the RFC 3986 merge:
+///
+/// - Leading and trailing ASCII whitespace and C0 controls (U+0000–U+0020) are stripped; tab, CR and
+///   LF are removed wherever they occur.
+/// - The scheme and the host are lowercased (`HTTPS://Example.COM/A` → `https://example.com/A`).
+/// - For `http` and `https` (written, or inherited from the base), `\` is read as `/` before the
+///   query, and any number of slashes after the scheme is read as `//` (`http:\\a.com` →
+///   `http://a.com/`). A reference that repeats the base's scheme without slashes is relative
+///   (`https:x` against `https://a.com/d/` → `https://a.com/d/x`).
+/// - In the path, query and fragment, every byte outside RFC 3986's unreserved, sub-delims and
+///   `:@/?` is percent-encoded as UTF-8 (spaces, non-ASCII, `|`, `^`, `{`, `}`, `"`, `<`, `>`,
+///   `` ` ``, `[`, `]`, controls, a second `#`); existing `%XX` escapes are kept and a `%` not
+///   followed by two hex digits becomes `%25`.
+/// - Hosts are never percent-encoded: a Unicode (IDN) host is handed to Foundation as written.
+///   Current Foundation (swift-foundation on Linux, macOS 14 / iOS 17 and later) converts it to its
+///   `xn--` form; where Foundation rejects a host, the reference resolves to nil.
+/// - `.` and `..` segments are removed from the path of a result with a host, also for absolute
+///   references (`https://a.com/x/../y` → `https://a.com/y`), which Foundation leaves alone; `%2e`
+///   counts as `.`.
+/// - Results longer than ``defaultMaxLength`` UTF-8 bytes, `http(s)` results without a host, and
+///   ports beyond 65535 give nil.
+///
+/// ```swift
+/// let page = URL(string: "https://example.com/blog/post.html")!
+/// URLResolver.resolve(" ../img/a b.png\n", against: page)    // https://example.com/img/a%20b.png
+/// URLResolver.resolveMedia("data:image/png;base64,AA", against: page)  // nil
+/// ```
+///
+/// All functions are pure and cheap (one pass over the reference, one Foundation parse), so they
+/// can run for every link, image and icon of a page.
+package enum URLResolver {
+    /// The longest reference and result accepted, in UTF-8 bytes: 4096.
+    package static let defaultMaxLength = 4096
+
+    /// Resolves `reference` against `base` as a browser resolves an `href`.
+    ///
+    /// - Parameters:
+    ///   - reference: The attribute value as written in the page (entity-decoded).
+    ///   - base: The URL the reference is relative to: the document's base URL (see
+    ///     ``resolveBase(_:against:maxLength:)``), else the page URL.
+    ///   - maxLength: The longest reference (after clean-up) and result accepted, in UTF-8 bytes.
+    /// - Returns: An absolute URL of any scheme (`mailto:`, `data:` … included), or nil when the
+    ///   reference cannot be read. An empty reference resolves to `base` without its fragment, as in
+    ///   browsers.
+    package static func resolve(_ reference: String, against base: URL, maxLength: Int = defaultMaxLength) -> URL? {
+        let base = base.absoluteURL
+        guard
+            let prepared = URLReference.prepare(reference, baseScheme: base.scheme?.lowercased(), maxLength: maxLength)
+        else { return nil }
+        if prepared.isEmpty {
+            return withoutFragment(base)
+        }
+        guard let parsed = URL(string: prepared, relativeTo: base)?.absoluteURL else { return nil }
+        return validated(parsed, maxLength: maxLength)
+    }
+
+    /// Resolves the URL of an image, icon, video or audio object: like ``resolve(_:against:maxLength:)``
+    /// but only `http` and `https` results are returned.
+    ///
+    /// `data:`, `blob:`, `javascript:`, `about:`, `file:`, `mailto:` and every other scheme give nil,
+    /// and so does an empty reference (which names the page itself, never a media object).
+    package static func resolveMedia(
+        _ reference: String,
+        against base: URL,
+        maxLength: Int = defaultMaxLength
+    ) -> URL? {
+        guard !isBlank(reference), let url = resolve(reference, against: base, maxLength: maxLength), isWeb(url)
+        else { return nil }
+        return url
+    }
+
+    /// Resolves a `<base href>` value against the page URL; only `http` and `https` results are
+    /// returned, so a `data:` or `javascript:` base is ignored (the caller keeps the page URL).
+    ///
+    /// Use the first `<base>` element that has an `href`; an empty `href` gives the page URL.
+    package static func resolveBase(_ href: String, against pageURL: URL, maxLength: Int = defaultMaxLength) -> URL? {
+        guard let url = resolve(href, against: pageURL, maxLength: maxLength), isWeb(url) else { return nil }
+        return url
+    }
+
+    /// Whether `url` is an `http` or `https` URL.
+    static func isWeb(_ url: URL) -> Bool {
+        switch url.scheme?.lowercased() {
+        case "http", "https": true
+        default: false
+        }
+    }
+
+    /// Whether the reference is empty once whitespace and controls are stripped.
+    private static func isBlank(_ reference: String) -> Bool {
+        reference.utf8.allSatisfy { $0 <= 0x20 }
+    }
+
+    /// Applies the checks Foundation does not: host present for web URLs, port range, dot segments,
+    /// length.
+    private static func validated(_ url: URL, maxLength: Int) -> URL? {
+        guard url.scheme != nil else { return nil }
+        if isWeb(url) {
+            guard let host = url.host(percentEncoded: true), !host.isEmpty else { return nil }
+        }
+        if let port = url.port, !(0...65535).contains(port) { return nil }
+        var result = url
+        if url.host(percentEncoded: true) != nil, URLReference.hasDotSegments(url.path(percentEncoded: true)) {
+            guard let normalized = URLReference.removingDotSegments(from: url) else { return nil }
+            result = normalized
+        }
+        guard result.absoluteString.utf8.count <= maxLength else { return nil }
+        return result
+    }
+
+    private static func withoutFragment(_ url: URL) -> URL? {
+        guard url.fragment(percentEncoded: true) != nil else { return url }
+        let text = url.absoluteString
+        guard let hash = text.firstIndex(of: "#") else { return url }
+        return URL(string: String(text[..<hash]))
+    }
+}

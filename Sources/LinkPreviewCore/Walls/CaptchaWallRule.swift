@@ -1,0 +1,93 @@
+/// Recognises a robot check (captcha or bot challenge) standing in front of the content. Challenges
+/// are usually served at the requested URL itself, so this rule leans on the page, not the URL.
+///
+/// Decisive, each on its own:
+/// - a challenge-page marker among the captcha markers or form actions (``CaptchaMarker``, e.g.
+///   Cloudflare's `challenge-platform`): `cloudflare challenge`;
+/// - a form posting to a challenge path (Amazon's robot check posts to `/errors/validateCaptcha`);
+/// - a challenge title (``challengeTitles``, ``challengeTitlePrefixes``): `title 'Just a moment...'`;
+/// - a page URL (or canonical or refresh URL), known to differ from the requested one, on a
+///   challenge path (``pathPatterns``, e.g. Google's `/sorry/index`).
+///
+/// Supporting, by category; two different categories make a wall: a generic blocking title
+/// (``blockingTitles``: "Access denied", "Security check"); a captcha widget (`recaptcha widget`;
+/// ordinary pages embed these in comment and sign-up forms, so one alone is never a wall); a 403,
+/// 429 or 503 status; a challenge path when no requested URL is known.
+enum CaptchaWallRule {
+    /// Evaluates the rule; `returnEvidence` is ``WallContext/returnParameterEvidence``, listed with the
+    /// other reasons when the wall is found.
+    static func evaluate(_ context: WallContext, returnEvidence: [String]) -> LinkWall? {
+        var evidence = WallEvidence()
+        for value in context.signals.captchaMarkers.prefix(WallSignals.captchaMarkerLimit) {
+            guard let marker = CaptchaMarker.matching(value) else { continue }
+            if marker.isChallengePage {
+                evidence.addDecisive(marker.name)
+            } else {
+                evidence.addSupporting(marker.name, .widget)
+            }
+        }
+        // A challenge form posts to `?__cf_chl_f_tk=…` or `/errors/validateCaptcha`.
+        for action in context.signals.formActions.prefix(WallSignals.formActionLimit) {
+            if let marker = CaptchaMarker.matching(action), marker.isChallengePage {
+                evidence.addDecisive(marker.name)
+            } else if let base = context.signals.pageURL ?? context.signals.requestedURL,
+                let target = WallURL(URLResolver.resolve(action, against: base)), isChallengePath(target)
+            {
+                evidence.addDecisive("form action \(target.shownPath)")
+            }
+        }
+        for title in context.titles {
+            if title.hasPart(in: challengeTitles) || title.hasPart(startingWith: challengeTitlePrefixes, extraWords: 3)
+            {
+                evidence.addDecisive(title.evidence)
+            } else if title.hasPart(in: blockingTitles) {
+                evidence.addSupporting(title.evidence, .title)
+            }
+        }
+        let requestedIsChallenge = context.requested.map { isChallengePath($0) } ?? false
+        for detour in context.detours where !requestedIsChallenge && isChallengePath(detour.url) {
+            let reason = "\(detour.label)path \(detour.url.shownPath)"
+            if detour.isKnown {
+                evidence.addDecisive(reason)
+            } else {
+                evidence.addSupporting(reason, .url)
+            }
+        }
+        if let status = context.signals.statusCode, challengeStatuses.contains(status) {
+            evidence.addSupporting("status \(status)", .status)
+        }
+        guard !evidence.decisive.isEmpty || evidence.categories.count >= 2 else { return nil }
+        evidence.addReturnParameters(returnEvidence)
+        return evidence.wall(.captcha)
+    }
+
+    private static func isChallengePath(_ url: WallURL) -> Bool {
+        WallPathPattern.first(in: pathPatterns, matching: url.segments) != nil
+    }
+
+    /// Statuses challenge pages are served with.
+    static let challengeStatuses: Set<Int> = [403, 429, 503]
+
+    /// Paths of challenge pages: Google's `/sorry/index`, Amazon's `/errors/validateCaptcha`,
+    /// Cloudflare's `/cdn-cgi/challenge-platform`, Distil's `/distil_r_captcha.html`, `/captcha`.
+    static let pathPatterns: [WallPathPattern] = [
+        "/sorry/index", "/errors/validatecaptcha", "/cdn-cgi/challenge-platform", "/distil_r_captcha", "/captcha",
+    ].map(WallPathPattern.init)
+
+    /// Whole titles (or title parts) of challenge pages, lowercased, trailing `.…!?` removed.
+    static let challengeTitles: Set<String> = [
+        "just a moment", "attention required! | cloudflare", "checking your browser", "ddos-guard",
+        "pardon our interruption", "robot check", "are you a robot", "are you a human", "verify you are human",
+        "please verify you are a human", "human verification", "bot verification",
+    ]
+
+    /// How challenge titles start when they name the site: "Checking your browser before accessing example.com".
+    static let challengeTitlePrefixes = ["checking your browser before accessing"]
+
+    /// Titles that block pages share with other error pages; they need support from another category.
+    static let blockingTitles: Set<String> = [
+        "access denied", "security check", "one more step", "access to this page has been denied",
+        "verification required", "you have been blocked", "request unsuccessful", "forbidden", "403 forbidden",
+        "captcha",
+    ]
+}

@@ -1,0 +1,82 @@
+/// Recognises a cookie or privacy consent interstitial ("Before you continue to YouTube") standing in
+/// front of the content. A consent banner over the content itself is not a wall: the page is still
+/// the content.
+///
+/// Decisive, each on its own:
+/// - the page URL (or its canonical or refresh URL), known to differ from the requested one, is on a
+///   consent host of another site (``hostPatterns``: `host consent.youtube.com`) or a consent path
+///   (``pathPatterns``: `path /v2/collectConsent`);
+/// - it is on a privacy host (``privacyHostPatterns``, `privacy.*`) of another site and a return
+///   parameter carries the requested URL back;
+/// - a title, `og:title` or heading part is `Before you continue`, or starts with a consent phrase
+///   (``titlePhrases``) followed by at most three words (`Before you continue to Google Search`,
+///   `Bevor Sie zu Google weitergehen`).
+///
+/// Supporting: those URLs when no requested URL is known to compare with, and `noindex`; both
+/// together make a wall. A requested URL on a consent host or path is what was asked for: nothing is
+/// reported.
+enum ConsentWallRule {
+    /// Evaluates the rule; `returnEvidence` is ``WallContext/returnParameterEvidence``, listed with the
+    /// other reasons when the wall is found.
+    static func evaluate(_ context: WallContext, returnEvidence: [String]) -> LinkWall? {
+        if let requested = context.requested, isConsentURL(requested) { return nil }
+        var evidence = WallEvidence()
+        for detour in context.detours {
+            let crossSite = context.requested.map { $0.siteHost != detour.url.siteHost } ?? true
+            let host = "\(detour.label)host \(detour.url.host)"
+            if crossSite, WallHostPattern.first(in: hostPatterns, matching: detour.url.host) != nil {
+                add(host, decisive: detour.isKnown, to: &evidence)
+            } else if crossSite, WallHostPattern.first(in: privacyHostPatterns, matching: detour.url.host) != nil {
+                add(host, decisive: detour.isKnown && !returnEvidence.isEmpty, to: &evidence)
+            }
+            if WallPathPattern.first(in: pathPatterns, matching: detour.url.segments) != nil {
+                add("\(detour.label)path \(detour.url.shownPath)", decisive: detour.isKnown, to: &evidence)
+            }
+        }
+        for title in context.titles
+        where title.hasPart(in: ["before you continue"]) || title.hasPart(startingWith: titlePhrases, extraWords: 3) {
+            evidence.addDecisive(title.evidence)
+        }
+        if context.signals.metaRobotsNoindex {
+            evidence.addSupporting("robots noindex", .noindex)
+        }
+        guard !evidence.decisive.isEmpty || evidence.categories == [.url, .noindex] else { return nil }
+        evidence.addReturnParameters(returnEvidence)
+        return evidence.wall(.consent)
+    }
+
+    /// Whether `url` is itself a consent page.
+    static func isConsentURL(_ url: WallURL) -> Bool {
+        WallHostPattern.first(in: hostPatterns, matching: url.host) != nil
+            || WallPathPattern.first(in: pathPatterns, matching: url.segments) != nil
+    }
+
+    private static func add(_ reason: String, decisive: Bool, to evidence: inout WallEvidence) {
+        if decisive {
+            evidence.addDecisive(reason)
+        } else {
+            evidence.addSupporting(reason, .url)
+        }
+    }
+
+    /// Hosts that serve consent interstitials.
+    static let hostPatterns: [WallHostPattern] = [
+        "consent.youtube.com", "consent.google.com", "consent.yahoo.com", "guce.yahoo.com", "guce.aol.com",
+        "consent.*", "guce.*",
+    ].map(WallHostPattern.init)
+
+    /// Hosts that serve consent pages among other privacy pages; they only count with a return parameter.
+    static let privacyHostPatterns: [WallHostPattern] = ["privacy.*", "myprivacy.*"].map(WallHostPattern.init)
+
+    /// Paths of consent interstitials (Yahoo's `/v2/collectConsent`, DPG Media's `/consent`).
+    static let pathPatterns: [WallPathPattern] = ["/consent", "/v2/collectconsent", "/collectconsent"]
+        .map(WallPathPattern.init)
+
+    /// How consent interstitial titles start, lowercased (Google's and Yahoo's wording in several
+    /// languages); the connector is part of the phrase, so "Before you continue reading" is no match.
+    static let titlePhrases = [
+        "before you continue to", "bevor sie zu", "bevor du zu", "avant d'accéder à", "antes de ir a",
+        "antes de continuar para", "prima di passare a", "prima di continuare su", "voordat je verdergaat naar",
+        "zanim przejdziesz do", "yahoo is part of the yahoo family of brands", "yahoo ist teil der yahoo markenfamilie",
+    ]
+}

@@ -1,0 +1,115 @@
+import Foundation
+
+/// A page's `<title>`, `og:title` or first heading, prepared for phrase matching.
+///
+/// Titles usually join a page name and a site name with a separator (`Sign in – Google Accounts`,
+/// `Login • Instagram`, `reddit.com: Log in`); matching works on those parts, so a phrase must be a
+/// whole part (or the start of one) rather than any substring: `How to fix login errors` is not a
+/// sign-in title.
+struct WallTitle {
+    /// Where the text comes from, for evidence: `title`, `og:title` or `heading`.
+    let source: String
+    /// The text as given, trimmed.
+    let text: String
+    /// The lowercased text, whitespace collapsed, typographic apostrophes made plain, trailing
+    /// `.…!?` removed.
+    let normalized: String
+    /// ``normalized`` split at the separators titles use (see ``separatorWords``), each part trimmed
+    /// like ``normalized``.
+    let parts: [String]
+
+    /// Prepares `text`, or returns nil when it is empty.
+    init?(source: String, text: String?) {
+        guard let text = text?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else { return nil }
+        self.source = source
+        self.text = text
+        let lowered = String(text.lowercased().map { $0 == "\u{2019}" ? "'" : $0 })
+        var parts: [String] = []
+        var words: [Substring] = []
+        func endPart() {
+            let part = Self.trimmed(words.joined(separator: " "))
+            if !part.isEmpty { parts.append(part) }
+            words.removeAll()
+        }
+        for word in lowered.split(whereSeparator: \.isWhitespace) {
+            if Self.separatorWords.contains(word) {
+                endPart()
+                continue
+            }
+            let pieces = word.split(separator: "｜", omittingEmptySubsequences: false)
+            for (index, piece) in pieces.enumerated() {
+                if index > 0 { endPart() }
+                if let last = piece.last, last == ":" || last == "," {
+                    words.append(piece.dropLast())
+                    endPart()
+                } else {
+                    words.append(piece)
+                }
+            }
+        }
+        endPart()
+        normalized = Self.trimmed(lowered.split(whereSeparator: \.isWhitespace).joined(separator: " "))
+        self.parts = parts
+    }
+
+    /// The evidence text: `title 'Sign in – Google Accounts'`, long titles shortened.
+    var evidence: String {
+        let shown = text.count > 80 ? text.prefix(79) + "…" : Substring(text)
+        return "\(source) '\(shown)'"
+    }
+
+    /// Whether the whole title or one of its parts is one of `phrases`.
+    func hasPart(in phrases: Set<String>) -> Bool {
+        phrases.contains(normalized) || parts.contains { phrases.contains($0) }
+    }
+
+    /// Whether a part starts with one of `phrases` followed by at most `extraWords` words
+    /// (`before you continue to google search` for `before you continue to`).
+    func hasPart(startingWith phrases: [String], extraWords: Int) -> Bool {
+        parts.contains { part in
+            phrases.contains { phrase in
+                part == phrase
+                    || (part.hasPrefix(phrase + " ") && Self.wordCount(part.dropFirst(phrase.count)) <= extraWords)
+            }
+        }
+    }
+
+    /// Whether a part names a sign-in: the phrase alone (`login`), one word and the phrase
+    /// (`member login`, `instagram login`), or the phrase, a connector and a short object
+    /// (`sign in to github`, `iniciar sesión en facebook`, `log into facebook`).
+    func hasSignInPart(phrases: [String], connectors: Set<String>, leadingPhrases: [String]) -> Bool {
+        parts.contains { part in
+            for phrase in phrases {
+                if part == phrase { return true }
+                if part.hasSuffix(" " + phrase), !part.dropLast(phrase.count + 1).contains(" ") { return true }
+                if part.hasPrefix(phrase + " ") {
+                    let rest = part.dropFirst(phrase.count + 1).split(separator: " ")
+                    if let connector = rest.first, connectors.contains(String(connector)), (2...5).contains(rest.count)
+                    {
+                        return true
+                    }
+                }
+            }
+            return leadingPhrases.contains { phrase in
+                part.hasPrefix(phrase + " ") && Self.wordCount(part.dropFirst(phrase.count)) <= 4
+            }
+        }
+    }
+
+    /// Words that separate a page name from a site name in titles (`Sign in – Google Accounts`); a
+    /// word ending in `:` or `,` and the full-width `｜` separate too (`reddit.com: Log in`).
+    private static let separatorWords: Set<Substring> = ["|", "-", "–", "—", "·", "•", "::", "»", "/", ":", "｜"]
+
+    /// Removes trailing `.`, `…`, `!` and `?`, and the spaces before them.
+    private static func trimmed(_ text: String) -> String {
+        var text = Substring(text)
+        while let last = text.last, ".…!? ".contains(last) {
+            text.removeLast()
+        }
+        return String(text)
+    }
+
+    private static func wordCount(_ text: Substring) -> Int {
+        text.split(whereSeparator: \.isWhitespace).count
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import LinkPreviewCore
+
+/// Compares our extraction with the reference extractor's output in `pages.json`, field by field,
+/// after the folding the corpus README prescribes (typographic quotes → ASCII, `…` → `...`, no-break
+/// space → space, whitespace collapsed, a trailing `...` dropped, URLs resolved against the page).
+struct ExtractionConformance {
+    /// The fields compared, with the reference's name for each.
+    static let fields = ["title", "description", "image", "url", "publisher", "lang", "author", "date", "logo", "video", "audio"]
+
+    struct Disagreement {
+        var page: String
+        var field: String
+        var ours: String?
+        var reference: String?
+    }
+
+    struct Report {
+        /// Per field: pages where both agree (both absent counts), pages compared.
+        var agreed: [String: Int] = [:]
+        var compared: [String: Int] = [:]
+        var disagreements: [Disagreement] = []
+        var pages = 0
+
+        func percent(_ field: String) -> Double {
+            guard let total = compared[field], total > 0 else { return 0 }
+            return Double(agreed[field, default: 0]) * 100 / Double(total)
+        }
+    }
+
+    static func run(pagesJSON: URL, stopsEarly: Bool) throws -> Report {
+        let cases = try JSONSerialization.jsonObject(with: Data(contentsOf: pagesJSON)) as? [[String: Any]] ?? []
+        let folder = pagesJSON.deletingLastPathComponent()
+        var report = Report()
+        for page in cases {
+            guard let path = page["html"] as? String, let urlString = page["url"] as? String,
+                let pageURL = URL(string: urlString), let reference = page["reference"] as? [String: Any],
+                let bytes = try? Data(contentsOf: folder.appendingPathComponent(path))
+            else { continue }
+            report.pages += 1
+            let metadata = MetadataExtractor.extract(
+                from: bytes, url: pageURL, configuration: .init(stopsEarly: stopsEarly))
+            let ours = values(of: metadata)
+            for field in fields {
+                let expected = (reference[field] as? String).flatMap { normalize($0, field: field, page: pageURL) }
+                let candidates = ours[field, default: []].compactMap { normalize($0, field: field, page: pageURL) }
+                report.compared[field, default: 0] += 1
+                let agrees = expected == nil ? candidates.isEmpty : candidates.contains(expected!)
+                if agrees {
+                    report.agreed[field, default: 0] += 1
+                } else {
+                    report.disagreements.append(
+                        Disagreement(
+                            page: page["name"] as? String ?? path, field: field, ours: candidates.first,
+                            reference: expected))
+                }
+            }
+        }
+        return report
+    }
+
+    /// Our answer for each field; a field may offer equivalent spellings (an image's `url` and
+    /// `secure_url`).
+    static func values(of metadata: LinkMetadata) -> [String: [String]] {
+        var result: [String: [String]] = [:]
+        result["title"] = metadata.title.map { [$0] }
+        result["description"] = metadata.summary.map { [$0] }
+        if let image = metadata.bestImage {
+            result["image"] = [image.preferredURL.absoluteString, image.url.absoluteString]
+        }
+        result["url"] = (metadata.canonicalURL ?? metadata.url).map { [$0.absoluteString] }
+        result["publisher"] = metadata.siteName.map { [$0] }
+        result["lang"] = metadata.language.map { [$0] }
+        result["author"] = metadata.author.map { [$0] }
+        result["date"] = (metadata.published ?? metadata.modified).map { [$0.formatted(.iso8601)] }
+        result["logo"] = metadata.bestIcon().map { [$0.url.absoluteString] }
+        result["video"] = metadata.videos.first.map { [$0.preferredURL.absoluteString, $0.url.absoluteString] }
+        result["audio"] = metadata.audios.first.map { [$0.preferredURL.absoluteString, $0.url.absoluteString] }
+        return result
+    }
+
+    /// Folds a value for comparison.
+    static func normalize(_ value: String, field: String, page: URL) -> String? {
+        switch field {
+        case "image", "url", "logo", "video", "audio":
+            let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
+            return URL(string: trimmed, relativeTo: page)?.absoluteURL.absoluteString ?? trimmed
+        case "lang":
+            return value.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map { $0.lowercased() }
+        case "date":
+            guard let date = MetadataDate.parse(value) else { return value }
+            return String(date.formatted(.iso8601).prefix(10))  // the UTC calendar day
+        default:
+            return foldText(value)
+        }
+    }
+
+    static func foldText(_ value: String) -> String? {
+        var text = value
+        for (from, to) in [("\u{2018}", "'"), ("\u{2019}", "'"), ("\u{201C}", "\""), ("\u{201D}", "\""),
+                           ("\u{2026}", "..."), ("\u{00A0}", " ")] {
+            text = text.replacingOccurrences(of: from, with: to)
+        }
+        text = text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        while text.hasSuffix("...") { text = String(text.dropLast(3)).trimmingCharacters(in: .whitespaces) }
+        return text.isEmpty ? nil : text
+    }
+}

@@ -1,0 +1,78 @@
+import ArgumentParser
+import Foundation
+import LinkPreviewCore
+
+/// `sharepipe extract FILE|- --url URL`: preview metadata from an HTML file, no network.
+struct ExtractCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "extract",
+        abstract: "Read preview metadata from an HTML file (or - for standard input).",
+        discussion: """
+            Nothing is fetched: relative URLs resolve against --url, which is the address the HTML came from.
+            Example: curl -s https://example.com/ | sharepipe extract - --url https://example.com/
+            """
+    )
+
+    @Argument(help: "The HTML file to read, or - for standard input.")
+    var file: String
+
+    @Option(help: "The URL the document came from (http or https).")
+    var url: String
+
+    @Option(help: "The charset the server declared (Content-Type), e.g. shift_jis.")
+    var charset: String?
+
+    @Flag(help: "Print LinkMetadata as JSON instead of a card.")
+    var json = false
+
+    @Flag(help: "Read the whole document instead of stopping at </head> when it has what it needs.")
+    var wholeDocument = false
+
+    func validate() throws {
+        guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(),
+            scheme == "http" || scheme == "https", parsed.host?.isEmpty == false
+        else {
+            throw ValidationError("--url must be an absolute http or https URL, e.g. https://example.com/page (got '\(url)').")
+        }
+        if let charset, TextEncoding.forLabel(charset) == nil {
+            throw ValidationError("--charset '\(charset)' is not an encoding label browsers know (try utf-8, shift_jis, windows-1252).")
+        }
+    }
+
+    func run() async throws {
+        let data = try readInput()
+        guard HTMLSniffing.looksLikeHTML(data) else {
+            throw CLIError("\(file == "-" ? "standard input" : file) does not look like HTML (no markup in its first 1 KiB). Give an .html file.")
+        }
+        let metadata = MetadataExtractor.extract(
+            from: data, url: URL(string: url)!, transportCharset: charset,
+            configuration: .init(stopsEarly: !wholeDocument))
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(metadata), as: UTF8.self))
+        } else {
+            print(MetadataCard(metadata).rendered)
+        }
+    }
+
+    private func readInput() throws -> Data {
+        if file == "-" { return FileHandle.standardInput.readDataToEndOfFile() }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory) else {
+            throw CLIError("No file at '\(file)'. Give the path of an HTML file, or - to read standard input.")
+        }
+        guard !isDirectory.boolValue else { throw CLIError("'\(file)' is a folder; give an HTML file.") }
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: file))
+        } catch {
+            throw CLIError("Cannot read '\(file)': \(error.localizedDescription)")
+        }
+    }
+}
+
+/// An error the CLI reports as one line, without a stack of types.
+struct CLIError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
