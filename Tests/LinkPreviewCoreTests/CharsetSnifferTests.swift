@@ -58,3 +58,22 @@ struct CharsetSnifferTests {
         #expect(decision?.bomLength == 3)
     }
 }
+
+struct CharsetMetaContradictionTests {
+    @Test func validUTF8TextWinsOverALegacyMetaDeclaration() {
+        let html = #"<meta charset="windows-1251"><title>Интересные наблюдения</title>"#
+        let decision = CharsetSniffer.determine(Array(html.utf8))
+        #expect(decision == CharsetDecision(encoding: .utf8, source: .utf8ContradictsMeta))
+    }
+
+    @Test func realLegacyBytesKeepTheirDeclaration() {
+        // "Привет" in windows-1251: not valid UTF-8.
+        let bytes = Array(#"<meta charset="windows-1251"><title>"#.utf8) + [0xCF, 0xF0, 0xE8, 0xE2, 0xE5, 0xF2]
+        #expect(CharsetSniffer.determine(bytes) == CharsetDecision(encoding: .windows1251, source: .metaPrescan))
+    }
+
+    @Test func asciiOnlyPrefixKeepsTheDeclaration() {
+        let html = #"<meta charset="iso-8859-2"><title>plain</title>"#
+        #expect(CharsetSniffer.determine(Array(html.utf8)).encoding == TextEncoding.forLabel("iso-8859-2"))
+    }
+}

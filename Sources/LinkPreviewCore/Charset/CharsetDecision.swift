@@ -11,6 +11,11 @@ public struct CharsetDecision: Sendable, Hashable {
         case transport
         /// A `<meta charset>` or `<meta http-equiv=content-type>` found by the prescan of the first bytes.
         case metaPrescan
+        /// A `<meta>` declared a legacy encoding, but the bytes held for sniffing contain non-ASCII text
+        /// that is valid UTF-8 — a page converted to UTF-8 that kept its old declaration. Legacy text is
+        /// practically never valid UTF-8, so the bytes win (a deliberate deviation from the HTML
+        /// standard, which trusts the declaration; see `docs/charset-decoding.md`).
+        case utf8ContradictsMeta
         /// Nothing was declared, and the available prefix is valid UTF-8.
         case utf8Validity
         /// Nothing was declared or detected: the fallback encoding.

@@ -38,12 +38,22 @@ public enum CharsetSniffer {
         }
         let window = UnsafeRawBufferPointer(rebasing: prefix.prefix(prescanByteLimit))
         if let encoding = prescan(window) {
+            if encoding != .utf8, encoding != .replacement, !isASCII(prefix),
+                UTF8Validation.isValidIgnoringTruncatedEnd(prefix)
+            {
+                return CharsetDecision(encoding: .utf8, source: .utf8ContradictsMeta)
+            }
             return CharsetDecision(encoding: encoding, source: .metaPrescan)
         }
         if UTF8Validation.isValidIgnoringTruncatedEnd(prefix) {
             return CharsetDecision(encoding: .utf8, source: .utf8Validity)
         }
         return CharsetDecision(encoding: .windows1252, source: .default)
+    }
+
+    /// Whether every byte is ASCII.
+    static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        !bytes.contains { $0 >= 0x80 }
     }
 
     /// Determines the encoding of a document from its first bytes (`[UInt8]`, `Data`, …).

@@ -13,6 +13,7 @@ enum AuthorName {
             name = String(name.dropFirst(prefix.count))
             break
         }
+        if name.hasPrefix("@") { name = String(name.dropFirst()) }  // a handle (`twitter:creator`)
         return name.isEmpty ? nil : name
     }
 }

@@ -16,6 +16,11 @@ extension MetadataAssembler {
             guard let url = URLResolver.resolveMedia(image.url, against: base) else { continue }
             result.append(LinkMedia(url: url, width: image.width, height: image.height))
         }
+        if result.isEmpty, let poster = observations.mediaElements.compactMap(\.poster).first,
+            let url = URLResolver.resolveMedia(poster, against: base)
+        {
+            result.append(LinkMedia(url: url))
+        }
         if result.isEmpty, let fallback = fallbackImage() { result.append(fallback) }
         return deduplicated(result)
     }
@@ -25,18 +30,26 @@ extension MetadataAssembler {
         if let stream = meta("twitter:player:stream"), let url = URLResolver.resolveMedia(stream, against: base) {
             result.append(LinkMedia(url: url, type: text(meta("twitter:player:stream:content_type"))))
         }
-        if let player = meta("twitter:player"), let url = URLResolver.resolveMedia(player, against: base) {
-            result.append(
-                LinkMedia(
-                    url: url, type: "text/html", width: meta("twitter:player:width").flatMap(Self.integer),
-                    height: meta("twitter:player:height").flatMap(Self.integer)))
-        }
+        // `twitter:player` is an HTML page to embed, not a video: it is not one of these.
         result += jsonLD.videos.compactMap(media)
+        if result.isEmpty {
+            result += observations.mediaElements.filter { $0.kind == .video }.compactMap(elementMedia)
+        }
         return deduplicated(result)
     }
 
     func audios() -> [LinkMedia] {
-        deduplicated(openGraphObjects(prefix: "og:audio") + jsonLD.audios.compactMap(media))
+        var result = openGraphObjects(prefix: "og:audio") + jsonLD.audios.compactMap(media)
+        if result.isEmpty {
+            result += observations.mediaElements.filter { $0.kind == .audio }.compactMap(elementMedia)
+        }
+        return deduplicated(result)
+    }
+
+    /// A body `<audio>`/`<video>` (or its first `<source>`), the fallback when metadata names none.
+    func elementMedia(_ element: PageObservations.MediaElement) -> LinkMedia? {
+        guard let url = URLResolver.resolveMedia(element.source, against: base) else { return nil }
+        return LinkMedia(url: url, type: text(element.type))
     }
 
     /// Reads a sequence of Open Graph structured objects (`og:image`, `og:video`, `og:audio`).

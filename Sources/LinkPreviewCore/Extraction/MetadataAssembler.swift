@@ -135,12 +135,18 @@ struct MetadataAssembler {
 
     // MARK: URLs
 
+    /// The first of `<link rel=canonical>`, `og:url`, JSON-LD `url` that is on the page's own site.
+    /// A page may not name another site's URL as its own: a syndicated copy pointing at the original
+    /// keeps its own address, and nobody can merge their page into someone else's link.
     func canonicalURL() -> URL? {
         let candidates =
             observations.links.filter { $0.relations.contains("canonical") }.map(\.href)
             + [meta("og:url"), jsonLD.url].compactMap { $0 }
         for candidate in candidates {
-            if let url = URLResolver.resolveMedia(candidate, against: base) { return url }
+            guard let url = URLResolver.resolveMedia(candidate, against: base), let host = url.host,
+                let pageHost = pageURL.host, SameSite.contains(host, pageHost)
+            else { continue }
+            return url
         }
         return nil
     }

@@ -24,11 +24,16 @@ public struct MetadataExtractor: Sendable {
         /// Whether extraction may stop at the end of `<head>` when the head gave the title, description
         /// and image. Default true. Off, the whole document (up to the limits) is read.
         public var stopsEarly: Bool
+        /// Bytes held back to decide the character encoding when the transport gives none. The `<meta>`
+        /// prescan reads the first 1 024 of them as the standard says; the rest let the UTF-8 check see
+        /// non-ASCII text, which often starts well after the first KiB. Default 16 KiB.
+        public var charsetSniffBytes: Int
 
-        /// Creates a configuration; defaults: ``ExtractionLimits/default``, stopping early.
-        public init(limits: ExtractionLimits = .default, stopsEarly: Bool = true) {
+        /// Creates a configuration; defaults: ``ExtractionLimits/default``, stopping early, 16 KiB sniffed.
+        public init(limits: ExtractionLimits = .default, stopsEarly: Bool = true, charsetSniffBytes: Int = 16 << 10) {
             self.limits = limits
             self.stopsEarly = stopsEarly
+            self.charsetSniffBytes = charsetSniffBytes
         }
 
         /// The default configuration.
@@ -44,6 +49,9 @@ public struct MetadataExtractor: Sendable {
     private var tokenizer: HTMLTokenizer
     private var collector: ObservationCollector
     private var bytesRead = 0
+
+    /// Bytes of the document accepted so far (input after ``isComplete`` is not counted).
+    public var bytesConsumed: Int { bytesRead }
     private var bytesReadAtHeadEnd: Int?
 
     /// Creates an extractor.
@@ -61,7 +69,8 @@ public struct MetadataExtractor: Sendable {
         self.url = url
         self.originalURL = originalURL
         self.configuration = configuration
-        self.decoder = HTMLInputDecoder(transportCharset: transportCharset)
+        self.decoder = HTMLInputDecoder(
+            transportCharset: transportCharset, sniffWindow: configuration.charsetSniffBytes)
         self.tokenizer = HTMLTokenizer(limits: configuration.limits.tokenizer)
         self.collector = ObservationCollector(limits: configuration.limits, stopsEarly: configuration.stopsEarly)
     }
@@ -75,16 +84,26 @@ public struct MetadataExtractor: Sendable {
     public var encoding: TextEncoding? { decoder.decision?.encoding }
 
     /// Reads the next chunk of the document. Input after ``isComplete`` is ignored.
+    ///
+    /// A large chunk is read in slices of ``sliceSize`` bytes so the body budget and early stop apply
+    /// within it as they would to a stream.
     public mutating func consume(_ chunk: UnsafeRawBufferPointer) {
-        guard !isComplete else { return }
-        let room = configuration.limits.maxInputBytes - bytesRead
-        let accepted = UnsafeRawBufferPointer(rebasing: chunk.prefix(room))
-        bytesRead += accepted.count
-        var decoder = self.decoder
-        decoder.feed(accepted) { utf8 in tokenize(utf8) }
-        self.decoder = decoder
-        checkBodyBudget()
+        var offset = 0
+        while offset < chunk.count && !isComplete {
+            let room = configuration.limits.maxInputBytes - bytesRead
+            let end = offset + min(Self.sliceSize, chunk.count - offset, room)
+            let slice = UnsafeRawBufferPointer(rebasing: chunk[offset..<end])
+            bytesRead += slice.count
+            offset = end
+            var decoder = self.decoder
+            decoder.feed(slice) { utf8 in tokenize(utf8) }
+            self.decoder = decoder
+            checkBodyBudget()
+        }
     }
+
+    /// The most bytes decoded and tokenized between two checks of the budgets.
+    static let sliceSize = 16 << 10
 
     /// Reads the next chunk of the document.
     public mutating func consume(_ chunk: some Collection<UInt8>) {

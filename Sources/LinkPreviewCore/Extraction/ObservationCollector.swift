@@ -19,7 +19,10 @@ struct ObservationCollector: HTMLTokenSink {
     private var captureLimit = 0
     private var svgDepth = 0
     private var sawHeading = false
-    private var hasEssentials = false
+    private var essentials = Essentials()
+    /// The `<audio>`/`<video>` element whose `<source>` children are being read, if any.
+    private var openMediaElement: PageObservations.MediaElement.Kind?
+    private var openMediaPoster: String?
 
     init(limits: ExtractionLimits, stopsEarly: Bool) {
         self.limits = limits
@@ -28,7 +31,7 @@ struct ObservationCollector: HTMLTokenSink {
 
     var isFinished: Bool {
         tagCount >= limits.maxTags || bodyBudgetExhausted
-            || (stopsEarly && observations.headEnded && hasEssentials && capture == .none)
+            || (stopsEarly && observations.headEnded && essentials.isComplete && capture == .none)
     }
 
     mutating func characters(_ text: UnsafeBufferPointer<UInt8>) {
@@ -85,7 +88,10 @@ struct ObservationCollector: HTMLTokenSink {
                 recordCaptchaClass(tag)
             }
         case 5:
-            if tag.hasName("title") {
+            if tag.hasName("audio") || tag.hasName("video") {
+                endHead()
+                recordMediaElement(tag, kind: tag.hasName("audio") ? .audio : .video)
+            } else if tag.hasName("title") {
                 if observations.title == nil && svgDepth == 0 { begin(.title, limit: limits.maxTitleLength * 4) }
             } else if tag.hasName("input") {
                 if let type = tag.value(of: "type"), type.lowercased() == "password" {
@@ -93,10 +99,12 @@ struct ObservationCollector: HTMLTokenSink {
                 }
             }
         case 6:
-            if tag.hasName("script") {
+            if tag.hasName("source") {
+                recordMediaSource(tag)
+            } else if tag.hasName("script") {
                 recordScript(tag)
             } else if tag.hasName("iframe") {
-                recordCaptchaMarker(in: tag.value(of: "src"))
+                recordCaptchaMarker(in: tag)
                 recordCaptchaClass(tag)
             }
         default:
@@ -108,6 +116,7 @@ struct ObservationCollector: HTMLTokenSink {
         switch capture {
         case .title where tag.hasName("title"):
             observations.title = String(decoding: captured, as: UTF8.self)
+            essentials.hasTitle = true
             end()
         case .heading where tag.hasName("h1"):
             observations.firstHeading = String(decoding: captured, as: UTF8.self)
@@ -115,11 +124,13 @@ struct ObservationCollector: HTMLTokenSink {
         case .jsonLD where tag.hasName("script"):
             if captured.count < limits.maxJSONLDBytes {
                 observations.jsonLD.append(String(decoding: captured, as: UTF8.self))
-                updateEssentials()
+                essentials.record(jsonLD: captured)
             }
             end()
         default:
-            if tag.hasName("head") {
+            if tag.hasName("audio") || tag.hasName("video") {
+                openMediaElement = nil
+            } else if tag.hasName("head") {
                 endHead()
             } else if tag.hasName("svg") && svgDepth > 0 {
                 svgDepth -= 1
@@ -132,16 +143,16 @@ struct ObservationCollector: HTMLTokenSink {
     private mutating func recordMeta(_ tag: HTMLTag) {
         guard observations.metas.count < limits.maxMetaTags else { return }
         guard let content = tag.value(of: "content") ?? tag.value(of: "value") else { return }
-        var recorded = false
-        for key in [tag.value(of: "property"), tag.value(of: "name"), tag.value(of: "itemprop"),
-                    tag.value(of: "http-equiv")]
-        {
-            guard let key = key?.trimmingASCIIWhitespace().lowercased(), !key.isEmpty else { continue }
+        for attribute in Self.metaKeyAttributes {
+            guard let key = tag.withValue(of: attribute, ByteMatching.lowercasedKey), !key.isEmpty else { continue }
             observations.metas.append(PageObservations.Meta(key: key, content: content))
-            recorded = true
+            essentials.record(key: key, content: content)
         }
-        if recorded && observations.headEnded { updateEssentials() }
     }
+
+    /// The attributes that name a `<meta>`: Open Graph uses `property`, most others `name`, microdata
+    /// `itemprop`, pragmas `http-equiv`; all are recorded (pages mix them up).
+    static let metaKeyAttributes: [StaticString] = ["property", "name", "itemprop", "http-equiv"]
 
     private mutating func recordLink(_ tag: HTMLTag) {
         guard observations.links.count < limits.maxLinkTags,
@@ -157,14 +168,13 @@ struct ObservationCollector: HTMLTokenSink {
     }
 
     private mutating func recordScript(_ tag: HTMLTag) {
-        if let type = tag.value(of: "type"),
-            type.trimmingASCIIWhitespace().lowercased() == "application/ld+json",
+        if tag.withValue(of: "type", { ByteMatching.equalsIgnoringCase($0, "application/ld+json") }) == true,
             observations.jsonLD.count < limits.maxJSONLDBlocks
         {
             // One byte past the limit marks a block as too big to read.
             begin(.jsonLD, limit: limits.maxJSONLDBytes)
         }
-        recordCaptchaMarker(in: tag.value(of: "src"))
+        recordCaptchaMarker(in: tag)
     }
 
     private mutating func recordImage(_ tag: HTMLTag) {
@@ -180,6 +190,25 @@ struct ObservationCollector: HTMLTokenSink {
                 height: tag.value(of: "height").flatMap(Self.pixels), alt: tag.value(of: "alt")))
     }
 
+    private mutating func recordMediaElement(_ tag: HTMLTag, kind: PageObservations.MediaElement.Kind) {
+        guard observations.mediaElements.count < 4 else { return }
+        let poster = kind == .video ? tag.value(of: "poster") : nil
+        if let source = tag.value(of: "src"), !source.isEmpty {
+            observations.mediaElements.append(.init(kind: kind, source: source, type: nil, poster: poster))
+        } else {
+            openMediaElement = kind
+            openMediaPoster = poster
+        }
+    }
+
+    /// A `<source>` inside an `<audio>`/`<video>` that had no `src` of its own: the first one counts.
+    private mutating func recordMediaSource(_ tag: HTMLTag) {
+        guard let kind = openMediaElement, let source = tag.value(of: "src"), !source.isEmpty else { return }
+        observations.mediaElements.append(
+            .init(kind: kind, source: source, type: tag.value(of: "type"), poster: openMediaPoster))
+        openMediaElement = nil
+    }
+
     private mutating func recordTime(_ tag: HTMLTag) {
         guard let datetime = tag.value(of: "datetime") else { return }
         if let itemprop = tag.value(of: "itemprop"), observations.metas.count < limits.maxMetaTags {
@@ -188,28 +217,27 @@ struct ObservationCollector: HTMLTokenSink {
         if observations.firstTimeDatetime == nil { observations.firstTimeDatetime = datetime }
     }
 
-    private mutating func recordCaptchaMarker(in source: String?) {
-        guard let source else { return }
-        recordMarkers(in: source, from: WallSignals.captchaSourceMarkers)
+    private mutating func recordCaptchaMarker(in tag: HTMLTag) {
+        tag.withValue(of: "src") { recordMarkers(in: $0, from: Self.captchaSourceMarkers) }
     }
 
     /// Challenge pages are small: `class`/`id` markers are looked for in the first
     /// ``captchaClassScanTags`` tags only, so long pages pay nothing for it.
     private mutating func recordCaptchaClass(_ tag: HTMLTag) {
         guard tagCount <= Self.captchaClassScanTags else { return }
-        for value in [tag.value(of: "id"), tag.value(of: "class")] {
-            if let value { recordMarkers(in: value, from: WallSignals.captchaClassMarkers) }
+        tag.withValue(of: "id") { recordMarkers(in: $0, from: Self.captchaClassMarkers) }
+        tag.withValue(of: "class") { recordMarkers(in: $0, from: Self.captchaClassMarkers) }
+    }
+
+    private mutating func recordMarkers(in value: ArraySlice<UInt8>, from markers: [(String, [UInt8])]) {
+        for (marker, bytes) in markers where ByteMatching.containsIgnoringCase(value, bytes) {
+            guard observations.captchaMarkers.count < WallSignals.captchaMarkerLimit else { return }
+            if !observations.captchaMarkers.contains(marker) { observations.captchaMarkers.append(marker) }
         }
     }
 
-    private mutating func recordMarkers(in value: String, from markers: [String]) {
-        guard observations.captchaMarkers.count < WallSignals.captchaMarkerLimit else { return }
-        let lowered = value.lowercased()
-        for marker in markers where lowered.contains(marker) && !observations.captchaMarkers.contains(marker) {
-            observations.captchaMarkers.append(marker)
-        }
-    }
-
+    static let captchaSourceMarkers = WallSignals.captchaSourceMarkers.map { ($0, Array($0.lowercased().utf8)) }
+    static let captchaClassMarkers = WallSignals.captchaClassMarkers.map { ($0, Array($0.lowercased().utf8)) }
     static let captchaClassScanTags = 400
 
     // MARK: State
@@ -226,21 +254,7 @@ struct ObservationCollector: HTMLTokenSink {
     }
 
     private mutating func endHead() {
-        guard !observations.headEnded else { return }
         observations.headEnded = true
-        updateEssentials()
-    }
-
-    /// Whether the title, description and image a card needs are known.
-    private mutating func updateEssentials() {
-        let o = observations
-        let title = o.title != nil || o.meta("og:title") != nil || o.meta("twitter:title") != nil
-        let summary = o.meta("og:description") != nil || o.meta("twitter:description") != nil
-            || o.meta("description") != nil
-        let image = o.meta("og:image") != nil || o.meta("og:image:url") != nil
-            || o.meta("og:image:secure_url") != nil || o.meta("twitter:image") != nil
-            || o.meta("twitter:image:src") != nil
-        hasEssentials = title && summary && image
     }
 
     /// A `width`/`height` attribute as whole pixels (`"640"`, `"640px"`), or nil.

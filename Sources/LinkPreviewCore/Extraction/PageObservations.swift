@@ -25,7 +25,18 @@ struct PageObservations: Sendable {
         var alt: String?
     }
 
+    /// An `<audio>` or `<video>` element's media (its `src`, or its first `<source>`).
+    struct MediaElement: Sendable, Equatable {
+        enum Kind: Sendable { case audio, video }
+        var kind: Kind
+        var source: String
+        var type: String?
+        var poster: String?
+    }
+
     var metas: [Meta] = []
+    /// The first `<audio>`/`<video>` media in the document.
+    var mediaElements: [MediaElement] = []
     var links: [Link] = []
     /// The first `<title>` outside SVG.
     var title: String?

@@ -40,9 +40,26 @@ extension LinkMetadata {
         return best
     }
 
+    /// A size written in the icon's file name when the page declares none
+    /// (`apple-touch-icon-152x152.png` → 152, `favicon-32.png` is not read).
+    static func sizeInFileName(_ url: URL) -> Int? {
+        let name = url.lastPathComponent.lowercased()
+        var best: Int?
+        var index = name.startIndex
+        while let x = name[index...].firstIndex(of: "x") {
+            let before = name[..<x].reversed().prefix { $0.isASCII && $0.isNumber }
+            let after = name[name.index(after: x)...].prefix { $0.isASCII && $0.isNumber }
+            if let w = Int(String(before.reversed())), let h = Int(after), w == h, (16...1024).contains(w) {
+                best = max(best ?? 0, w)
+            }
+            index = name.index(after: x)
+        }
+        return best
+    }
+
     /// Lower is better: (kind, distance from the wanted size).
     private static func iconRank(_ icon: LinkIcon, size: Int?) -> (Int, Int) {
-        let declared = largestSize(in: icon.sizes)
+        let declared = largestSize(in: icon.sizes) ?? sizeInFileName(icon.url)
         let kind: Int
         switch icon.rel {
         case "apple-touch-icon", "apple-touch-icon-precomposed": kind = 0

@@ -19,7 +19,8 @@ public struct LinkMetadata: Sendable, Hashable {
     public var originalURL: URL?
     /// The URL the page was finally read from, after redirects.
     public var url: URL?
-    /// The URL the page declares as its own (`<link rel=canonical>`, else `og:url`).
+    /// The URL the page declares as its own (`<link rel=canonical>`, else `og:url`), only when it is on
+    /// the page's own site.
     public var canonicalURL: URL?
     /// The title to show: `og:title` > `twitter:title` > JSON-LD headline > `<title>` (site suffix trimmed).
     public var title: String?

@@ -112,6 +112,12 @@ package enum URLResolver {
             guard let normalized = URLReference.removingDotSegments(from: url) else { return nil }
             result = normalized
         }
+        if isWeb(result), result.path(percentEncoded: true).isEmpty {
+            // WHATWG URLs of special schemes always have a path: `https://a.com` is `https://a.com/`.
+            var components = URLComponents(url: result, resolvingAgainstBaseURL: false)
+            components?.percentEncodedPath = "/"
+            result = components?.url ?? result
+        }
         guard result.absoluteString.utf8.count <= maxLength else { return nil }
         return result
     }

@@ -72,7 +72,9 @@ struct ExtractionConformance {
         result["publisher"] = metadata.siteName.map { [$0] }
         result["lang"] = metadata.language.map { [$0] }
         result["author"] = metadata.author.map { [$0] }
-        result["date"] = (metadata.published ?? metadata.modified).map { [$0.formatted(.iso8601)] }
+        // The reference's `date` is the last-modified date when the page gives one (metascraper's rules
+        // put dateModified first), so it is compared with ours in the same order.
+        result["date"] = (metadata.modified ?? metadata.published).map { [$0.formatted(.iso8601)] }
         result["logo"] = metadata.bestIcon().map { [$0.url.absoluteString] }
         result["video"] = metadata.videos.first.map { [$0.preferredURL.absoluteString, $0.url.absoluteString] }
         result["audio"] = metadata.audios.first.map { [$0.preferredURL.absoluteString, $0.url.absoluteString] }

@@ -1,0 +1,47 @@
+extension ObservationCollector {
+    /// What a card needs before the rest of a document can be skipped: a title, a description and an
+    /// image; for an article also its date and author, which pages often give only in body JSON-LD.
+    /// Tracked as tokens arrive, so the check after each tag costs a few booleans.
+    struct Essentials {
+        var hasTitle = false
+        var hasSummary = false
+        var hasImage = false
+        var isArticle = false
+        var hasDate = false
+        var hasAuthor = false
+
+        var isComplete: Bool {
+            hasTitle && hasSummary && hasImage && (!isArticle || (hasDate && hasAuthor))
+        }
+
+        mutating func record(key: String, content: String) {
+            guard !ByteMatching.trimmed(ArraySlice(content.utf8)).isEmpty else { return }
+            switch key {
+            case "og:title", "twitter:title": hasTitle = true
+            case "og:description", "twitter:description", "description": hasSummary = true
+            case "og:image", "og:image:url", "og:image:secure_url", "twitter:image", "twitter:image:src": hasImage = true
+            case "og:type": isArticle = isArticle || content.lowercased().contains("article")
+            case "article:published_time", "article:modified_time", "datepublished", "datemodified": hasDate = true
+            case "author", "article:author": hasAuthor = true
+            default: break
+            }
+        }
+
+        /// Notes what a JSON-LD block offers, by a cheap look for its keys (it is parsed later).
+        mutating func record(jsonLD text: [UInt8]) {
+            let bytes = ArraySlice(text)
+            if ByteMatching.containsIgnoringCase(bytes, Self.datePublished)
+                || ByteMatching.containsIgnoringCase(bytes, Self.dateModified)
+            {
+                hasDate = true
+            }
+            if ByteMatching.containsIgnoringCase(bytes, Self.author) { hasAuthor = true }
+            if ByteMatching.containsIgnoringCase(bytes, Self.article) { isArticle = true }
+        }
+
+        static let datePublished = Array("\"datepublished\"".utf8)
+        static let dateModified = Array("\"datemodified\"".utf8)
+        static let author = Array("\"author\"".utf8)
+        static let article = Array("article\"".utf8)
+    }
+}

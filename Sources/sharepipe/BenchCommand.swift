@@ -1,0 +1,129 @@
+import ArgumentParser
+import Foundation
+import LinkPreviewCore
+
+/// `sharepipe bench`: extraction and tokenizer throughput over a corpus, side by side with the peer
+/// extractors (`peers.py`) in the same run, and peak memory on a streamed 50 MB document.
+struct BenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Measure extraction speed and memory against peer extractors (build with -c release).",
+        discussion: "Run through scripts/bench.sh, which builds in release mode first."
+    )
+
+    @Option(help: "The corpus folder (pages.json, pages/).")
+    var corpus: String = "../shared/corpus"
+
+    @Option(help: "Rounds per workload; the best and the median round are reported.")
+    var rounds: Int = 7
+
+    @Option(help: "The peers script to run in the same run (empty to skip).")
+    var peers: String = "../shared/bench/peers.py"
+
+    @Flag(help: "Print how much of each page extraction read before stopping.")
+    var verbose = false
+
+    @Option(help: "Run only the workloads whose names contain this text (for profiling).")
+    var only: String?
+
+    @Option(help: "Size of the streamed document for the memory figure, in MB.")
+    var streamMegabytes: Int = 50
+
+    func run() async throws {
+        #if DEBUG
+        print("warning: a debug build; figures are meaningless. Use scripts/bench.sh (release).")
+        #endif
+        let pagesJSON = URL(fileURLWithPath: corpus).appendingPathComponent("pages.json")
+        guard FileManager.default.fileExists(atPath: pagesJSON.path) else {
+            throw CLIError("No corpus at \(pagesJSON.path); give --corpus DIR with pages.json and pages/.")
+        }
+        let pages = try CorpusPages(pagesJSON: pagesJSON)
+        print("corpus: \(pages.pages.count) pages, \(String(format: "%.2f", Double(pages.totalBytes) / 1e6)) MB; \(rounds) rounds each, in this process, one thread")
+        var sinkhole = 0
+        let workloads: [(String, (CorpusPages.Page) -> Void)] = [
+            ("extract, streamed 16 KiB, early stop (a)", { sinkhole &+= BenchmarkWorkloads.extractStreaming($0).title?.utf8.count ?? 0 }),
+            ("tokenize whole documents (b)", { sinkhole &+= BenchmarkWorkloads.tokenizeWhole($0) }),
+            ("extract whole documents", { sinkhole &+= BenchmarkWorkloads.extractWhole($0).title?.utf8.count ?? 0 }),
+        ]
+        if verbose {
+            for page in pages.pages {
+                var extractor = MetadataExtractor(url: page.url)
+                var offset = 0
+                while offset < page.bytes.count && !extractor.isComplete {
+                    let end = min(offset + BenchmarkWorkloads.chunkSize, page.bytes.count)
+                    extractor.consume(page.bytes[offset..<end])
+                    offset = end
+                }
+                print(String(format: "  %-32@ read %8d of %8d bytes (%3.0f %%)", page.name as NSString,
+                             extractor.bytesConsumed, page.bytes.count, Double(extractor.bytesConsumed) * 100 / Double(page.bytes.count)))
+            }
+        }
+        if let only {
+            for (name, work) in workloads where name.contains(only) {
+                let result = BenchmarkTimer.run(name, pages: pages, rounds: rounds, work)
+                print(name, String(format: "%.1f MB/s", result.bestMBPerSecond))
+            }
+            return
+        }
+        let results = workloads.map { BenchmarkTimer.run($0.0, pages: pages, rounds: rounds, $0.1) }
+        for result in results {
+            print(String(
+                format: "  %-42@ best %7.1f MB/s   median round %7.1f MB/s   median %.3f ms/page",
+                result.name as NSString, result.bestMBPerSecond, result.medianMBPerSecond, result.medianMillisecondsPerPage))
+        }
+        let peerResults = try runPeers(pagesJSON: pagesJSON)
+        if let selectolax = peerResults["selectolax"] {
+            print("peers (peers.py, best of \(rounds) rounds, same pages):")
+            for (name, mbps) in peerResults.sorted(by: { $0.value > $1.value }) {
+                print(String(format: "  %-16@ %7.1f MB/s", name as NSString, mbps))
+            }
+            print("ratios against selectolax (best round vs best round):")
+            print(String(format: "  (a) extraction as the fetcher uses it: %5.2f×  (goal ≥ 5×)", results[0].bestMBPerSecond / selectolax))
+            print(String(format: "  (b) tokenizing whole documents:       %5.2f×  (goal ≥ 1.5×)", results[1].bestMBPerSecond / selectolax))
+            print(String(format: "      extraction of whole documents:    %5.2f×", results[2].bestMBPerSecond / selectolax))
+        }
+        let filler = Array(pages.pages.max { $0.bytes.count < $1.bytes.count }!.bytes.prefix(1 << 20))
+        let baseline = PeakMemory.residentHighWaterMark()
+        let streamed = BenchmarkWorkloads.streamLargeDocument(megabytes: streamMegabytes, filler: filler)
+        let peak = PeakMemory.residentHighWaterMark()
+        print(String(
+            format: "(c) streamed %.0f MB document in 1 MiB pieces: peak RSS %.1f MB above the baseline %.1f MB (goal < 10 MB)",
+            Double(streamed.bytes) / 1e6, Double(peak - baseline) / 1e6, Double(baseline) / 1e6))
+        if sinkhole == 42 { print("") }
+    }
+
+    /// Runs peers.py and returns MB/s per peer.
+    private func runPeers(pagesJSON: URL) throws -> [String: Double] {
+        guard !peers.isEmpty, FileManager.default.fileExists(atPath: peers) else {
+            print("peers: skipped (no \(peers))")
+            return [:]
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", peers, "--pages", pagesJSON.path, "--rounds", String(rounds)]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0,
+            let json = try JSONSerialization.jsonObject(with: output) as? [String: Any],
+            let peers = json["peers"] as? [String: [String: Any]]
+        else {
+            print("peers: failed (exit \(process.terminationStatus)); run `python3 \(peers) --setup` once")
+            return [:]
+        }
+        return peers.compactMapValues { $0["mb_per_s"] as? Double }
+    }
+}
+
+/// The process's peak resident memory (`VmHWM`), reset-free: measure it before and after a workload.
+enum PeakMemory {
+    static func residentHighWaterMark() -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
+        else { return 0 }
+        let kilobytes = line.split(separator: " ").compactMap { Int($0) }.first ?? 0
+        return kilobytes * 1024
+    }
+}
