@@ -14,11 +14,31 @@ struct ConformanceCommand: AsyncParsableCommand {
     @Flag(help: "List every failing case.")
     var verbose = false
 
+    @Option(help: "A JSON file of minimum figures (see .ci/conformance-floor.json); exit non-zero below any.")
+    var floor: String?
+
     func run() async throws {
+        var figures = ConformanceFigures()
+        try measure(into: &figures)
+        if let floor {
+            let floors = try ConformanceFigures.load(from: URL(fileURLWithPath: floor))
+            let drops = figures.drops(below: floors)
+            if drops.isEmpty {
+                print("floors: every figure is at or above \(floor)")
+            } else {
+                drops.forEach { print("BELOW FLOOR: \($0)") }
+                throw ExitCode(1)
+            }
+        }
+    }
+
+    private func measure(into figures: inout ConformanceFigures) throws {
         let root = URL(fileURLWithPath: corpus)
         let tokenizerDirectory = root.appendingPathComponent("html5lib/tokenizer")
         if FileManager.default.fileExists(atPath: tokenizerDirectory.path) {
             let report = try TokenizerConformance.run(directory: tokenizerDirectory)
+            figures.values["tokenizer.passed"] = Double(report.passed)
+            figures.values["tokenizer.streamingPassed"] = Double(report.passedStreaming)
             print("tokenizer: \(report.passed)/\(report.total) html5lib cases pass (\(percent(report.passed, report.total)))")
             print("tokenizer, fed 1 byte at a time: \(report.passedStreaming)/\(report.total)")
             print(
@@ -31,6 +51,7 @@ struct ConformanceCommand: AsyncParsableCommand {
         let encodingDirectory = root.appendingPathComponent("html5lib/encoding")
         if FileManager.default.fileExists(atPath: encodingDirectory.path) {
             let report = try EncodingConformance.run(directory: encodingDirectory)
+            figures.values["encoding.prescanDecidedPassed"] = Double(report.prescanDecidedPassed)
             print("encoding, cases a <meta> prescan decides: \(report.prescanDecidedPassed)/\(report.prescanDecidedTotal)")
             print("encoding, all cases (ASCII-only documents are UTF-8 here, windows-1252 there): \(report.passed)/\(report.total)")
             if verbose { report.failures.forEach { print("  FAIL \($0)") } }
@@ -41,6 +62,9 @@ struct ConformanceCommand: AsyncParsableCommand {
         if FileManager.default.fileExists(atPath: pages.path) {
             for stopsEarly in [true, false] {
                 let report = try ExtractionConformance.run(pagesJSON: pages, stopsEarly: stopsEarly)
+                for field in ExtractionConformance.fields {
+                    figures.values["extraction.\(stopsEarly ? "earlyStop" : "whole").\(field)"] = report.percent(field)
+                }
                 print("extraction on \(report.pages) pages, \(stopsEarly ? "stopping early (as the fetcher does)" : "whole documents"):")
                 for field in ExtractionConformance.fields {
                     print("  \(field.padding(toLength: 12, withPad: " ", startingAt: 0)) \(String(format: "%5.1f %%", report.percent(field)))  (\(report.agreed[field, default: 0])/\(report.compared[field, default: 0]))")

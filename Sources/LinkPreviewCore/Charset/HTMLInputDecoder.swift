@@ -23,6 +23,8 @@ public struct HTMLInputDecoder: Sendable {
     public private(set) var decision: CharsetDecision?
 
     private var held: [UInt8] = []
+    /// Whether the held bytes were already prescanned without finding a UTF-8 declaration.
+    private var checkedPrescan = false
     private var decoder: StreamingTextDecoder?
 
     /// Creates a decoder for one document.
@@ -49,7 +51,7 @@ public struct HTMLInputDecoder: Sendable {
             let wanted = min(sniffWindow - held.count, rest.count)
             held.append(contentsOf: rest.prefix(wanted))
             rest = UnsafeRawBufferPointer(rebasing: rest.dropFirst(wanted))
-            guard held.count >= sniffWindow else { return }
+            guard held.count >= sniffWindow || canDecideEarly() else { return }
             decide(final: false, emit: emit)
         }
         decoder!.decode(rest, final: false, emit: emit)
@@ -65,6 +67,20 @@ public struct HTMLInputDecoder: Sendable {
             return
         }
         decoder!.decode(UnsafeRawBufferPointer(start: nil, count: 0), final: true, emit: emit)
+    }
+
+    /// Whether the held bytes already settle the encoding, so nothing needs to wait for the whole sniff
+    /// window: a transport charset or a byte order mark decides at once, and a `<meta>` naming UTF-8
+    /// (which no later byte can contradict) once the prescan's 1024 bytes are in.
+    private mutating func canDecideEarly() -> Bool {
+        if let label = transportCharset, TextEncoding.forLabel(label) != nil { return true }
+        if held.count >= 3 {
+            let hasBOM = held.withUnsafeBytes { CharsetSniffer.bomSniff($0) != nil }
+            if hasBOM { return true }
+        }
+        guard held.count >= CharsetSniffer.prescanByteLimit, !checkedPrescan else { return false }
+        checkedPrescan = true
+        return held.withUnsafeBytes { CharsetSniffer.prescan(UnsafeRawBufferPointer(rebasing: $0.prefix(CharsetSniffer.prescanByteLimit))) } == .utf8
     }
 
     /// Decides the encoding from the held bytes, then decodes them (after the BOM) and lets them go.

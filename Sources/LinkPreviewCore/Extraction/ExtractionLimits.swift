@@ -4,7 +4,7 @@ public struct ExtractionLimits: Sendable, Hashable {
     /// Bytes of input read at most; the rest of the document is ignored. Default 8 MiB.
     public var maxInputBytes: Int
     /// Bytes read past the end of `<head>` looking for body fallbacks (JSON-LD, first heading, first
-    /// image) when the head did not give everything. Default 256 KiB.
+    /// image) when the head did not give everything, when extraction stops early. Default 256 KiB.
     public var maxBodyBytes: Int
     /// Tags examined at most. Default 200 000.
     public var maxTags: Int

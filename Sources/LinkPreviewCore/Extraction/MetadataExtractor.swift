@@ -21,8 +21,10 @@ public struct MetadataExtractor: Sendable {
     public struct Configuration: Sendable, Hashable {
         /// Bounds on what is read and kept.
         public var limits: ExtractionLimits
-        /// Whether extraction may stop at the end of `<head>` when the head gave the title, description
-        /// and image. Default true. Off, the whole document (up to the limits) is read.
+        /// Whether extraction may stop early: at the end of `<head>` when the head gave what a card needs
+        /// (title, description, image; for articles also date and author), else after
+        /// ``ExtractionLimits/maxBodyBytes`` of body. Default true. Off, the whole document is read, up to
+        /// ``ExtractionLimits/maxInputBytes``.
         public var stopsEarly: Bool
         /// Bytes held back to decide the character encoding when the transport gives none. The `<meta>`
         /// prescan reads the first 1 024 of them as the standard says; the rest let the UTF-8 check see
@@ -113,7 +115,8 @@ public struct MetadataExtractor: Sendable {
 
     /// Ends the document and returns what was found.
     public mutating func finish() -> LinkMetadata {
-        if !isComplete {
+        // Bytes the charset sniffer still holds are tokenized even when a limit ended the input.
+        if !tokenizer.isStopped && !collector.isFinished {
             var decoder = self.decoder
             decoder.finish { utf8 in tokenize(utf8) }
             self.decoder = decoder
@@ -148,7 +151,7 @@ public struct MetadataExtractor: Sendable {
     }
 
     private mutating func checkBodyBudget() {
-        guard collector.observations.headEnded else { return }
+        guard configuration.stopsEarly, collector.observations.headEnded else { return }
         let start = bytesReadAtHeadEnd ?? bytesRead
         bytesReadAtHeadEnd = start
         if bytesRead - start >= configuration.limits.maxBodyBytes { collector.bodyBudgetExhausted = true }

@@ -1,0 +1,99 @@
+import Foundation
+import LinkPreviewCore
+import Testing
+
+struct ExtractionRuleTests {
+    @Test func openGraphStructuredImagesKeepTheirProperties() throws {
+        let head = """
+            <meta property="og:image" content="http://cdn.example.com/a.jpg">
+            <meta property="og:image:secure_url" content="https://cdn.example.com/a.jpg">
+            <meta property="og:image:width" content="1200"><meta property="og:image:height" content="630">
+            <meta property="og:image:type" content="image/jpeg"><meta property="og:image:alt" content="A &amp; B">
+            <meta property="og:image" content="/b.png"><meta property="og:image:width" content="600">
+            """
+        let images = ExtractionFixtures.extract(head: head).images
+        try #require(images.count == 2)
+        #expect(images[0] == LinkMedia(
+            url: URL(string: "http://cdn.example.com/a.jpg")!, secureURL: URL(string: "https://cdn.example.com/a.jpg")!,
+            type: "image/jpeg", width: 1200, height: 630, alt: "A & B"))
+        #expect(images[1].url.absoluteString == "https://news.example.com/b.png")
+        #expect(images[1].width == 600 && images[1].height == nil)
+    }
+
+    @Test func urlsResolveAgainstBaseHrefAndDataOrScriptURLsAreRefused() {
+        let head = """
+            <base href="https://static.example.net/assets/">
+            <meta property="og:image" content="data:image/png;base64,AAAA">
+            <meta property="og:image" content="javascript:alert(1)">
+            <meta property="og:image" content="img/card.png">
+            <link rel="icon" href="../favicon.png">
+            """
+        let metadata = ExtractionFixtures.extract(head: head)
+        #expect(metadata.images.map(\.url.absoluteString) == ["https://static.example.net/assets/img/card.png"])
+        #expect(metadata.icons.map(\.url.absoluteString) == ["https://static.example.net/favicon.png"])
+    }
+
+    @Test func textIsDecodedCollapsedAndCapped() {
+        var limits = ExtractionLimits()
+        limits.maxTitleLength = 12
+        let head = "<meta property=\"og:title\" content=\"  Caf&eacute;\n\t&amp;&nbsp;&nbsp;cr&#232;me br&ucirc;l&eacute;e \">"
+        #expect(ExtractionFixtures.extract(head: head).title == "Café & crème brûlée")
+        #expect(ExtractionFixtures.extract(head: head, configuration: .init(limits: limits)).title == "Café & crème")
+    }
+
+    @Test func theBestIconIsTheLargestAppleTouchIconThenSizedIconsThenOthers() {
+        let head = """
+            <link rel="icon" href="/favicon.ico">
+            <link rel="icon" type="image/png" sizes="32x32" href="/32.png">
+            <link rel="icon" sizes="192x192" href="/192.png">
+            <link rel="apple-touch-icon" sizes="120x120" href="/apple-120.png">
+            <link rel="apple-touch-icon" href="/apple-touch-icon-180x180.png">
+            <link rel="mask-icon" href="/mask.svg" color="#000">
+            """
+        let metadata = ExtractionFixtures.extract(head: head)
+        #expect(metadata.icons.count == 6)
+        #expect(metadata.bestIcon()?.url.path == "/apple-touch-icon-180x180.png")
+        #expect(metadata.bestIcon(forSize: 100)?.url.path == "/apple-120.png")
+        let noApple = ExtractionFixtures.extract(head: head.replacingOccurrences(of: "apple-touch-icon", with: "x"))
+        #expect(noApple.bestIcon()?.url.path == "/192.png")
+        #expect(noApple.bestIcon(forSize: 16)?.url.path == "/32.png")
+    }
+
+    @Test func oEmbedDiscoveryManifestAndSmallFields() {
+        let head = """
+            <link rel="alternate" type="application/json+oembed" href="/oembed?format=json" title="Story">
+            <link rel="alternate" type="text/xml+oembed" href="/oembed?format=xml">
+            <link rel="manifest" href="/site.webmanifest">
+            <meta name="theme-color" content="#1d9bf0"><meta name="keywords" content="swift, html,Swift , links">
+            <meta property="article:tag" content="Previews"><meta name="twitter:card" content="summary_large_image">
+            <meta property="og:type" content="article">
+            """
+        let metadata = ExtractionFixtures.extract(head: head)
+        #expect(metadata.oEmbed == [
+            OEmbedLink(url: URL(string: "https://news.example.com/oembed?format=json")!, format: .json, title: "Story"),
+            OEmbedLink(url: URL(string: "https://news.example.com/oembed?format=xml")!, format: .xml),
+        ])
+        #expect(metadata.manifestURL?.absoluteString == "https://news.example.com/site.webmanifest")
+        #expect(metadata.themeColor == "#1d9bf0")
+        #expect(metadata.keywords == ["swift", "html", "links", "Previews"])
+        #expect(metadata.twitterCard == "summary_large_image")
+        #expect(metadata.type == "article")
+    }
+
+    @Test func videoAndAudioComeFromOpenGraphThenMediaElements() {
+        let og = #"<meta property="og:video" content="https://v.example.com/a.mp4"><meta property="og:video:type" content="video/mp4">"#
+        #expect(ExtractionFixtures.extract(head: og).videos.first?.type == "video/mp4")
+        let player = #"<meta name="twitter:player" content="https://example.com/embed/1">"#
+        #expect(ExtractionFixtures.extract(head: player).videos.isEmpty, "an embeddable player page is not a video")
+        let body = #"<audio controls><source src="/episode.mp3" type="audio/mpeg"></audio><video src="/clip.mp4" poster="/poster.jpg"></video>"#
+        let metadata = ExtractionFixtures.extract(head: "", body: body)
+        #expect(metadata.audios.map(\.url.path) == ["/episode.mp3"])
+        #expect(metadata.videos.map(\.url.path) == ["/clip.mp4"])
+        #expect(metadata.bestImage?.url.path == "/poster.jpg")
+    }
+
+    @Test func aTitleInsideSVGIsNotTheDocumentTitle() {
+        let html = "<html><body><svg><title>Close icon</title></svg><title>Real</title></body></html>"
+        #expect(MetadataExtractor.extract(from: Array(html.utf8), url: ExtractionFixtures.pageURL).title == "Real")
+    }
+}

@@ -1,0 +1,89 @@
+import LinkPreviewCore
+import Testing
+
+struct HTMLTokenizerTests {
+    /// A document touching most states: DOCTYPE, comments, attributes in every quoting, references,
+    /// RCDATA, RAWTEXT, script data with escapes, CRLF line breaks, a bogus comment.
+    static let document = """
+        <!DOCTYPE html>\r\n<html lang="en"><head><!-- a -- comment -->\r
+        <title>Tom &amp; Jerry &notit; &#128;&#x1F600;</title>
+        <meta property='og:title' content=Hello&#32;world><meta name="x" content="a&copy=b" data-x>
+        <style>p > a { color: red } </p></style>
+        <script>if (a < b && c) { x = "</scr" + "ipt>"; } <!-- <script> </script> --> y();</script>
+        </head><body class=a CLASS=b><?xml bogus?><p>caf\u{E9} \u{1F600}<br/></p><textarea><b>&lt;</textarea>
+        <![CDATA[x]]></body></html>
+        """
+
+    @Test func tokenizesEveryConstructOfTheSampleDocument() {
+        let tokens = TokenRecorder.tokens(Self.document)
+        #expect(tokens.first == "doctype:html")
+        #expect(tokens.contains("comment: a -- comment "))
+        #expect(tokens.contains("text:Tom & Jerry ¬it; €😀"))
+        #expect(tokens.contains("<meta property=og:title content=Hello world>"))
+        #expect(tokens.contains("<meta name=x content=a&copy=b data-x=>"))
+        #expect(tokens.contains("text:p > a { color: red } </p>"))
+        #expect(tokens.contains(#"text:if (a < b && c) { x = "</scr" + "ipt>"; } <!-- <script> </script> --> y();"#))
+        #expect(tokens.contains("<body class=a>"), "a duplicate attribute keeps the first value")
+        #expect(tokens.contains("comment:?xml bogus?"))
+        #expect(tokens.contains("text:café 😀"))
+        #expect(tokens.contains("<br/>"))
+        #expect(tokens.contains("text:<b><"), "textarea content is RCDATA: tags are text, references decode")
+        #expect(tokens.contains("comment:[CDATA[x]]"), "CDATA is a bogus comment in HTML content")
+        #expect(!tokens.contains { $0.contains("\r") }, "CR and CRLF become LF")
+    }
+
+    @Test func givesTheSameTokensHoweverTheInputIsSplit() {
+        let bytes = Array(Self.document.utf8)
+        let whole = TokenRecorder.tokens(bytes)
+        for split in 0...bytes.count {
+            #expect(TokenRecorder.tokens(bytes, splitAt: split) == whole, "split at \(split)")
+        }
+        #expect(TokenRecorder.tokens(bytes, chunkSize: 1) == whole)
+        #expect(TokenRecorder.tokens(bytes, chunkSize: 7) == whole)
+    }
+
+    @Test func namedReferencesMatchTheLongestEntryAndFollowTheAttributeRule() {
+        #expect(TokenRecorder.tokens("&notin; &notit; &amp &ampx &unknown;") == ["text:∉ ¬it; & &x &unknown;"])
+        #expect(TokenRecorder.tokens(#"<a href="?a=1&copy=2&copy;&amp">"#) == ["<a href=?a=1&copy=2©&>"])
+        #expect(TokenRecorder.tokens("&CounterClockwiseContourIntegral;") == ["text:∳"])
+    }
+
+    @Test func numericReferencesAreMappedAsBrowsersDo() {
+        #expect(TokenRecorder.tokens("&#0;&#x110000;&#xD800;&#150;&#65;&#x41") == ["text:\u{FFFD}\u{FFFD}\u{FFFD}–AA"])
+        #expect(TokenRecorder.tokens("&#;&#x;&#") == ["text:&#;&#x;&#"])
+    }
+
+    @Test func endOfInputCompletesOrDropsTheTokenInProgress() {
+        #expect(TokenRecorder.tokens(#"<p>text<div class="unfinished"#) == ["<p>", "text:text"])
+        #expect(TokenRecorder.tokens("a<!-- open comment") == ["text:a", "comment: open comment"])
+        #expect(TokenRecorder.tokens("<!DOCTYPE") == ["doctype: quirks"])
+        #expect(TokenRecorder.tokens("a <") == ["text:a <"])
+        #expect(TokenRecorder.tokens("<title>x</tit") == ["<title>", "text:x</tit"])
+        #expect(TokenRecorder.tokens("</>x") == ["text:x"])
+    }
+
+    @Test func limitsBoundWhatATokenKeeps() {
+        let limits = HTMLTokenizer.Limits(
+            maxTagNameBytes: 4, maxAttributesPerTag: 2, maxAttributeNameBytes: 3, maxAttributeValueBytes: 5,
+            maxCommentBytes: 6, maxDoctypeFieldBytes: 2)
+        let tokens = TokenRecorder.tokens(
+            #"<!DOCTYPE htmlx><sections alpha="1234567" b=2 c=3><!--0123456789-->"#, limits: limits)
+        #expect(tokens == ["doctype:ht", "<sect alp=12345 b=2>", "comment:012345"])
+    }
+
+    @Test func aSinkThatIsFinishedStopsTheTokenizer() {
+        let tokens = TokenRecorder.tokens("<a><b><c><d>", stopAfterTags: 2)
+        #expect(tokens == ["<a>", "<b>"])
+    }
+
+    @Test func deeplyNestedMarkupIsJustTokens() {
+        let html = String(repeating: "<div>", count: 100_000) + "x" + String(repeating: "</div>", count: 100_000)
+        #expect(TokenRecorder.tokens(html).count == 200_001)
+    }
+
+    @Test func nullBytesAreReplacedWhereTheStandardSays() {
+        #expect(TokenRecorder.tokens("<t\0g a\0=\"v\0\">x\0y<!--\0-->") == [
+            "<t\u{FFFD}g a\u{FFFD}=v\u{FFFD}>", "text:x\0y", "comment:\u{FFFD}",
+        ])
+    }
+}

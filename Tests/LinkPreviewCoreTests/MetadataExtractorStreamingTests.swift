@@ -1,0 +1,148 @@
+import Foundation
+import LinkPreviewCore
+import Testing
+
+struct MetadataExtractorStreamingTests {
+    static let richHead = """
+        <meta charset="utf-8"><title>Story</title>
+        <meta property="og:title" content="Story title"><meta property="og:description" content="What happened.">
+        <meta property="og:image" content="/card.jpg"><link rel="apple-touch-icon" href="/icon.png">
+        <script type="application/ld+json">{"@type":"WebPage","name":"Story"}</script>
+        """
+
+    @Test func chunkBoundariesAnywhereGiveTheSameMetadata() {
+        let bytes = Array(ExtractionFixtures.document(head: Self.richHead, body: "<h1>H</h1>").utf8)
+        let whole = MetadataExtractor.extract(from: bytes, url: ExtractionFixtures.pageURL)
+        for chunkSize in [1, 2, 3, 5, 64, 1000] {
+            var extractor = MetadataExtractor(url: ExtractionFixtures.pageURL)
+            for start in stride(from: 0, to: bytes.count, by: chunkSize) {
+                extractor.consume(bytes[start..<min(start + chunkSize, bytes.count)])
+            }
+            #expect(extractor.finish() == whole, "chunks of \(chunkSize)")
+        }
+        #expect(whole.title == "Story title")
+    }
+
+    @Test func stopsAtTheEndOfTheHeadWhenItHasWhatACardNeeds() {
+        let body = String(repeating: "<p>filler paragraph with <a href=x>links</a></p>", count: 20_000)  // ~1 MB
+        let bytes = Array(ExtractionFixtures.document(head: Self.richHead, body: body).utf8)
+        var extractor = MetadataExtractor(url: ExtractionFixtures.pageURL)
+        var offset = 0
+        while offset < bytes.count && !extractor.isComplete {
+            extractor.consume(bytes[offset..<min(offset + 4096, bytes.count)])
+            offset += 4096
+        }
+        #expect(extractor.isComplete)
+        #expect(extractor.bytesConsumed <= 4096, "read \(extractor.bytesConsumed) of \(bytes.count) bytes")
+        #expect(extractor.finish().title == "Story title")
+    }
+
+    @Test func readsOnIntoTheBodyForFallbacksUpToTheBudget() {
+        let head = "<title>Only a title</title>"
+        let jsonLD = #"<script type="application/ld+json">{"@type":"Article","description":"From the body","image":"/ld.jpg"}</script>"#
+        let near = ExtractionFixtures.extract(head: head, body: "<p>x</p>" + jsonLD)
+        #expect(near.summary == "From the body")
+        var limits = ExtractionLimits()
+        limits.maxBodyBytes = 64 << 10
+        let far = ExtractionFixtures.extract(
+            head: head, body: String(repeating: "<p>filler</p>", count: 20_000) + jsonLD,
+            configuration: .init(limits: limits))
+        #expect(far.summary == nil, "JSON-LD beyond the body budget is not read")
+        #expect(far.title == "Only a title")
+    }
+
+    @Test func anArticleWaitsForItsDateAndAuthorBeforeStopping() {
+        let head = Self.richHead + #"<meta property="og:type" content="article">"#
+        let jsonLD = #"<script type="application/ld+json">{"@type":"NewsArticle","datePublished":"2024-05-01","author":{"name":"Ada"}}</script>"#
+        let metadata = ExtractionFixtures.extract(head: head, body: "<p>lead</p>" + jsonLD)
+        #expect(metadata.author == "Ada")
+        #expect(metadata.published != nil)
+    }
+
+    @Test func inputBeyondTheInputLimitIsIgnored() {
+        var limits = ExtractionLimits()
+        limits.maxInputBytes = 100
+        let html = "<title>A</title>" + String(repeating: " ", count: 200) + #"<meta name="description" content="late">"#
+        let metadata = MetadataExtractor.extract(
+            from: Array(html.utf8), url: ExtractionFixtures.pageURL, configuration: .init(limits: limits, stopsEarly: false))
+        #expect(metadata.title == "A")
+        #expect(metadata.summary == nil)
+    }
+}
+
+struct MetadataExtractorCharsetTests {
+    /// `<meta charset=X><title>` + the title in X's bytes + `</title>`.
+    static func document(charset: String?, titleBytes: [UInt8]) -> [UInt8] {
+        let meta = charset.map { "<meta charset=\"\($0)\">" } ?? ""
+        return Array("<html><head>\(meta)<title>".utf8) + titleBytes + Array("</title></head></html>".utf8)
+    }
+
+    // Bytes made with Python's codecs ("日本語のタイトル".encode("shift_jis") …).
+    static let cases: [(label: String, bytes: [UInt8], title: String)] = [
+        ("shift_jis", [147, 250, 150, 123, 140, 234, 130, 204, 131, 94, 131, 67, 131, 103, 131, 139], "日本語のタイトル"),
+        ("euc-jp", [198, 252, 203, 220, 184, 236, 164, 206, 165, 191, 165, 164, 165, 200, 165, 235], "日本語のタイトル"),
+        ("gbk", [214, 208, 206, 196, 177, 234, 204, 226], "中文标题"),
+        ("big5", [193, 99, 197, 233, 188, 208, 195, 68], "繁體標題"),
+        (
+            "windows-1252", [67, 97, 102, 233, 32, 150, 32, 110, 97, 239, 118, 101, 32, 147, 113, 117, 111, 116, 101, 115, 148],
+            "Café – naïve “quotes”"
+        ),
+    ]
+
+    @Test(arguments: cases.indices)
+    func decodesTitlesDeclaredByMeta(index: Int) {
+        let (label, bytes, title) = Self.cases[index]
+        let metadata = MetadataExtractor.extract(
+            from: Self.document(charset: label, titleBytes: bytes), url: ExtractionFixtures.pageURL)
+        #expect(metadata.title == title, "\(label)")
+    }
+
+    @Test(arguments: cases.indices)
+    func decodesTitlesDeclaredByTheTransport(index: Int) {
+        let (label, bytes, title) = Self.cases[index]
+        var extractor = MetadataExtractor(url: ExtractionFixtures.pageURL, transportCharset: label)
+        for byte in Self.document(charset: nil, titleBytes: bytes) { extractor.consume([byte]) }
+        #expect(extractor.finish().title == title, "\(label), fed byte by byte")
+        #expect(extractor.encoding == TextEncoding.forLabel(label))
+    }
+
+    @Test func undeclaredNonUTF8BytesFallBackToWindows1252() {
+        let bytes = Self.document(charset: nil, titleBytes: Self.cases[4].bytes)
+        #expect(MetadataExtractor.extract(from: bytes, url: ExtractionFixtures.pageURL).title == "Café – naïve “quotes”")
+    }
+
+    @Test func invalidBytesBecomeReplacementCharactersAndNeverFail() {
+        let bytes = Self.document(charset: "utf-8", titleBytes: [0x41, 0xFF, 0xC3, 0x42])
+        #expect(MetadataExtractor.extract(from: bytes, url: ExtractionFixtures.pageURL).title == "A\u{FFFD}\u{FFFD}B")
+    }
+}
+
+struct MetadataExtractorWallTests {
+    @Test func aSignInPageReachedByRedirectIsAWallNotThePage() throws {
+        let requested = URL(string: "https://docs.google.com/document/d/abc/edit")!
+        let landed = URL(string: "https://accounts.google.com/ServiceLogin?continue=https%3A%2F%2Fdocs.google.com%2Fdocument%2Fd%2Fabc%2Fedit")!
+        let head = #"<title>Google Docs: Sign-in</title><meta property="og:image" content="/logo.png">"#
+        let metadata = ExtractionFixtures.extract(
+            head: head, body: #"<form action="/signin"><input type="password"></form>"#, url: landed,
+            originalURL: requested)
+        let wall = try #require(metadata.wall)
+        #expect(wall.kind == .login)
+        #expect(!wall.evidence.isEmpty)
+        #expect(metadata.title == nil && metadata.images.isEmpty, "the wall's title and image are not the link's")
+        #expect(metadata.originalURL == requested && metadata.url == landed)
+    }
+
+    @Test func anArticleWithAHeaderLoginBoxIsNotAWall() {
+        let head = #"<title>How to fix login errors</title><meta property="og:title" content="How to fix login errors">"#
+        let body = #"<form action="/login"><input type="password"></form><article>…</article>"#
+        let metadata = ExtractionFixtures.extract(head: head, body: body)
+        #expect(metadata.wall == nil)
+        #expect(metadata.title == "How to fix login errors")
+    }
+
+    @Test func aCloudflareChallengeIsACaptchaWall() {
+        let head = "<title>Just a moment...</title>"
+        let body = #"<div id="cf-challenge-running"></div><script src="/cdn-cgi/challenge-platform/h/b/orchestrate/jsch/v1"></script>"#
+        #expect(ExtractionFixtures.extract(head: head, body: body).wall?.kind == .captcha)
+    }
+}
