@@ -26,7 +26,8 @@ extension MetadataAssembler {
     }
 
     func videos() -> [LinkMedia] {
-        var result = openGraphObjects(prefix: "og:video")
+        // An `og:video` of type text/html or Flash is a player page to embed, not a video.
+        var result = openGraphObjects(prefix: "og:video").filter { !Self.isPlayerPage($0.type) }
         if let stream = meta("twitter:player:stream"), let url = URLResolver.resolveMedia(stream, against: base) {
             result.append(LinkMedia(url: url, type: text(meta("twitter:player:stream:content_type"))))
         }
@@ -43,14 +44,35 @@ extension MetadataAssembler {
         if result.isEmpty {
             result += observations.mediaElements.filter { $0.kind == .audio }.compactMap(elementMedia)
         }
+        if result.isEmpty {
+            result += observations.audioLinks.compactMap { URLResolver.resolveMedia($0, against: base) }
+                .map { LinkMedia(url: $0) }
+        }
         return deduplicated(result)
     }
 
-    /// A body `<audio>`/`<video>` (or its first `<source>`), the fallback when metadata names none.
-    func elementMedia(_ element: PageObservations.MediaElement) -> LinkMedia? {
-        guard let url = URLResolver.resolveMedia(element.source, against: base) else { return nil }
-        return LinkMedia(url: url, type: text(element.type))
+    static func isPlayerPage(_ type: String?) -> Bool {
+        guard let type = type?.lowercased() else { return false }
+        return type.hasPrefix("text/html") || type.contains("shockwave") || type.contains("flash")
     }
+
+    /// A body `<audio>`/`<video>` (or its first `<source>`), the fallback when metadata names none.
+    /// A video counts only with a media type or a media file extension: `blob:` URLs and playlists
+    /// without an extension are what a player script feeds, not something to play elsewhere.
+    func elementMedia(_ element: PageObservations.MediaElement) -> LinkMedia? {
+        guard let source = element.source, let url = URLResolver.resolveMedia(source, against: base) else {
+            return nil
+        }
+        if element.kind == .video {
+            let type = element.type?.lowercased() ?? ""
+            let path = url.path.lowercased()
+            let isMedia = type.hasPrefix("video/") || Self.videoExtensions.contains { path.hasSuffix($0) }
+            guard isMedia else { return nil }
+        }
+        return LinkMedia(url: url, type: text(element.type.map { String($0.prefix { $0 != ";" }) }))
+    }
+
+    static let videoExtensions = [".mp4", ".m4v", ".webm", ".mov", ".ogv", ".mkv"]
 
     /// Reads a sequence of Open Graph structured objects (`og:image`, `og:video`, `og:audio`).
     func openGraphObjects(prefix: String) -> [LinkMedia] {

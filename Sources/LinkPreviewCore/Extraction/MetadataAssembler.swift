@@ -75,20 +75,32 @@ struct MetadataAssembler {
     func summary() -> String? {
         text(
             meta("og:description") ?? meta("twitter:description") ?? meta("description")
-                ?? jsonLD.summary ?? meta("dc.description"),
+                ?? jsonLD.summary ?? meta("dc.description") ?? observations.firstParagraph,
             limit: limits.maxSummaryLength)
     }
 
+    /// The publisher's own name where the page states it (JSON-LD `publisher`: "NPR" rather than
+    /// `og:site_name` "NPR.org"), then `og:site_name`, `application-name`, app-link and app-store
+    /// names, `<meta name=publisher>`, the home-screen title, a JSON-LD WebSite name, and last the
+    /// part of `<title>` that names the host ("Bob Dylan - Wikipedia" on wikipedia.org).
     func siteName() -> String? {
-        text(
-            meta("og:site_name") ?? meta("application-name") ?? jsonLD.publisherName ?? jsonLD.siteName
-                ?? meta("apple-mobile-web-app-title"))
+        let candidates = [
+            jsonLD.publisherName, meta("og:site_name"), meta("application-name"), meta("al:ios:app_name"),
+            meta("al:android:app_name"), meta("al:iphone:app_name"), meta("publisher"),
+            meta("twitter:app:name:iphone"), meta("twitter:app:name:googleplay"), meta("apple-mobile-web-app-title"),
+            jsonLD.siteName,
+        ]
+        for candidate in candidates {
+            if let name = text(candidate) { return name }
+        }
+        guard let title = text(observations.title, limit: limits.maxTitleLength) else { return nil }
+        return text(TitleCleaner.segmentNamingHost(in: title, host: pageURL.host))
     }
 
     func language() -> String? {
         let candidates = [
             observations.htmlLanguage, meta("og:locale"), meta("content-language"), meta("language"),
-            meta("dc.language"), jsonLD.language,
+            meta("dc.language"), jsonLD.language, meta("inlanguage"),
         ]
         for candidate in candidates {
             if let tag = LanguageTag.normalize(candidate) { return tag }
@@ -96,11 +108,15 @@ struct MetadataAssembler {
         return nil
     }
 
+    /// JSON-LD authors (several joined with ", ") > author metas > microdata `itemprop=author` > the
+    /// first `rel=author` link's text > `twitter:creator` (without its `@`). Profile URLs are skipped.
     func author() -> String? {
-        var candidates = jsonLD.authors
+        let names = jsonLD.authors.compactMap { AuthorName.clean($0, maxLength: limits.maxFieldLength) }
+        var candidates = names.isEmpty ? [] : [names.prefix(4).joined(separator: ", ")]
         candidates += [
-            meta("author"), meta("article:author"), meta("parsely-author"), meta("sailthru.author"),
-            meta("dc.creator"), meta("byl"), meta("twitter:creator"),
+            meta("author"), meta("article:author"), meta("itemprop:author"), meta("parsely-author"),
+            meta("sailthru.author"), meta("dc.creator"), meta("byl"), observations.authorElementText,
+            meta("twitter:creator"),
         ].compactMap { $0 }
         for candidate in candidates {
             if let name = AuthorName.clean(candidate, maxLength: limits.maxFieldLength) { return name }
@@ -112,7 +128,8 @@ struct MetadataAssembler {
         let keys = [
             "article:published_time", "og:published_time", "datepublished", "publishdate", "publish-date",
             "pubdate", "date", "dc.date", "dc.date.issued", "dcterms.created", "parsely-pub-date",
-            "sailthru.date", "citation_publication_date", "article.published", "release_date",
+            "sailthru.date", "citation_publication_date", "article.published", "release_date", "datecreated",
+            "uploaddate",
         ]
         return jsonLD.datePublished
             ?? firstDate(keys) ?? observations.firstTimeDatetime.flatMap(MetadataDate.parse)

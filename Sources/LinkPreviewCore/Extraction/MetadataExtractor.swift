@@ -151,7 +151,7 @@ public struct MetadataExtractor: Sendable {
     }
 
     private mutating func checkBodyBudget() {
-        guard configuration.stopsEarly, collector.observations.headEnded else { return }
+        guard configuration.stopsEarly, collector.observations.bodyStarted else { return }
         let start = bytesReadAtHeadEnd ?? bytesRead
         bytesReadAtHeadEnd = start
         if bytesRead - start >= configuration.limits.maxBodyBytes { collector.bodyBudgetExhausted = true }

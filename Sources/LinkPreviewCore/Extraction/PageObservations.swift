@@ -29,7 +29,8 @@ struct PageObservations: Sendable {
     struct MediaElement: Sendable, Equatable {
         enum Kind: Sendable { case audio, video }
         var kind: Kind
-        var source: String
+        /// The media URL; nil when only a poster was seen (its `<source>` may follow).
+        var source: String?
         var type: String?
         var poster: String?
     }
@@ -58,8 +59,16 @@ struct PageObservations: Sendable {
     var formActions: [String] = []
     /// Captcha widget markers seen in `class`, `id` or script `src` attributes.
     var captchaMarkers: [String] = []
-    /// Whether the end of `<head>` was reached (`</head>`, `<body>`, or content that implies a body).
+    /// Whether an explicit `</head>` or `<body>` was seen.
     var headEnded = false
+    /// Whether the body has begun (the head ended, or content that belongs in a body appeared).
+    var bodyStarted = false
+    /// The text of the first `rel=author` link or `itemprop=author` element.
+    var authorElementText: String?
+    /// The first paragraph long enough to describe the page (read only while no description is known).
+    var firstParagraph: String?
+    /// Links to audio files (`<a href="….mp3">`).
+    var audioLinks: [String] = []
 
     /// The content of the first meta with `key` (lowercase) that is not blank.
     func meta(_ key: String) -> String? {

@@ -23,6 +23,28 @@ enum TitleCleaner {
         return title
     }
 
+    /// The first or last part of `title` that names the host, as written (`Wikipedia` in
+    /// `Bob Dylan - Wikipedia` on `en.wikipedia.org`, `LeanData` in `LeanData | The Winds of Change` on
+    /// `leandatainc.com`): the site's name when the page states none. A part names the host when,
+    /// without case, spaces and punctuation, it is a host label or the start of one covering most of it.
+    static func segmentNamingHost(in title: String, host: String?) -> String? {
+        guard let host else { return nil }
+        let labels = host.lowercased().split(separator: ".").map(String.init).filter { $0 != "www" && $0 != "m" }
+        for separator in separators {
+            let parts = title.components(separatedBy: separator)
+            guard parts.count >= 2 else { continue }
+            for part in [parts.last!, parts.first!] {
+                let key = squash(part)
+                guard key.count >= 3 else { continue }
+                let matches = labels.contains { label in
+                    label == key || (label.hasPrefix(key) && key.count * 10 >= label.count * 6)
+                }
+                if matches { return part.trimmingCharacters(in: .whitespaces) }
+            }
+        }
+        return nil
+    }
+
     /// Whether `part` is the site's name or its host's main label.
     static func names(_ part: String, siteName: String?, host: String?) -> Bool {
         let key = squash(part)

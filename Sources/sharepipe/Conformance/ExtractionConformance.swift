@@ -86,7 +86,8 @@ struct ExtractionConformance {
         switch field {
         case "image", "url", "logo", "video", "audio":
             let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
-            return URL(string: trimmed, relativeTo: page)?.absoluteURL.absoluteString ?? trimmed
+            let absolute = URL(string: trimmed, relativeTo: page)?.absoluteURL.absoluteString ?? trimmed
+            return decodingEquivalentEscapes(absolute)
         case "lang":
             return value.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map { $0.lowercased() }
         case "date":
@@ -95,6 +96,30 @@ struct ExtractionConformance {
         default:
             return foldText(value)
         }
+    }
+
+    /// Undoes percent-escapes of characters that mean the same escaped or not in a path (unreserved
+    /// characters and `( ) ! * '`), so `%28the_right_way%29` and `(the_right_way)` compare equal. `%25`
+    /// stays: `%253A` and `%3A` are different URLs.
+    static func decodingEquivalentEscapes(_ url: String) -> String {
+        var result = ""
+        var rest = Substring(url)
+        while let percent = rest.firstIndex(of: "%") {
+            result += rest[..<percent]
+            let hex = rest[rest.index(after: percent)...].prefix(2)
+            if hex.count == 2, let value = UInt8(hex, radix: 16),
+                let scalar = Optional(Unicode.Scalar(value)),
+                scalar.properties.isAlphabetic && value < 0x80 || (0x30...0x39).contains(value)
+                    || "-._~()!*'".unicodeScalars.contains(scalar)
+            {
+                result.unicodeScalars.append(scalar)
+                rest = rest[rest.index(percent, offsetBy: 3)...]
+            } else {
+                result += "%"
+                rest = rest[rest.index(after: percent)...]
+            }
+        }
+        return result + rest
     }
 
     static func foldText(_ value: String) -> String? {

@@ -1,0 +1,134 @@
+extension ObservationCollector {
+    mutating func recordMeta(_ tag: HTMLTag) {
+        guard observations.metas.count < limits.maxMetaTags else { return }
+        guard let content = tag.value(of: "content") ?? tag.value(of: "value") else { return }
+        for attribute in Self.metaKeyAttributes {
+            guard let key = tag.withValue(of: attribute, ByteMatching.lowercasedKey), !key.isEmpty else { continue }
+            observations.metas.append(PageObservations.Meta(key: key, content: content))
+            essentials.record(key: key, content: content)
+        }
+    }
+
+    /// The attributes that name a `<meta>`: Open Graph uses `property`, most others `name`, microdata
+    /// `itemprop`, pragmas `http-equiv`; all are recorded (pages mix them up).
+    static let metaKeyAttributes: [StaticString] = ["property", "name", "itemprop", "http-equiv"]
+
+    mutating func recordLink(_ tag: HTMLTag) {
+        guard observations.links.count < limits.maxLinkTags,
+            let rel = tag.value(of: "rel"), let href = tag.value(of: "href")
+        else { return }
+        let relations = rel.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" })
+            .map(String.init)
+        guard !relations.isEmpty else { return }
+        observations.links.append(
+            PageObservations.Link(
+                relations: relations, href: href, sizes: tag.value(of: "sizes"), type: tag.value(of: "type"),
+                title: tag.value(of: "title")))
+    }
+
+    mutating func recordScript(_ tag: HTMLTag) {
+        if tag.withValue(of: "type", { ByteMatching.equalsIgnoringCase($0, "application/ld+json") }) == true,
+            observations.jsonLD.count < limits.maxJSONLDBlocks, capture == nil
+        {
+            begin(.jsonLD, tag: tag, limit: limits.maxJSONLDBytes)
+        }
+        recordCaptchaMarker(in: tag)
+    }
+
+    mutating func recordImage(_ tag: HTMLTag) {
+        guard observations.images.count < limits.maxListItems else { return }
+        var source = tag.value(of: "src")
+        if source == nil || source!.hasPrefix("data:") {
+            source = tag.value(of: "data-src") ?? tag.value(of: "data-lazy-src") ?? source
+        }
+        guard let source, !source.isEmpty else { return }
+        observations.images.append(
+            PageObservations.Image(
+                source: source, width: tag.value(of: "width").flatMap(Self.pixels),
+                height: tag.value(of: "height").flatMap(Self.pixels), alt: tag.value(of: "alt")))
+    }
+
+    mutating func recordTime(_ tag: HTMLTag) {
+        guard let datetime = tag.value(of: "datetime") else { return }
+        if observations.firstTimeDatetime == nil { observations.firstTimeDatetime = datetime }
+    }
+
+    /// Microdata on any element: `itemprop=author` (its `content`, else its text), and dates and
+    /// language given by `content`, `datetime` or `title` (`<abbr itemprop=datePublished title=…>`).
+    /// `<meta itemprop>` is recorded by ``recordMeta(_:)``.
+    mutating func recordItemProperty(_ tag: HTMLTag) {
+        guard !tag.hasName("meta"), let property = tag.withValue(of: "itemprop", ByteMatching.lowercasedKey) else {
+            return
+        }
+        switch property {
+        case "author", "creator":
+            if let content = tag.value(of: "content") {
+                appendMeta(key: "itemprop:author", content: content)
+            } else if authorCapture == nil && observations.authorElementText == nil && !tag.isSelfClosing {
+                authorCapture = TextCapture(.author, element: tag.nameBytes, limit: limits.maxFieldLength * 4)
+            }
+        case "datepublished", "datemodified", "datecreated", "uploaddate", "inlanguage":
+            if let value = tag.value(of: "content") ?? tag.value(of: "datetime") ?? tag.value(of: "title") {
+                appendMeta(key: property, content: value)
+            }
+        default:
+            break
+        }
+    }
+
+    /// `<a>`: the text of the first `rel=author` link, and links to audio files (a podcast's
+    /// "Download MP3"), the last audio fallback.
+    mutating func recordAnchor(_ tag: HTMLTag) {
+        guard tag.attributeCount > 0 else { return }
+        if authorCapture == nil, observations.authorElementText == nil,
+            tag.withValue(of: "rel", { ByteMatching.containsIgnoringCase($0, Self.authorBytes) }) == true
+        {
+            authorCapture = TextCapture(.author, element: tag.nameBytes, limit: limits.maxFieldLength * 4)
+        }
+        if observations.audioLinks.count < 2, let href = tag.value(of: "href"), Self.isAudioFile(href) {
+            observations.audioLinks.append(href)
+        }
+    }
+
+    static let authorBytes = Array("author".utf8)
+
+    /// Whether a URL's path ends in an audio file extension.
+    static func isAudioFile(_ href: String) -> Bool {
+        let path = href.split(separator: "?", maxSplits: 1).first.map { $0.lowercased() } ?? ""
+        return [".mp3", ".m4a", ".aac", ".ogg", ".oga", ".opus", ".wav", ".flac"].contains { path.hasSuffix($0) }
+    }
+
+    mutating func recordMediaElement(_ tag: HTMLTag, kind: PageObservations.MediaElement.Kind) {
+        guard observations.mediaElements.count < 4 else { return }
+        let poster = kind == .video ? tag.value(of: "poster") : nil
+        if let source = tag.value(of: "src"), !source.isEmpty {
+            observations.mediaElements.append(.init(kind: kind, source: source, type: nil, poster: poster))
+        } else {
+            openMediaElement = kind
+            openMediaPoster = poster
+            if let poster { observations.mediaElements.append(.init(kind: kind, source: nil, type: nil, poster: poster)) }
+        }
+    }
+
+    /// A `<source>` inside an `<audio>`/`<video>` that had no `src` of its own: the first one counts.
+    mutating func recordMediaSource(_ tag: HTMLTag) {
+        guard let kind = openMediaElement, let source = tag.value(of: "src"), !source.isEmpty,
+            observations.mediaElements.count < 4
+        else { return }
+        observations.mediaElements.append(
+            .init(kind: kind, source: source, type: tag.value(of: "type"), poster: openMediaPoster))
+        openMediaElement = nil
+    }
+
+    private mutating func appendMeta(key: String, content: String) {
+        guard observations.metas.count < limits.maxMetaTags else { return }
+        observations.metas.append(PageObservations.Meta(key: key, content: content))
+        essentials.record(key: key, content: content)
+    }
+
+    /// A `width`/`height` attribute as whole pixels (`"640"`, `"640px"`), or nil.
+    static func pixels(_ value: String) -> Int? {
+        let digits = value.trimmingASCIIWhitespace().prefix { $0.isASCII && $0.isNumber }
+        return digits.isEmpty ? nil : Int(digits.prefix(6))
+    }
+}
