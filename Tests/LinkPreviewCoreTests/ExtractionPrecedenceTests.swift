@@ -42,13 +42,18 @@ struct ExtractionPrecedenceTests {
         #expect(best("") == "/hero.jpg", "the first image of at least 200×100, not the tracking pixel")
     }
 
-    @Test func siteNameComesFromOpenGraphThenApplicationNameThenJSONLDPublisher() {
+    @Test func siteNameComesFromJSONLDPublisherThenOpenGraphThenApplicationNameThenTitle() {
+        let jsonLD = #"<script type="application/ld+json">{"@type":"Article","publisher":{"@type":"Organization","name":"LD Publisher"}}</script>"#
         let og = #"<meta property="og:site_name" content="OG Site">"#
         let app = #"<meta name="application-name" content="App Name">"#
-        let jsonLD = #"<script type="application/ld+json">{"@type":"Article","publisher":{"@type":"Organization","name":"LD Publisher"}}</script>"#
-        #expect(ExtractionFixtures.extract(head: og + app + jsonLD).siteName == "OG Site")
-        #expect(ExtractionFixtures.extract(head: app + jsonLD).siteName == "App Name")
-        #expect(ExtractionFixtures.extract(head: jsonLD).siteName == "LD Publisher")
+        let title = "<title>A story - Example</title>"
+        #expect(ExtractionFixtures.extract(head: jsonLD + og + app + title).siteName == "LD Publisher")
+        #expect(ExtractionFixtures.extract(head: og + app + title).siteName == "OG Site")
+        #expect(ExtractionFixtures.extract(head: app + title).siteName == "App Name")
+        let onExample = URL(string: "https://www.example.com/story")!
+        #expect(ExtractionFixtures.extract(head: title, url: onExample).siteName == "Example", "the title part naming the host")
+        #expect(ExtractionFixtures.extract(head: title, url: onExample).title == "A story")
+        #expect(ExtractionFixtures.extract(head: "<title>A story - Elsewhere</title>").siteName == nil)
     }
 
     @Test func canonicalURLComesFromLinkThenOpenGraphAndStaysOnTheSite() {
