@@ -101,8 +101,9 @@ extension MetadataAssembler {
         return result
     }
 
+    /// A JSON-LD VideoObject/AudioObject: its `contentUrl` (the media); an `embedUrl` is a player page.
     func media(_ item: JSONLDFacts.Media) -> LinkMedia? {
-        guard let source = item.contentURL ?? item.embedURL,
+        guard let source = item.contentURL,
             let url = URLResolver.resolveMedia(source, against: base)
         else { return nil }
         return LinkMedia(url: url, type: text(item.encodingFormat), width: item.width, height: item.height)
