@@ -85,18 +85,27 @@ extension ObservationCollector {
         {
             authorCapture = TextCapture(.author, element: tag.nameBytes, limit: limits.maxFieldLength * 4)
         }
-        if observations.audioLinks.count < 2, let href = tag.value(of: "href"), Self.isAudioFile(href) {
+        if observations.audioLinks.count < 2, tag.withValue(of: "href", Self.isAudioFile) == true,
+            let href = tag.value(of: "href")
+        {
             observations.audioLinks.append(href)
         }
     }
 
     static let authorBytes = Array("author".utf8)
 
-    /// Whether a URL's path ends in an audio file extension.
-    static func isAudioFile(_ href: String) -> Bool {
-        let path = href.split(separator: "?", maxSplits: 1).first.map { $0.lowercased() } ?? ""
-        return [".mp3", ".m4a", ".aac", ".ogg", ".oga", ".opus", ".wav", ".flac"].contains { path.hasSuffix($0) }
+    /// Whether a URL's path (before `?` or `#`) ends in an audio file extension, ignoring case.
+    static func isAudioFile(_ href: ArraySlice<UInt8>) -> Bool {
+        let end = href.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? href.endIndex
+        let path = href[..<end]
+        guard let dot = path.lastIndex(of: UInt8(ascii: ".")), path.endIndex - dot <= 5 else { return false }
+        let suffix = path[dot...]
+        return audioExtensions.contains { ext in
+            ext.count == suffix.count && zip(ext, suffix).allSatisfy { $0 == ASCII.lowercased($1) }
+        }
     }
+
+    static let audioExtensions = [".mp3", ".m4a", ".aac", ".ogg", ".oga", ".opus", ".wav", ".flac"].map { Array($0.utf8) }
 
     mutating func recordMediaElement(_ tag: HTMLTag, kind: PageObservations.MediaElement.Kind) {
         guard observations.mediaElements.count < 4 else { return }
