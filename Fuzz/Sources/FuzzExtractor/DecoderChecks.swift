@@ -24,8 +24,14 @@ enum DecoderChecks {
             }
         }
 
+        let minimumFirstChunk = FuzzInput.minimumFirstChunkForSniffing
+        let sniffingSplits: [(String, [Range<Int>])] = [
+            ("whole", [0..<input.document.count]),
+            ("bytewise", FuzzInput.chunks(of: input.document, .bytewise, seed: 0, minimumFirstChunk: minimumFirstChunk)),
+            ("pattern", FuzzInput.chunks(of: input.document, .mixed, seed: input.seed &+ 1, minimumFirstChunk: minimumFirstChunk)),
+        ]
         var sniffed: (text: [UInt8], decision: CharsetDecision?)? = nil
-        for (name, ranges) in splits {
+        for (name, ranges) in sniffingSplits {
             let output = decodeHTML(input.document, ranges, transportCharset: input.transportCharset)
             requireValidUTF8(output.text, "HTMLInputDecoder fed \(name)")
             require(output.decision != nil, "HTMLInputDecoder made no decision by finish")

@@ -36,9 +36,14 @@ struct TokenRecorder: HTMLTokenSink {
     private var pendingText: [UInt8] = []
     private var tokenCount = 0
 
-    init(limits: HTMLTokenizer.Limits, tokenBudget: Int = .max) {
+    /// The longest end-tag name allowed: an end tag that closes raw text is named after the last start
+    /// tag, and one given to the tokenizer (`lastStartTag:`) is kept whole, whatever the limit.
+    let maxEndTagNameBytes: Int
+
+    init(limits: HTMLTokenizer.Limits, lastStartTag: String?, tokenBudget: Int = .max) {
         self.limits = limits
         self.tokenBudget = tokenBudget
+        self.maxEndTagNameBytes = max(limits.maxTagNameBytes, lastStartTag?.utf8.count ?? 0)
     }
 
     var isFinished: Bool { tokenCount >= tokenBudget }
@@ -56,12 +61,12 @@ struct TokenRecorder: HTMLTokenSink {
 
     mutating func startTag(_ tag: HTMLTag) {
         require(!tag.isEndTag, "startTag called with an end tag")
-        record(.startTag(name: check(tag), attributes: checkAttributes(of: tag), isSelfClosing: tag.isSelfClosing))
+        record(.startTag(name: check(tag, limit: limits.maxTagNameBytes), attributes: checkAttributes(of: tag), isSelfClosing: tag.isSelfClosing))
     }
 
     mutating func endTag(_ tag: HTMLTag) {
         require(tag.isEndTag, "endTag called with a start tag")
-        record(.endTag(name: check(tag), attributes: checkAttributes(of: tag), isSelfClosing: tag.isSelfClosing))
+        record(.endTag(name: check(tag, limit: maxEndTagNameBytes), attributes: checkAttributes(of: tag), isSelfClosing: tag.isSelfClosing))
     }
 
     mutating func comment(_ text: UnsafeBufferPointer<UInt8>) {
@@ -94,9 +99,9 @@ struct TokenRecorder: HTMLTokenSink {
     }
 
     /// Checks the tag's name; returns it.
-    private func check(_ tag: HTMLTag) -> [UInt8] {
+    private func check(_ tag: HTMLTag, limit: Int) -> [UInt8] {
         let name = tag.name
-        checkText(name, limit: limits.maxTagNameBytes, what: "tag name")
+        checkText(name, limit: limit, what: "tag name")
         require(!hasASCIIUppercase(name), "tag name not lowercased: \(name)")
         require(limits.maxTagNameBytes == 0 || !name.isEmpty, "empty tag name")
         require(tag.hasName("script") == (name == "script"), "hasName disagrees with name: \(name)")

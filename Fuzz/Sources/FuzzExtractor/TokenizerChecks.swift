@@ -44,7 +44,7 @@ enum TokenizerChecks {
         for limits in [HTMLTokenizer.Limits.default, tinyLimits, zeroLimits] {
             var reference: [RecordedToken]? = nil
             for (name, ranges) in splits {
-                var recorder = TokenRecorder(limits: limits)
+                var recorder = TokenRecorder(limits: limits, lastStartTag: input.lastStartTag)
                 tokenize(text, ranges, input, limits: limits, into: &recorder)
                 let tokens = recorder.finishedTokens()
                 if let reference {
@@ -69,9 +69,9 @@ enum TokenizerChecks {
     /// A sink that finishes after 1–8 tokens: nothing reaches it afterwards, whatever the split.
     private static func checkEarlyStop(_ input: FuzzInput, text: UnsafeBufferPointer<UInt8>, pattern: [Range<Int>]) {
         let budget = 1 + Int(input.seed % 8)
-        var whole = TokenRecorder(limits: .default, tokenBudget: budget)
+        var whole = TokenRecorder(limits: .default, lastStartTag: input.lastStartTag, tokenBudget: budget)
         tokenize(text, [0..<text.count], input, limits: .default, into: &whole)
-        var split = TokenRecorder(limits: .default, tokenBudget: budget)
+        var split = TokenRecorder(limits: .default, lastStartTag: input.lastStartTag, tokenBudget: budget)
         tokenize(text, pattern, input, limits: .default, into: &split)
         let wholeTokens = whole.finishedTokens()
         let splitTokens = split.finishedTokens()

@@ -29,7 +29,7 @@ enum BenchmarkWorkloads {
     static func tokenizeWhole(_ page: CorpusPages.Page) -> Int {
         var decoder = HTMLInputDecoder()
         var tokenizer = HTMLTokenizer()
-        var sink = TokenCounter()
+        var sink = HTMLTokenStatistics()
         page.bytes.withUnsafeBytes { bytes in
             decoder.feed(bytes) { tokenizer.feed($0, into: &sink) }
             decoder.finish { tokenizer.feed($0, into: &sink) }
@@ -57,15 +57,4 @@ enum BenchmarkWorkloads {
         }
         return (sent, extractor.finish())
     }
-}
-
-/// A sink that looks at every token the way a consumer would, and counts them.
-struct TokenCounter: HTMLTokenSink {
-    var tokens = 0
-    var textBytes = 0
-    mutating func characters(_ text: UnsafeBufferPointer<UInt8>) { textBytes &+= text.count }
-    mutating func startTag(_ tag: HTMLTag) { tokens &+= 1 &+ tag.attributeCount }
-    mutating func endTag(_ tag: HTMLTag) { tokens &+= 1 }
-    mutating func comment(_ text: UnsafeBufferPointer<UInt8>) { tokens &+= 1 }
-    mutating func doctype(_ doctype: HTMLDoctype) { tokens &+= 1 }
 }
