@@ -46,5 +46,13 @@ let package = Package(
             dependencies: ["LinkPreviewCore"],
             swiftSettings: swiftSettings
         ),
+        .testTarget(
+            name: "SharePipeCLITests",
+            dependencies: [
+                "sharepipe", "LinkPreviewCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
     ]
 )

@@ -38,7 +38,9 @@ extension HTMLTokenizer {
         if tag.isEndTag {
             sink.endTag(tag)
         } else {
-            lastStartTagName = tag.nameBytes
+            // Copied, not shared: sharing would make the next tag's reset allocate a new buffer.
+            lastStartTagName.removeAll(keepingCapacity: true)
+            lastStartTagName.append(contentsOf: tag.nameBytes)
             sink.startTag(tag)
             if switchesContentModel, let model = Self.contentModel(after: tag.nameBytes) {
                 state = model
