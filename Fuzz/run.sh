@@ -16,13 +16,28 @@ seconds="${1:-600}"
 shift || true
 config="${FUZZ_CONFIG:-release}"
 
-# SwiftPM's own --sanitize=fuzzer (not -Xswiftc -sanitize=fuzzer): it compiles every target with
-# -parse-as-library and skips the debug build's entry-point renaming (--defsym main=FuzzExtractor_main),
-# so libFuzzer's main links. Both sanitizers apply to LinkPreviewCore too, so its code is instrumented.
-swift build -c "$config" --scratch-path .build-fuzz --sanitize=fuzzer --sanitize=address 2>&1 \
-    | grep -v "ld.gold: warning: Cannot export local symbol" || true
+# SwiftPM's --sanitize=fuzzer makes the executable link with libFuzzer's main: it compiles with
+# -parse-as-library and drops the debug build's entry-point renaming (--defsym main=FuzzExtractor_main,
+# which breaks `-Xswiftc -sanitize=fuzzer` alone). The sanitizers themselves come from -Xswiftc, in one
+# flag: given `--sanitize=fuzzer --sanitize=address`, SwiftPM passes two -sanitize= flags, the compiler
+# keeps only the last, and in which order they come varies from build to build — so a build has either
+# no coverage counters or no ASan checks. -Xswiftc flags come last, so `fuzzer,address` wins, for
+# LinkPreviewCore as well as the harness.
+mkdir -p corpus-work/empty corpus-work/logs
+build_log=corpus-work/logs/build.log
+if ! swift build -c "$config" --scratch-path .build-fuzz --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address \
+    >"$build_log" 2>&1; then
+    grep -v "ld.gold: warning: Cannot export local symbol" "$build_log" >&2
+    echo "run.sh: build failed" >&2
+    exit 1
+fi
+tail -1 "$build_log"
 binary=".build-fuzz/$config/FuzzExtractor"
-[[ -x "$binary" ]] || { echo "run.sh: build failed" >&2; exit 1; }
+probe=$(SWIFT_BACKTRACE=enable=no "$binary" -runs=0 corpus-work/empty 2>&1 || true)
+if ! grep -q "inline 8-bit counters" <<<"$probe"; then
+    echo "run.sh: $binary has no coverage counters; remove Fuzz/.build-fuzz and rerun" >&2
+    exit 1
+fi
 
 ./seed.sh
 mkdir -p corpus-work/live corpus-work/logs artifacts

@@ -38,10 +38,15 @@ struct BenchCommand: AsyncParsableCommand {
             throw CLIError("No corpus at \(pagesJSON.path); give --corpus DIR with pages.json and pages/.")
         }
         let pages = try CorpusPages(pagesJSON: pagesJSON)
-        print("corpus: \(pages.pages.count) pages, \(String(format: "%.2f", Double(pages.totalBytes) / 1e6)) MB; \(rounds) rounds each, in this process, one thread")
+        print(
+            "corpus: \(pages.pages.count) pages, \(String(format: "%.2f", Double(pages.totalBytes) / 1e6)) MB; \(rounds) rounds each, in this process, one thread"
+        )
         var sinkhole = 0
         let workloads: [(String, (CorpusPages.Page) -> Void)] = [
-            ("extract, streamed 16 KiB, early stop (a)", { sinkhole &+= BenchmarkWorkloads.extractStreaming($0).title?.utf8.count ?? 0 }),
+            (
+                "extract, streamed 16 KiB, early stop (a)",
+                { sinkhole &+= BenchmarkWorkloads.extractStreaming($0).title?.utf8.count ?? 0 }
+            ),
             ("tokenize whole documents (b)", { sinkhole &+= BenchmarkWorkloads.tokenizeWhole($0) }),
             ("extract whole documents", { sinkhole &+= BenchmarkWorkloads.extractWhole($0).title?.utf8.count ?? 0 }),
         ]
@@ -54,8 +59,15 @@ struct BenchCommand: AsyncParsableCommand {
                     extractor.consume(page.bytes[offset..<end])
                     offset = end
                 }
-                print(String(format: "  %-32@ read %8d of %8d bytes (%3.0f %%)", page.name as NSString,
-                             extractor.bytesConsumed, page.bytes.count, Double(extractor.bytesConsumed) * 100 / Double(page.bytes.count)))
+                print(
+                    String(
+                        format: "  %-32@ read %8d of %8d bytes (%3.0f %%)",
+                        page.name as NSString,
+                        extractor.bytesConsumed,
+                        page.bytes.count,
+                        Double(extractor.bytesConsumed) * 100 / Double(page.bytes.count)
+                    )
+                )
             }
         }
         if let only {
@@ -67,9 +79,15 @@ struct BenchCommand: AsyncParsableCommand {
         }
         let results = workloads.map { BenchmarkTimer.run($0.0, pages: pages, rounds: rounds, $0.1) }
         for result in results {
-            print(String(
-                format: "  %-42@ best %7.1f MB/s   median round %7.1f MB/s   median %.3f ms/page",
-                result.name as NSString, result.bestMBPerSecond, result.medianMBPerSecond, result.medianMillisecondsPerPage))
+            print(
+                String(
+                    format: "  %-42@ best %7.1f MB/s   median round %7.1f MB/s   median %.3f ms/page",
+                    result.name as NSString,
+                    result.bestMBPerSecond,
+                    result.medianMBPerSecond,
+                    result.medianMillisecondsPerPage
+                )
+            )
         }
         let peerResults = try runPeers(pagesJSON: pagesJSON)
         if let selectolax = peerResults["selectolax"] {
@@ -78,17 +96,38 @@ struct BenchCommand: AsyncParsableCommand {
                 print(String(format: "  %-16@ %7.1f MB/s", name as NSString, mbps))
             }
             print("ratios against selectolax (best round vs best round):")
-            print(String(format: "  (a) extraction as the fetcher uses it: %5.2f×  (goal ≥ 5×)", results[0].bestMBPerSecond / selectolax))
-            print(String(format: "  (b) tokenizing whole documents:       %5.2f×  (goal ≥ 1.5×)", results[1].bestMBPerSecond / selectolax))
-            print(String(format: "      extraction of whole documents:    %5.2f×", results[2].bestMBPerSecond / selectolax))
+            print(
+                String(
+                    format: "  (a) extraction as the fetcher uses it: %5.2f×  (goal ≥ 5×)",
+                    results[0].bestMBPerSecond / selectolax
+                )
+            )
+            print(
+                String(
+                    format: "  (b) tokenizing whole documents:       %5.2f×  (goal ≥ 1.5×)",
+                    results[1].bestMBPerSecond / selectolax
+                )
+            )
+            print(
+                String(
+                    format: "      extraction of whole documents:    %5.2f×",
+                    results[2].bestMBPerSecond / selectolax
+                )
+            )
         }
         let filler = Array(pages.pages.max { $0.bytes.count < $1.bytes.count }!.bytes.prefix(1 << 20))
         let baseline = PeakMemory.residentHighWaterMark()
         let streamed = BenchmarkWorkloads.streamLargeDocument(megabytes: streamMegabytes, filler: filler)
         let peak = PeakMemory.residentHighWaterMark()
-        print(String(
-            format: "(c) streamed %.0f MB document in 1 MiB pieces: peak RSS %.1f MB above the baseline %.1f MB (goal < 10 MB)",
-            Double(streamed.bytes) / 1e6, Double(peak - baseline) / 1e6, Double(baseline) / 1e6))
+        print(
+            String(
+                format:
+                    "(c) streamed %.0f MB document in 1 MiB pieces: peak RSS %.1f MB above the baseline %.1f MB (goal < 10 MB)",
+                Double(streamed.bytes) / 1e6,
+                Double(peak - baseline) / 1e6,
+                Double(baseline) / 1e6
+            )
+        )
         if sinkhole == 42 { print("") }
     }
 

@@ -26,7 +26,7 @@ struct ConformanceCommand: AsyncParsableCommand {
             if drops.isEmpty {
                 print("floors: every figure is at or above \(floor)")
             } else {
-                drops.forEach { print("BELOW FLOOR: \($0)") }
+                for drop in drops { print("BELOW FLOOR: \(drop)") }
                 throw ExitCode(1)
             }
         }
@@ -34,44 +34,66 @@ struct ConformanceCommand: AsyncParsableCommand {
 
     private func measure(into figures: inout ConformanceFigures) throws {
         let root = URL(fileURLWithPath: corpus)
-        let tokenizerDirectory = root.appendingPathComponent("html5lib/tokenizer")
+        try measureTokenizer(root.appendingPathComponent("html5lib/tokenizer"), into: &figures)
+        try measureEncoding(root.appendingPathComponent("html5lib/encoding"), into: &figures)
+        try measureExtraction(root.appendingPathComponent("pages.json"), into: &figures)
+    }
+
+    private func measureTokenizer(_ tokenizerDirectory: URL, into figures: inout ConformanceFigures) throws {
         if FileManager.default.fileExists(atPath: tokenizerDirectory.path) {
             let report = try TokenizerConformance.run(directory: tokenizerDirectory)
             figures.values["tokenizer.passed"] = Double(report.passed)
             figures.values["tokenizer.streamingPassed"] = Double(report.passedStreaming)
-            print("tokenizer: \(report.passed)/\(report.total) html5lib cases pass (\(percent(report.passed, report.total)))")
+            print(
+                "tokenizer: \(report.passed)/\(report.total) html5lib cases pass (\(percent(report.passed, report.total)))"
+            )
             print("tokenizer, fed 1 byte at a time: \(report.passedStreaming)/\(report.total)")
             print(
                 "tokenizer, xmlViolationTests (XML-coercion mode, not WHATWG; not counted): "
-                    + "\(report.xmlViolationPassed)/\(report.xmlViolationTotal)")
-            if verbose { report.failures.forEach { print("  FAIL \($0)") } }
+                    + "\(report.xmlViolationPassed)/\(report.xmlViolationTotal)"
+            )
+            if verbose { for failure in report.failures { print("  FAIL \(failure)") } }
         } else {
             print("tokenizer: skipped (no \(tokenizerDirectory.path))")
         }
-        let encodingDirectory = root.appendingPathComponent("html5lib/encoding")
+    }
+
+    private func measureEncoding(_ encodingDirectory: URL, into figures: inout ConformanceFigures) throws {
         if FileManager.default.fileExists(atPath: encodingDirectory.path) {
             let report = try EncodingConformance.run(directory: encodingDirectory)
             figures.values["encoding.prescanDecidedPassed"] = Double(report.prescanDecidedPassed)
-            print("encoding, cases a <meta> prescan decides: \(report.prescanDecidedPassed)/\(report.prescanDecidedTotal)")
-            print("encoding, all cases (ASCII-only documents are UTF-8 here, windows-1252 there): \(report.passed)/\(report.total)")
-            if verbose { report.failures.forEach { print("  FAIL \($0)") } }
+            print(
+                "encoding, cases a <meta> prescan decides: \(report.prescanDecidedPassed)/\(report.prescanDecidedTotal)"
+            )
+            print(
+                "encoding, all cases (ASCII-only documents are UTF-8 here, windows-1252 there): \(report.passed)/\(report.total)"
+            )
+            if verbose { for failure in report.failures { print("  FAIL \(failure)") } }
         } else {
             print("encoding: skipped (no \(encodingDirectory.path))")
         }
-        let pages = root.appendingPathComponent("pages.json")
+    }
+
+    private func measureExtraction(_ pages: URL, into figures: inout ConformanceFigures) throws {
         if FileManager.default.fileExists(atPath: pages.path) {
             for stopsEarly in [true, false] {
                 let report = try ExtractionConformance.run(pagesJSON: pages, stopsEarly: stopsEarly)
                 for field in ExtractionConformance.fields {
                     figures.values["extraction.\(stopsEarly ? "earlyStop" : "whole").\(field)"] = report.percent(field)
                 }
-                print("extraction on \(report.pages) pages, \(stopsEarly ? "stopping early (as the fetcher does)" : "whole documents"):")
+                print(
+                    "extraction on \(report.pages) pages, \(stopsEarly ? "stopping early (as the fetcher does)" : "whole documents"):"
+                )
                 for field in ExtractionConformance.fields {
-                    print("  \(field.padding(toLength: 12, withPad: " ", startingAt: 0)) \(String(format: "%5.1f %%", report.percent(field)))  (\(report.agreed[field, default: 0])/\(report.compared[field, default: 0]))")
+                    print(
+                        "  \(field.padding(toLength: 12, withPad: " ", startingAt: 0)) \(String(format: "%5.1f %%", report.percent(field)))  (\(report.agreed[field, default: 0])/\(report.compared[field, default: 0]))"
+                    )
                 }
                 if verbose {
                     for d in report.disagreements {
-                        print("  DIFF \(d.page) \(d.field): ours=\(d.ours ?? "nil") | reference=\(d.reference ?? "nil")")
+                        print(
+                            "  DIFF \(d.page) \(d.field): ours=\(d.ours ?? "nil") | reference=\(d.reference ?? "nil")"
+                        )
                     }
                 }
             }

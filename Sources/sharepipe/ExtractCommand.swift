@@ -32,21 +32,30 @@ struct ExtractCommand: AsyncParsableCommand {
         guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(),
             scheme == "http" || scheme == "https", parsed.host?.isEmpty == false
         else {
-            throw ValidationError("--url must be an absolute http or https URL, e.g. https://example.com/page (got '\(url)').")
+            throw ValidationError(
+                "--url must be an absolute http or https URL, e.g. https://example.com/page (got '\(url)')."
+            )
         }
         if let charset, TextEncoding.forLabel(charset) == nil {
-            throw ValidationError("--charset '\(charset)' is not an encoding label browsers know (try utf-8, shift_jis, windows-1252).")
+            throw ValidationError(
+                "--charset '\(charset)' is not an encoding label browsers know (try utf-8, shift_jis, windows-1252)."
+            )
         }
     }
 
     func run() async throws {
         let data = try readInput()
         guard HTMLSniffing.looksLikeHTML(data) else {
-            throw CLIError("\(file == "-" ? "standard input" : file) does not look like HTML (no markup in its first 1 KiB). Give an .html file.")
+            throw CLIError(
+                "\(file == "-" ? "standard input" : file) does not look like HTML (no markup in its first 1 KiB). Give an .html file."
+            )
         }
         let metadata = MetadataExtractor.extract(
-            from: data, url: URL(string: url)!, transportCharset: charset,
-            configuration: .init(stopsEarly: !wholeDocument))
+            from: data,
+            url: URL(string: url)!,
+            transportCharset: charset,
+            configuration: .init(stopsEarly: !wholeDocument)
+        )
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

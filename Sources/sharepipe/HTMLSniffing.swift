@@ -11,7 +11,9 @@ enum HTMLSniffing {
         let bytes = Array(head)
         for index in bytes.indices.dropLast() where bytes[index] == UInt8(ascii: "<") {
             let next = bytes[index + 1]
-            if (next | 0x20) >= UInt8(ascii: "a") && (next | 0x20) <= UInt8(ascii: "z") || next == UInt8(ascii: "!") || next == UInt8(ascii: "?") {
+            if (next | 0x20) >= UInt8(ascii: "a") && (next | 0x20) <= UInt8(ascii: "z") || next == UInt8(ascii: "!")
+                || next == UInt8(ascii: "?")
+            {
                 return true
             }
         }

@@ -18,7 +18,10 @@ enum ExtractionFixtures {
         configuration: MetadataExtractor.Configuration = .default
     ) -> LinkMetadata {
         MetadataExtractor.extract(
-            from: Array(document(head: head, body: body).utf8), url: url, originalURL: originalURL,
-            configuration: configuration)
+            from: Array(document(head: head, body: body).utf8),
+            url: url,
+            originalURL: originalURL,
+            configuration: configuration
+        )
     }
 }

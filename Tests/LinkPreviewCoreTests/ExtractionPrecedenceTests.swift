@@ -8,7 +8,8 @@ struct ExtractionPrecedenceTests {
         let og = #"<meta property="og:title" content="OG title">"#
         let twitter = #"<meta name="twitter:title" content="Twitter title">"#
         let jsonLD = #"<script type="application/ld+json">{"@type":"NewsArticle","headline":"LD headline"}</script>"#
-        let title = "<title>Document title | Example News</title><meta property=\"og:site_name\" content=\"Example News\">"
+        let title =
+            "<title>Document title | Example News</title><meta property=\"og:site_name\" content=\"Example News\">"
         let body = "<h1>Heading</h1>"
         #expect(ExtractionFixtures.extract(head: og + twitter + jsonLD + title, body: body).title == "OG title")
         #expect(ExtractionFixtures.extract(head: twitter + jsonLD + title, body: body).title == "Twitter title")
@@ -43,7 +44,8 @@ struct ExtractionPrecedenceTests {
     }
 
     @Test func siteNameComesFromJSONLDPublisherThenOpenGraphThenApplicationNameThenTitle() {
-        let jsonLD = #"<script type="application/ld+json">{"@type":"Article","publisher":{"@type":"Organization","name":"LD Publisher"}}</script>"#
+        let jsonLD =
+            #"<script type="application/ld+json">{"@type":"Article","publisher":{"@type":"Organization","name":"LD Publisher"}}</script>"#
         let og = #"<meta property="og:site_name" content="OG Site">"#
         let app = #"<meta name="application-name" content="App Name">"#
         let title = "<title>A story - Example</title>"
@@ -51,7 +53,10 @@ struct ExtractionPrecedenceTests {
         #expect(ExtractionFixtures.extract(head: og + app + title).siteName == "OG Site")
         #expect(ExtractionFixtures.extract(head: app + title).siteName == "App Name")
         let onExample = URL(string: "https://www.example.com/story")!
-        #expect(ExtractionFixtures.extract(head: title, url: onExample).siteName == "Example", "the title part naming the host")
+        #expect(
+            ExtractionFixtures.extract(head: title, url: onExample).siteName == "Example",
+            "the title part naming the host"
+        )
         #expect(ExtractionFixtures.extract(head: title, url: onExample).title == "A story")
         #expect(ExtractionFixtures.extract(head: "<title>A story - Elsewhere</title>").siteName == nil)
     }
@@ -60,16 +65,21 @@ struct ExtractionPrecedenceTests {
         let link = #"<link rel="canonical" href="/canonical">"#
         let og = #"<meta property="og:url" content="https://www.example.com/og">"#
         let foreign = #"<link rel="canonical" href="https://other.org/original">"#
-        #expect(ExtractionFixtures.extract(head: link + og).canonicalURL?.absoluteString == "https://news.example.com/canonical")
+        #expect(
+            ExtractionFixtures.extract(head: link + og).canonicalURL?.absoluteString
+                == "https://news.example.com/canonical"
+        )
         #expect(ExtractionFixtures.extract(head: og).canonicalURL?.absoluteString == "https://www.example.com/og")
         #expect(
             ExtractionFixtures.extract(head: foreign + og).canonicalURL?.absoluteString == "https://www.example.com/og",
-            "a canonical on another site is not believed")
+            "a canonical on another site is not believed"
+        )
         #expect(ExtractionFixtures.extract(head: foreign).canonicalURL == nil)
     }
 
     @Test func authorIsANameNeverAProfileURL() {
-        let jsonLD = #"<script type="application/ld+json">{"@type":"Article","author":{"@type":"Person","name":"Ada Lovelace"}}</script>"#
+        let jsonLD =
+            #"<script type="application/ld+json">{"@type":"Article","author":{"@type":"Person","name":"Ada Lovelace"}}</script>"#
         let meta = #"<meta name="author" content="By Grace Hopper">"#
         let profile = #"<meta property="article:author" content="https://facebook.com/someone">"#
         let handle = #"<meta name="twitter:creator" content="@handle">"#
@@ -80,8 +90,10 @@ struct ExtractionPrecedenceTests {
     }
 
     @Test func datesComeFromJSONLDThenArticleMetas() throws {
-        let jsonLD = #"<script type="application/ld+json">{"@type":"Article","datePublished":"2020-01-02T03:04:05Z","dateModified":"2020-02-03"}</script>"#
-        let meta = #"<meta property="article:published_time" content="2019-12-31T10:00:00+01:00"><meta property="article:modified_time" content="2020-01-01">"#
+        let jsonLD =
+            #"<script type="application/ld+json">{"@type":"Article","datePublished":"2020-01-02T03:04:05Z","dateModified":"2020-02-03"}</script>"#
+        let meta =
+            #"<meta property="article:published_time" content="2019-12-31T10:00:00+01:00"><meta property="article:modified_time" content="2020-01-01">"#
         let both = ExtractionFixtures.extract(head: meta + jsonLD)
         #expect(both.published == Date(timeIntervalSince1970: 1_577_934_245))
         let metaOnly = ExtractionFixtures.extract(head: meta)
@@ -92,6 +104,8 @@ struct ExtractionPrecedenceTests {
     @Test func languageComesFromHTMLLangThenOpenGraphLocale() {
         let noLang = "<html><head><meta property=\"og:locale\" content=\"pt_BR\"></head></html>"
         #expect(ExtractionFixtures.extract(head: "").language == "en")
-        #expect(MetadataExtractor.extract(from: Array(noLang.utf8), url: ExtractionFixtures.pageURL).language == "pt-BR")
+        #expect(
+            MetadataExtractor.extract(from: Array(noLang.utf8), url: ExtractionFixtures.pageURL).language == "pt-BR"
+        )
     }
 }

@@ -13,9 +13,17 @@ struct ExtractionRuleTests {
             """
         let images = ExtractionFixtures.extract(head: head).images
         try #require(images.count == 2)
-        #expect(images[0] == LinkMedia(
-            url: URL(string: "http://cdn.example.com/a.jpg")!, secureURL: URL(string: "https://cdn.example.com/a.jpg")!,
-            type: "image/jpeg", width: 1200, height: 630, alt: "A & B"))
+        #expect(
+            images[0]
+                == LinkMedia(
+                    url: URL(string: "http://cdn.example.com/a.jpg")!,
+                    secureURL: URL(string: "https://cdn.example.com/a.jpg")!,
+                    type: "image/jpeg",
+                    width: 1200,
+                    height: 630,
+                    alt: "A & B"
+                )
+        )
         #expect(images[1].url.absoluteString == "https://news.example.com/b.png")
         #expect(images[1].width == 600 && images[1].height == nil)
     }
@@ -36,7 +44,8 @@ struct ExtractionRuleTests {
     @Test func textIsDecodedCollapsedAndCapped() {
         var limits = ExtractionLimits()
         limits.maxTitleLength = 12
-        let head = "<meta property=\"og:title\" content=\"  Caf&eacute;\n\t&amp;&nbsp;&nbsp;cr&#232;me br&ucirc;l&eacute;e \">"
+        let head =
+            "<meta property=\"og:title\" content=\"  Caf&eacute;\n\t&amp;&nbsp;&nbsp;cr&#232;me br&ucirc;l&eacute;e \">"
         #expect(ExtractionFixtures.extract(head: head).title == "Café & crème brûlée")
         #expect(ExtractionFixtures.extract(head: head, configuration: .init(limits: limits)).title == "Café & crème")
     }
@@ -69,10 +78,16 @@ struct ExtractionRuleTests {
             <meta property="og:type" content="article">
             """
         let metadata = ExtractionFixtures.extract(head: head)
-        #expect(metadata.oEmbed == [
-            OEmbedLink(url: URL(string: "https://news.example.com/oembed?format=json")!, format: .json, title: "Story"),
-            OEmbedLink(url: URL(string: "https://news.example.com/oembed?format=xml")!, format: .xml),
-        ])
+        #expect(
+            metadata.oEmbed == [
+                OEmbedLink(
+                    url: URL(string: "https://news.example.com/oembed?format=json")!,
+                    format: .json,
+                    title: "Story"
+                ),
+                OEmbedLink(url: URL(string: "https://news.example.com/oembed?format=xml")!, format: .xml),
+            ]
+        )
         #expect(metadata.manifestURL?.absoluteString == "https://news.example.com/site.webmanifest")
         #expect(metadata.themeColor == "#1d9bf0")
         #expect(metadata.keywords == ["swift", "html", "links", "Previews"])
@@ -81,11 +96,13 @@ struct ExtractionRuleTests {
     }
 
     @Test func videoAndAudioComeFromOpenGraphThenMediaElements() {
-        let og = #"<meta property="og:video" content="https://v.example.com/a.mp4"><meta property="og:video:type" content="video/mp4">"#
+        let og =
+            #"<meta property="og:video" content="https://v.example.com/a.mp4"><meta property="og:video:type" content="video/mp4">"#
         #expect(ExtractionFixtures.extract(head: og).videos.first?.type == "video/mp4")
         let player = #"<meta name="twitter:player" content="https://example.com/embed/1">"#
         #expect(ExtractionFixtures.extract(head: player).videos.isEmpty, "an embeddable player page is not a video")
-        let body = #"<audio controls><source src="/episode.mp3" type="audio/mpeg"></audio><video src="/clip.mp4" poster="/poster.jpg"></video>"#
+        let body =
+            #"<audio controls><source src="/episode.mp3" type="audio/mpeg"></audio><video src="/clip.mp4" poster="/poster.jpg"></video>"#
         let metadata = ExtractionFixtures.extract(head: "", body: body)
         #expect(metadata.audios.map(\.url.path) == ["/episode.mp3"])
         #expect(metadata.videos.map(\.url.path) == ["/clip.mp4"])

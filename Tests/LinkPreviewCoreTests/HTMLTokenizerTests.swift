@@ -64,10 +64,17 @@ struct HTMLTokenizerTests {
 
     @Test func limitsBoundWhatATokenKeeps() {
         let limits = HTMLTokenizer.Limits(
-            maxTagNameBytes: 4, maxAttributesPerTag: 2, maxAttributeNameBytes: 3, maxAttributeValueBytes: 5,
-            maxCommentBytes: 6, maxDoctypeFieldBytes: 2)
+            maxTagNameBytes: 4,
+            maxAttributesPerTag: 2,
+            maxAttributeNameBytes: 3,
+            maxAttributeValueBytes: 5,
+            maxCommentBytes: 6,
+            maxDoctypeFieldBytes: 2
+        )
         let tokens = TokenRecorder.tokens(
-            #"<!DOCTYPE htmlx><sections alpha="1234567" b=2 c=3><!--0123456789-->"#, limits: limits)
+            #"<!DOCTYPE htmlx><sections alpha="1234567" b=2 c=3><!--0123456789-->"#,
+            limits: limits
+        )
         #expect(tokens == ["doctype:ht", "<sect alp=12345 b=2>", "comment:012345"])
     }
 
@@ -82,8 +89,10 @@ struct HTMLTokenizerTests {
     }
 
     @Test func nullBytesAreReplacedWhereTheStandardSays() {
-        #expect(TokenRecorder.tokens("<t\0g a\0=\"v\0\">x\0y<!--\0-->") == [
-            "<t\u{FFFD}g a\u{FFFD}=v\u{FFFD}>", "text:x\0y", "comment:\u{FFFD}",
-        ])
+        #expect(
+            TokenRecorder.tokens("<t\0g a\0=\"v\0\">x\0y<!--\0-->") == [
+                "<t\u{FFFD}g a\u{FFFD}=v\u{FFFD}>", "text:x\0y", "comment:\u{FFFD}",
+            ]
+        )
     }
 }

@@ -39,21 +39,25 @@ struct MetadataExtractorStreamingTests {
 
     @Test func readsOnIntoTheBodyForFallbacksUpToTheBudget() {
         let head = "<title>Only a title</title>"
-        let jsonLD = #"<script type="application/ld+json">{"@type":"Article","description":"From the body","image":"/ld.jpg"}</script>"#
+        let jsonLD =
+            #"<script type="application/ld+json">{"@type":"Article","description":"From the body","image":"/ld.jpg"}</script>"#
         let near = ExtractionFixtures.extract(head: head, body: "<p>x</p>" + jsonLD)
         #expect(near.summary == "From the body")
         var limits = ExtractionLimits()
         limits.maxBodyBytes = 64 << 10
         let far = ExtractionFixtures.extract(
-            head: head, body: String(repeating: "<p>filler</p>", count: 20_000) + jsonLD,
-            configuration: .init(limits: limits))
+            head: head,
+            body: String(repeating: "<p>filler</p>", count: 20_000) + jsonLD,
+            configuration: .init(limits: limits)
+        )
         #expect(far.summary == nil, "JSON-LD beyond the body budget is not read")
         #expect(far.title == "Only a title")
     }
 
     @Test func anArticleWaitsForItsDateAndAuthorBeforeStopping() {
         let head = Self.richHead + #"<meta property="og:type" content="article">"#
-        let jsonLD = #"<script type="application/ld+json">{"@type":"NewsArticle","datePublished":"2024-05-01","author":{"name":"Ada"}}</script>"#
+        let jsonLD =
+            #"<script type="application/ld+json">{"@type":"NewsArticle","datePublished":"2024-05-01","author":{"name":"Ada"}}</script>"#
         let metadata = ExtractionFixtures.extract(head: head, body: "<p>lead</p>" + jsonLD)
         #expect(metadata.author == "Ada")
         #expect(metadata.published != nil)
@@ -62,9 +66,13 @@ struct MetadataExtractorStreamingTests {
     @Test func inputBeyondTheInputLimitIsIgnored() {
         var limits = ExtractionLimits()
         limits.maxInputBytes = 100
-        let html = "<title>A</title>" + String(repeating: " ", count: 200) + #"<meta name="description" content="late">"#
+        let html =
+            "<title>A</title>" + String(repeating: " ", count: 200) + #"<meta name="description" content="late">"#
         let metadata = MetadataExtractor.extract(
-            from: Array(html.utf8), url: ExtractionFixtures.pageURL, configuration: .init(limits: limits, stopsEarly: false))
+            from: Array(html.utf8),
+            url: ExtractionFixtures.pageURL,
+            configuration: .init(limits: limits, stopsEarly: false)
+        )
         #expect(metadata.title == "A")
         #expect(metadata.summary == nil)
     }
@@ -84,7 +92,8 @@ struct MetadataExtractorCharsetTests {
         ("gbk", [214, 208, 206, 196, 177, 234, 204, 226], "中文标题"),
         ("big5", [193, 99, 197, 233, 188, 208, 195, 68], "繁體標題"),
         (
-            "windows-1252", [67, 97, 102, 233, 32, 150, 32, 110, 97, 239, 118, 101, 32, 147, 113, 117, 111, 116, 101, 115, 148],
+            "windows-1252",
+            [67, 97, 102, 233, 32, 150, 32, 110, 97, 239, 118, 101, 32, 147, 113, 117, 111, 116, 101, 115, 148],
             "Café – naïve “quotes”"
         ),
     ]
@@ -93,7 +102,9 @@ struct MetadataExtractorCharsetTests {
     func decodesTitlesDeclaredByMeta(index: Int) {
         let (label, bytes, title) = Self.cases[index]
         let metadata = MetadataExtractor.extract(
-            from: Self.document(charset: label, titleBytes: bytes), url: ExtractionFixtures.pageURL)
+            from: Self.document(charset: label, titleBytes: bytes),
+            url: ExtractionFixtures.pageURL
+        )
         #expect(metadata.title == title, "\(label)")
     }
 
@@ -108,7 +119,9 @@ struct MetadataExtractorCharsetTests {
 
     @Test func undeclaredNonUTF8BytesFallBackToWindows1252() {
         let bytes = Self.document(charset: nil, titleBytes: Self.cases[4].bytes)
-        #expect(MetadataExtractor.extract(from: bytes, url: ExtractionFixtures.pageURL).title == "Café – naïve “quotes”")
+        #expect(
+            MetadataExtractor.extract(from: bytes, url: ExtractionFixtures.pageURL).title == "Café – naïve “quotes”"
+        )
     }
 
     @Test func invalidBytesBecomeReplacementCharactersAndNeverFail() {
@@ -120,11 +133,17 @@ struct MetadataExtractorCharsetTests {
 struct MetadataExtractorWallTests {
     @Test func aSignInPageReachedByRedirectIsAWallNotThePage() throws {
         let requested = URL(string: "https://docs.google.com/document/d/abc/edit")!
-        let landed = URL(string: "https://accounts.google.com/ServiceLogin?continue=https%3A%2F%2Fdocs.google.com%2Fdocument%2Fd%2Fabc%2Fedit")!
+        let landed = URL(
+            string:
+                "https://accounts.google.com/ServiceLogin?continue=https%3A%2F%2Fdocs.google.com%2Fdocument%2Fd%2Fabc%2Fedit"
+        )!
         let head = #"<title>Google Docs: Sign-in</title><meta property="og:image" content="/logo.png">"#
         let metadata = ExtractionFixtures.extract(
-            head: head, body: #"<form action="/signin"><input type="password"></form>"#, url: landed,
-            originalURL: requested)
+            head: head,
+            body: #"<form action="/signin"><input type="password"></form>"#,
+            url: landed,
+            originalURL: requested
+        )
         let wall = try #require(metadata.wall)
         #expect(wall.kind == .login)
         #expect(!wall.evidence.isEmpty)
@@ -133,7 +152,8 @@ struct MetadataExtractorWallTests {
     }
 
     @Test func anArticleWithAHeaderLoginBoxIsNotAWall() {
-        let head = #"<title>How to fix login errors</title><meta property="og:title" content="How to fix login errors">"#
+        let head =
+            #"<title>How to fix login errors</title><meta property="og:title" content="How to fix login errors">"#
         let body = #"<form action="/login"><input type="password"></form><article>…</article>"#
         let metadata = ExtractionFixtures.extract(head: head, body: body)
         #expect(metadata.wall == nil)
@@ -142,7 +162,8 @@ struct MetadataExtractorWallTests {
 
     @Test func aCloudflareChallengeIsACaptchaWall() {
         let head = "<title>Just a moment...</title>"
-        let body = #"<div id="cf-challenge-running"></div><script src="/cdn-cgi/challenge-platform/h/b/orchestrate/jsch/v1"></script>"#
+        let body =
+            #"<div id="cf-challenge-running"></div><script src="/cdn-cgi/challenge-platform/h/b/orchestrate/jsch/v1"></script>"#
         #expect(ExtractionFixtures.extract(head: head, body: body).wall?.kind == .captcha)
     }
 }

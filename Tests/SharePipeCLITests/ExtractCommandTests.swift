@@ -25,18 +25,25 @@ struct ExtractCommandTests {
     }
 
     @Test func refusesAnUnknownCharsetLabel() {
-        let message = ExtractCommand.message(for: Self.parseError(["a.html", "--url", "https://a.com/", "--charset", "klingon"]))
+        let message = ExtractCommand.message(
+            for: Self.parseError(["a.html", "--url", "https://a.com/", "--charset", "klingon"])
+        )
         #expect(message.contains("not an encoding label"))
     }
 
     @Test func saysWhatToDoWhenTheFileIsMissingOrAFolderOrNotHTML() async throws {
         let missing = try ExtractCommand.parse(["/no/such/file.html", "--url", "https://a.com/"])
-        await #expect { try await missing.run() } throws: { Self.message(of: $0).contains("No file at '/no/such/file.html'") }
+        await #expect { try await missing.run() } throws: {
+            Self.message(of: $0).contains("No file at '/no/such/file.html'")
+        }
 
         let folder = try ExtractCommand.parse([NSTemporaryDirectory(), "--url", "https://a.com/"])
         await #expect { try await folder.run() } throws: { Self.message(of: $0).contains("is a folder") }
 
-        let binary = try Self.temporaryFile([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00], suffix: ".png")
+        let binary = try Self.temporaryFile(
+            [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00],
+            suffix: ".png"
+        )
         let notHTML = try ExtractCommand.parse([binary, "--url", "https://a.com/"])
         await #expect { try await notHTML.run() } throws: { Self.message(of: $0).contains("does not look like HTML") }
     }
@@ -60,9 +67,13 @@ struct ExtractCommandTests {
 struct MetadataCardTests {
     @Test func showsTheWallFirstAndTheFieldsAPersonReads() {
         let metadata = LinkMetadata(
-            url: URL(string: "https://a.com/x")!, title: "A title", summary: "A summary", siteName: "A Site",
+            url: URL(string: "https://a.com/x")!,
+            title: "A title",
+            summary: "A summary",
+            siteName: "A Site",
             images: [LinkMedia(url: URL(string: "https://a.com/i.jpg")!, width: 1200, height: 630)],
-            wall: LinkWall(kind: .login, evidence: ["path /login"]))
+            wall: LinkWall(kind: .login, evidence: ["path /login"])
+        )
         let card = MetadataCard(metadata).rendered
         #expect(card.hasPrefix("⚠ login wall"))
         #expect(card.contains("  · path /login"))

@@ -80,7 +80,9 @@ public struct HTMLInputDecoder: Sendable {
         }
         guard held.count >= CharsetSniffer.prescanByteLimit, !checkedPrescan else { return false }
         checkedPrescan = true
-        return held.withUnsafeBytes { CharsetSniffer.prescan(UnsafeRawBufferPointer(rebasing: $0.prefix(CharsetSniffer.prescanByteLimit))) } == .utf8
+        return held.withUnsafeBytes {
+            CharsetSniffer.prescan(UnsafeRawBufferPointer(rebasing: $0.prefix(CharsetSniffer.prescanByteLimit)))
+        } == .utf8
     }
 
     /// Decides the encoding from the held bytes, then decodes them (after the BOM) and lets them go.

@@ -87,7 +87,11 @@ extension MetadataAssembler {
                 result.append(LinkMedia(url: url))
             case ":secure_url":
                 guard let url = URLResolver.resolveMedia(value, against: base) else { continue }
-                if result.isEmpty { result.append(LinkMedia(url: url)) } else { result[result.count - 1].secureURL = url }
+                if result.isEmpty {
+                    result.append(LinkMedia(url: url))
+                } else {
+                    result[result.count - 1].secureURL = url
+                }
             case ":type": if !result.isEmpty { result[result.count - 1].type = text(value) }
             case ":width": if !result.isEmpty { result[result.count - 1].width = Self.integer(value) }
             case ":height": if !result.isEmpty { result[result.count - 1].height = Self.integer(value) }

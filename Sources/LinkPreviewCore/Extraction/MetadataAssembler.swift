@@ -29,7 +29,8 @@ struct MetadataAssembler {
         self.jsonLD =
             JSONLDReader.read(
                 scripts: observations.jsonLD,
-                limits: JSONLDReader.Limits(maxBytes: limits.maxJSONLDBytes)) ?? JSONLDFacts()
+                limits: JSONLDReader.Limits(maxBytes: limits.maxJSONLDBytes)
+            ) ?? JSONLDFacts()
     }
 
     func assemble() -> LinkMetadata {
@@ -63,7 +64,8 @@ struct MetadataAssembler {
     // MARK: Text fields
 
     func title(siteName: String?) -> String? {
-        if let title = text(meta("og:title") ?? meta("twitter:title") ?? jsonLD.headline, limit: limits.maxTitleLength) {
+        if let title = text(meta("og:title") ?? meta("twitter:title") ?? jsonLD.headline, limit: limits.maxTitleLength)
+        {
             return title
         }
         if let title = text(observations.title, limit: limits.maxTitleLength) {
@@ -76,7 +78,8 @@ struct MetadataAssembler {
         text(
             meta("og:description") ?? meta("twitter:description") ?? meta("description")
                 ?? jsonLD.summary ?? meta("dc.description") ?? observations.firstParagraph,
-            limit: limits.maxSummaryLength)
+            limit: limits.maxSummaryLength
+        )
     }
 
     /// The publisher's own name where the page states it (JSON-LD `publisher`: "NPR" rather than

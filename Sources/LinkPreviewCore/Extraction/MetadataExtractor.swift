@@ -72,7 +72,9 @@ public struct MetadataExtractor: Sendable {
         self.originalURL = originalURL
         self.configuration = configuration
         self.decoder = HTMLInputDecoder(
-            transportCharset: transportCharset, sniffWindow: configuration.charsetSniffBytes)
+            transportCharset: transportCharset,
+            sniffWindow: configuration.charsetSniffBytes
+        )
         self.tokenizer = HTMLTokenizer(limits: configuration.limits.tokenizer)
         self.collector = ObservationCollector(limits: configuration.limits, stopsEarly: configuration.stopsEarly)
     }
@@ -123,7 +125,9 @@ public struct MetadataExtractor: Sendable {
             tokenizer.finish(into: &collector)
         }
         return MetadataAssembler(
-            observations: collector.observations, pageURL: url, originalURL: originalURL,
+            observations: collector.observations,
+            pageURL: url,
+            originalURL: originalURL,
             limits: configuration.limits
         ).assemble()
     }
@@ -141,7 +145,11 @@ public struct MetadataExtractor: Sendable {
         configuration: Configuration = .default
     ) -> LinkMetadata {
         var extractor = MetadataExtractor(
-            url: url, originalURL: originalURL, transportCharset: transportCharset, configuration: configuration)
+            url: url,
+            originalURL: originalURL,
+            transportCharset: transportCharset,
+            configuration: configuration
+        )
         extractor.consume(document)
         return extractor.finish()
     }

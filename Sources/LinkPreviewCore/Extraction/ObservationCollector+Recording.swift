@@ -22,8 +22,13 @@ extension ObservationCollector {
         guard !relations.isEmpty else { return }
         observations.links.append(
             PageObservations.Link(
-                relations: relations, href: href, sizes: tag.value(of: "sizes"), type: tag.value(of: "type"),
-                title: tag.value(of: "title")))
+                relations: relations,
+                href: href,
+                sizes: tag.value(of: "sizes"),
+                type: tag.value(of: "type"),
+                title: tag.value(of: "title")
+            )
+        )
     }
 
     mutating func recordScript(_ tag: HTMLTag) {
@@ -44,8 +49,12 @@ extension ObservationCollector {
         guard let source, !source.isEmpty else { return }
         observations.images.append(
             PageObservations.Image(
-                source: source, width: tag.value(of: "width").flatMap(Self.pixels),
-                height: tag.value(of: "height").flatMap(Self.pixels), alt: tag.value(of: "alt")))
+                source: source,
+                width: tag.value(of: "width").flatMap(Self.pixels),
+                height: tag.value(of: "height").flatMap(Self.pixels),
+                alt: tag.value(of: "alt")
+            )
+        )
     }
 
     mutating func recordTime(_ tag: HTMLTag) {
@@ -105,7 +114,9 @@ extension ObservationCollector {
         }
     }
 
-    static let audioExtensions = [".mp3", ".m4a", ".aac", ".ogg", ".oga", ".opus", ".wav", ".flac"].map { Array($0.utf8) }
+    static let audioExtensions = [".mp3", ".m4a", ".aac", ".ogg", ".oga", ".opus", ".wav", ".flac"].map {
+        Array($0.utf8)
+    }
 
     mutating func recordMediaElement(_ tag: HTMLTag, kind: PageObservations.MediaElement.Kind) {
         guard observations.mediaElements.count < 4 else { return }
@@ -115,7 +126,9 @@ extension ObservationCollector {
         } else {
             openMediaElement = kind
             openMediaPoster = poster
-            if let poster { observations.mediaElements.append(.init(kind: kind, source: nil, type: nil, poster: poster)) }
+            if let poster {
+                observations.mediaElements.append(.init(kind: kind, source: nil, type: nil, poster: poster))
+            }
         }
     }
 
@@ -125,7 +138,8 @@ extension ObservationCollector {
             observations.mediaElements.count < 4
         else { return }
         observations.mediaElements.append(
-            .init(kind: kind, source: source, type: tag.value(of: "type"), poster: openMediaPoster))
+            .init(kind: kind, source: source, type: tag.value(of: "type"), poster: openMediaPoster)
+        )
         openMediaElement = nil
     }
 

@@ -57,7 +57,9 @@ extension HTMLTokenizer {
             if c <= ASCII.space || c == ASCII.slash || c == ASCII.greaterThan {
                 if c == ASCII.space || c == ASCII.slash || c == ASCII.greaterThan || c == ASCII.null
                     || c == ASCII.tab || c == ASCII.lineFeed || c == ASCII.formFeed
-                { break }
+                {
+                    break
+                }
             }
             hasUpper = hasUpper || ASCII.isUpper(c)
             j &+= 1
@@ -177,7 +179,9 @@ extension HTMLTokenizer {
             if c <= ASCII.space || c == ASCII.slash || c == ASCII.greaterThan || c == ASCII.equals {
                 if c == ASCII.space || c == ASCII.slash || c == ASCII.greaterThan || c == ASCII.equals
                     || c == ASCII.null || c == ASCII.tab || c == ASCII.lineFeed || c == ASCII.formFeed
-                { break }
+                {
+                    break
+                }
             }
             j &+= 1
         }

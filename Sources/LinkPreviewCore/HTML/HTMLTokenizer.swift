@@ -80,7 +80,7 @@ public struct HTMLTokenizer: Sendable {
     }
 
     /// Tokenizes the next chunk of the document.
-    @_specialize(exported: true, where Sink == HTMLTokenStatistics)
+    @_specialize(exported:true,where Sink == HTMLTokenStatistics)
     public mutating func feed<Sink: HTMLTokenSink>(_ bytes: UnsafeBufferPointer<UInt8>, into sink: inout Sink) {
         guard !isStopped, !bytes.isEmpty else { return }
         var input = bytes
@@ -109,7 +109,7 @@ public struct HTMLTokenizer: Sendable {
     }
 
     /// Ends the document: completes or drops the token in progress as the specification says at EOF.
-    @_specialize(exported: true, where Sink == HTMLTokenStatistics)
+    @_specialize(exported:true,where Sink == HTMLTokenStatistics)
     public mutating func finish<Sink: HTMLTokenSink>(into sink: inout Sink) {
         guard !isStopped else { return }
         if !carry.isEmpty {

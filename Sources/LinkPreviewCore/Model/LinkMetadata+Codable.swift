@@ -70,7 +70,10 @@ extension LinkMetadata: Codable {
         guard let text = try c.decodeIfPresent(String.self, forKey: key) else { return nil }
         guard let date = MetadataDate.parse(text) else {
             throw DecodingError.dataCorruptedError(
-                forKey: key, in: c, debugDescription: "'\(text)' is not an ISO 8601 date")
+                forKey: key,
+                in: c,
+                debugDescription: "'\(text)' is not an ISO 8601 date"
+            )
         }
         return date
     }

@@ -39,8 +39,12 @@ enum BenchmarkTimer {
             totals.append(total)
         }
         return BenchmarkResult(
-            name: name, bestSeconds: totals.min()!, medianSeconds: median(totals),
-            medianMillisecondsPerPage: median(bestPerPage), megabytes: Double(pages.totalBytes) / 1e6)
+            name: name,
+            bestSeconds: totals.min()!,
+            medianSeconds: median(totals),
+            medianMillisecondsPerPage: median(bestPerPage),
+            megabytes: Double(pages.totalBytes) / 1e6
+        )
     }
 
     static func milliseconds(_ duration: Duration) -> Double {
@@ -51,6 +55,7 @@ enum BenchmarkTimer {
     static func median(_ values: [Double]) -> Double {
         let sorted = values.sorted()
         guard !sorted.isEmpty else { return 0 }
-        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+        return sorted.count % 2 == 1
+            ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
     }
 }

@@ -46,7 +46,9 @@ enum BenchmarkWorkloads {
         limits.maxBodyBytes = .max
         limits.maxTags = .max
         var extractor = MetadataExtractor(
-            url: URL(string: "https://example.com/large")!, configuration: .init(limits: limits, stopsEarly: false))
+            url: URL(string: "https://example.com/large")!,
+            configuration: .init(limits: limits, stopsEarly: false)
+        )
         let head = Array("<!doctype html><html lang=en><head><title>Large</title></head><body>".utf8)
         extractor.consume(head)
         var sent = head.count

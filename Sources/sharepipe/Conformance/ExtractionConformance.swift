@@ -6,7 +6,9 @@ import LinkPreviewCore
 /// space → space, whitespace collapsed, a trailing `...` dropped, URLs resolved against the page).
 struct ExtractionConformance {
     /// The fields compared, with the reference's name for each.
-    static let fields = ["title", "description", "image", "url", "publisher", "lang", "author", "date", "logo", "video", "audio"]
+    static let fields = [
+        "title", "description", "image", "url", "publisher", "lang", "author", "date", "logo", "video", "audio",
+    ]
 
     struct Disagreement {
         var page: String
@@ -39,7 +41,10 @@ struct ExtractionConformance {
             else { continue }
             report.pages += 1
             let metadata = MetadataExtractor.extract(
-                from: bytes, url: pageURL, configuration: .init(stopsEarly: stopsEarly))
+                from: bytes,
+                url: pageURL,
+                configuration: .init(stopsEarly: stopsEarly)
+            )
             let ours = values(of: metadata)
             for field in fields {
                 let expected = (reference[field] as? String).flatMap { normalize($0, field: field, page: pageURL) }
@@ -51,8 +56,12 @@ struct ExtractionConformance {
                 } else {
                     report.disagreements.append(
                         Disagreement(
-                            page: page["name"] as? String ?? path, field: field, ours: candidates.first,
-                            reference: expected))
+                            page: page["name"] as? String ?? path,
+                            field: field,
+                            ours: candidates.first,
+                            reference: expected
+                        )
+                    )
                 }
             }
         }
@@ -124,8 +133,10 @@ struct ExtractionConformance {
 
     static func foldText(_ value: String) -> String? {
         var text = value
-        for (from, to) in [("\u{2018}", "'"), ("\u{2019}", "'"), ("\u{201C}", "\""), ("\u{201D}", "\""),
-                           ("\u{2026}", "..."), ("\u{00A0}", " ")] {
+        for (from, to) in [
+            ("\u{2018}", "'"), ("\u{2019}", "'"), ("\u{201C}", "\""), ("\u{201D}", "\""),
+            ("\u{2026}", "..."), ("\u{00A0}", " "),
+        ] {
             text = text.replacingOccurrences(of: from, with: to)
         }
         text = text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")

@@ -64,8 +64,12 @@ struct TokenizerConformance {
             flushText()
             tokens.append(
                 .doctype(
-                    name: doctype.name, publicID: doctype.publicIdentifier, systemID: doctype.systemIdentifier,
-                    correct: !doctype.forceQuirks))
+                    name: doctype.name,
+                    publicID: doctype.publicIdentifier,
+                    systemID: doctype.systemIdentifier,
+                    correct: !doctype.forceQuirks
+                )
+            )
         }
     }
 
@@ -119,8 +123,11 @@ struct TokenizerConformance {
             default: .data
             }
         var tokenizer = HTMLTokenizer(
-            initialState: initial, lastStartTag: test["lastStartTag"] as? String, limits: .unlimited,
-            switchesContentModel: false)
+            initialState: initial,
+            lastStartTag: test["lastStartTag"] as? String,
+            limits: .unlimited,
+            switchesContentModel: false
+        )
         var sink = CollectingSink()
         let bytes = Array(input.utf8)
         if let chunkSize {
@@ -149,7 +156,11 @@ struct TokenizerConformance {
             for (k, v) in array[2] as? [String: String] ?? [:] {
                 attributes[doubleEscaped ? unescape(k) : k] = doubleEscaped ? unescape(v) : v
             }
-            return .startTag(name: text(1) ?? "", attributes: attributes, selfClosing: array.count > 3 && (array[3] as? Bool ?? false))
+            return .startTag(
+                name: text(1) ?? "",
+                attributes: attributes,
+                selfClosing: array.count > 3 && (array[3] as? Bool ?? false)
+            )
         case "EndTag": return .endTag(name: text(1) ?? "")
         case "Comment": return .comment(text(1) ?? "")
         case "Character": return .character(text(1) ?? "")
