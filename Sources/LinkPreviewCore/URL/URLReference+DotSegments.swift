@@ -5,8 +5,47 @@ import Foundation
 extension URLReference {
     /// Whether a percent-encoded path has a `.` or `..` segment (`%2e` counting as `.`).
     static func hasDotSegments(_ path: String) -> Bool {
+        if let ascii = path.utf8.withContiguousStorageIfAvailable(asciiHasDotSegments), let result = ascii {
+            return result
+        }
         guard path.utf8.contains(0x2E) || path.utf8.contains(0x25) else { return false }
         return path.split(separator: "/", omittingEmptySubsequences: false).contains { isDot($0) || isDoubleDot($0) }
+    }
+
+    /// ``hasDotSegments(_:)`` byte by byte, or nil when the path is not ASCII.
+    private static func asciiHasDotSegments(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+        var found = false
+        var segmentStart = 0
+        for index in 0...bytes.count {
+            if index < bytes.count {
+                if bytes[index] >= 0x80 { return nil }
+                if bytes[index] != 0x2F { continue }
+            }
+            if !found, let dots = dotCount(UnsafeBufferPointer(rebasing: bytes[segmentStart..<index])), dots <= 2 {
+                found = true
+            }
+            segmentStart = index + 1
+        }
+        return found
+    }
+
+    /// How many dots a segment made only of `.` and `%2e` (either case) has; nil for any other segment.
+    private static func dotCount(_ segment: UnsafeBufferPointer<UInt8>) -> Int? {
+        var count = 0
+        var index = 0
+        while index < segment.count {
+            if segment[index] == 0x2E {
+                index += 1
+            } else if segment[index] == 0x25, index + 2 < segment.count, segment[index + 1] == 0x32,
+                segment[index + 2] | 0x20 == 0x65
+            {
+                index += 3
+            } else {
+                return nil
+            }
+            count += 1
+        }
+        return count == 0 ? nil : count
     }
 
     /// Returns `url` with the dot segments of its path removed, query and fragment untouched.

@@ -7,9 +7,22 @@ enum URLReference {
     ///
     /// - Parameters:
     ///   - reference: The reference as written.
-    ///   - baseScheme: The base URL's scheme, lowercased; decides whether `\` means `/`.
+    ///   - baseScheme: The base URL's scheme, lowercased; decides whether `\` means `/`. Read at most
+    ///     once, and only when the reference needs it.
     ///   - maxLength: The longest cleaned-up reference accepted.
-    static func prepare(_ reference: String, baseScheme: String?, maxLength: Int) -> String? {
+    static func prepare(_ reference: String, baseScheme: () -> String?, maxLength: Int) -> String? {
+        var cachedBaseScheme: String??
+        func baseSchemeOnce() -> String? {
+            if let cachedBaseScheme { return cachedBaseScheme }
+            let scheme = baseScheme()
+            cachedBaseScheme = .some(scheme)
+            return scheme
+        }
+        let unchanged = reference.utf8.withContiguousStorageIfAvailable { bytes in
+            isPrepared(bytes, baseIsSpecial: { isSpecial(baseSchemeOnce()) }, maxLength: maxLength)
+        }
+        if unchanged == true { return reference }
+        let baseScheme = baseSchemeOnce()
         guard var bytes = cleaned(reference, maxLength: maxLength) else { return nil }
         if bytes.isEmpty { return "" }
 
@@ -54,6 +67,81 @@ enum URLReference {
         return String(decoding: output, as: UTF8.self)
     }
 
+    /// Whether ``prepare(_:baseScheme:maxLength:)`` would return `bytes` as they are: the common case
+    /// of a reference that is printable ASCII without backslashes, with a lowercase scheme and host,
+    /// exactly two slashes before an `http(s)` authority, and nothing to percent-encode. Checked in
+    /// one pass, without copying; false sends the reference through the full clean-up.
+    private static func isPrepared(
+        _ bytes: UnsafeBufferPointer<UInt8>,
+        baseIsSpecial: () -> Bool,
+        maxLength: Int
+    ) -> Bool {
+        let count = bytes.count
+        guard count > 0, count <= maxLength else { return false }
+        // Every byte is checked below: the scheme by `schemeLength`, the authority for controls, spaces,
+        // non-ASCII and backslashes (which the clean-up would change), the rest by `isAllowed`.
+        let schemeEnd = schemeLength(bytes)
+        var authorityStart: Int?
+        if let schemeEnd {
+            for index in 0..<schemeEnd where isUppercase(bytes[index]) { return false }
+            let isHTTP =
+                (schemeEnd == 4 || (schemeEnd == 5 && bytes[4] == 0x73)) && bytes[0] == 0x68 && bytes[1] == 0x74
+                && bytes[2] == 0x74 && bytes[3] == 0x70  // http, https
+            let hasSlashes = schemeEnd + 2 < count && bytes[schemeEnd + 1] == slash && bytes[schemeEnd + 2] == slash
+            if isHTTP {
+                // `http:x`, `http:/x` and `http:///x` are rewritten.
+                guard hasSlashes, schemeEnd + 3 == count || bytes[schemeEnd + 3] != slash else { return false }
+            }
+            if hasSlashes { authorityStart = schemeEnd + 3 }
+        } else if count >= 2, bytes[0] == slash, bytes[1] == slash {
+            // `///x` against an http(s) base is rewritten.
+            if count >= 3, bytes[2] == slash, baseIsSpecial() { return false }
+            authorityStart = 2
+        }
+        var bodyStart = 0
+        if let authorityStart {
+            var end = authorityStart
+            var hostStart = authorityStart
+            while end < count, bytes[end] != slash, bytes[end] != question, bytes[end] != hash {
+                let byte = bytes[end]
+                if byte <= 0x20 || byte >= 0x7F || byte == backslash { return false }
+                if byte == 0x40 { hostStart = end + 1 }  // after `userinfo@`
+                end += 1
+            }
+            for index in hostStart..<end where isUppercase(bytes[index]) { return false }
+            bodyStart = end
+        } else if schemeEnd == nil, firstSegmentHasColon(bytes) {
+            return false
+        }
+        var seenHash = false
+        var index = bodyStart
+        while index < count {
+            let byte = bytes[index]
+            if byte == hash {
+                if seenHash { return false }
+                seenHash = true
+            } else if byte == percent {
+                guard index + 2 < count, isHexDigit(bytes[index + 1]), isHexDigit(bytes[index + 2]) else {
+                    return false
+                }
+            } else if !isAllowed(byte) {
+                return false
+            }
+            index += 1
+        }
+        return true
+    }
+
+    /// Whether a prepared reference starts with a scheme other than `http` and `https` (schemes are
+    /// lowercase once prepared).
+    static func hasNonWebScheme(_ prepared: String) -> Bool {
+        prepared.utf8.withContiguousStorageIfAvailable { bytes in
+            guard let schemeEnd = schemeLength(bytes) else { return false }
+            let scheme = UnsafeBufferPointer(rebasing: bytes[..<schemeEnd])
+            return !scheme.elementsEqual("http".utf8) && !scheme.elementsEqual("https".utf8)
+        } ?? false
+    }
+
     /// Strips leading and trailing C0 controls and spaces, removes tab, CR and LF everywhere.
     private static func cleaned(_ reference: String, maxLength: Int) -> [UInt8]? {
         var output: [UInt8] = []
@@ -75,7 +163,8 @@ enum URLReference {
     }
 
     /// The length of the scheme when the reference starts with `scheme:`.
-    private static func schemeLength(_ bytes: [UInt8]) -> Int? {
+    private static func schemeLength<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes) -> Int?
+    where Bytes.Index == Int {
         guard let first = bytes.first, isAlpha(first) else { return nil }
         for (index, byte) in bytes.enumerated().dropFirst() {
             if byte == colon { return index }
@@ -102,7 +191,8 @@ enum URLReference {
     }
 
     /// The authority's bytes (after `//`, up to the first `/`, `?` or `#`) when the reference has one.
-    private static func authorityRange(_ bytes: [UInt8]) -> Range<Int>? {
+    private static func authorityRange<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes) -> Range<Int>?
+    where Bytes.Index == Int {
         var start: Int
         if bytes.starts(with: [slash, slash]) {
             start = 2
@@ -128,7 +218,7 @@ enum URLReference {
         return bytes
     }
 
-    private static func firstSegmentHasColon(_ bytes: [UInt8]) -> Bool {
+    private static func firstSegmentHasColon(_ bytes: some Sequence<UInt8>) -> Bool {
         for byte in bytes {
             switch byte {
             case colon: return true
@@ -164,14 +254,13 @@ enum URLReference {
         }
     }
 
-    /// RFC 3986 unreserved, sub-delims, `:`, `@`, `/` and `?`.
+    /// RFC 3986 unreserved, sub-delims, `:`, `@`, `/` and `?`: ASCII letters and digits, `-._~`,
+    /// `!$&'()*+,;=` and `:@/?`, as a bit mask over the byte values 0–63 and 64–127.
     private static func isAllowed(_ byte: UInt8) -> Bool {
-        if isAlpha(byte) || isDigit(byte) { return true }
         switch byte {
-        case 0x2D, 0x2E, 0x5F, 0x7E: return true  // - . _ ~
-        case 0x21, 0x24, 0x26, 0x27, 0x28, 0x29, 0x2A, 0x2B, 0x2C, 0x3B, 0x3D: return true  // !$&'()*+,;=
-        case 0x3A, 0x40, 0x2F, 0x3F: return true  // : @ / ?
-        default: return false
+        case 0..<64: (0xAFFF_FFD2_0000_0000 as UInt64) >> UInt64(byte) & 1 != 0
+        case 64..<128: (0x47FF_FFFE_87FF_FFFF as UInt64) >> UInt64(byte - 64) & 1 != 0
+        default: false
         }
     }
 
@@ -185,6 +274,10 @@ enum URLReference {
 
     private static func isAlpha(_ byte: UInt8) -> Bool {
         (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+    }
+
+    private static func isUppercase(_ byte: UInt8) -> Bool {
+        byte >= 0x41 && byte <= 0x5A
     }
 
     private static func isDigit(_ byte: UInt8) -> Bool {

@@ -51,15 +51,7 @@ package enum URLResolver {
     ///   reference cannot be read. An empty reference resolves to `base` without its fragment, as in
     ///   browsers.
     package static func resolve(_ reference: String, against base: URL, maxLength: Int = defaultMaxLength) -> URL? {
-        let base = base.absoluteURL
-        guard
-            let prepared = URLReference.prepare(reference, baseScheme: base.scheme?.lowercased(), maxLength: maxLength)
-        else { return nil }
-        if prepared.isEmpty {
-            return withoutFragment(base)
-        }
-        guard let parsed = URL(string: prepared, relativeTo: base)?.absoluteURL else { return nil }
-        return validated(parsed, maxLength: maxLength)
+        resolved(reference, against: base, maxLength: maxLength)?.url
     }
 
     /// Resolves the URL of an image, icon, video or audio object: like ``resolve(_:against:maxLength:)``
@@ -72,9 +64,10 @@ package enum URLResolver {
         against base: URL,
         maxLength: Int = defaultMaxLength
     ) -> URL? {
-        guard !isBlank(reference), let url = resolve(reference, against: base, maxLength: maxLength), isWeb(url)
+        guard !isBlank(reference), let result = resolved(reference, against: base, maxLength: maxLength, webOnly: true),
+            result.isWeb
         else { return nil }
-        return url
+        return result.url
     }
 
     /// Resolves a `<base href>` value against the page URL; only `http` and `https` results are
@@ -82,16 +75,48 @@ package enum URLResolver {
     ///
     /// Use the first `<base>` element that has an `href`; an empty `href` gives the page URL.
     package static func resolveBase(_ href: String, against pageURL: URL, maxLength: Int = defaultMaxLength) -> URL? {
-        guard let url = resolve(href, against: pageURL, maxLength: maxLength), isWeb(url) else { return nil }
-        return url
+        guard let result = resolved(href, against: pageURL, maxLength: maxLength, webOnly: true), result.isWeb else {
+            return nil
+        }
+        return result.url
     }
 
     /// Whether `url` is an `http` or `https` URL.
     static func isWeb(_ url: URL) -> Bool {
-        switch url.scheme?.lowercased() {
+        url.scheme.map(isWebScheme) ?? false
+    }
+
+    private static func isWebScheme(_ scheme: String) -> Bool {
+        switch scheme.lowercased() {
         case "http", "https": true
         default: false
         }
+    }
+
+    /// ``resolve(_:against:maxLength:)``, and whether the result is an `http` or `https` URL (which
+    /// ``validated(_:maxLength:)`` finds out anyway). With `webOnly`, a reference whose own scheme is
+    /// not `http` or `https` (`data:`, `javascript:`, `mailto:`) gives nil without being parsed: it
+    /// can only resolve to a URL of that scheme.
+    private static func resolved(
+        _ reference: String,
+        against base: URL,
+        maxLength: Int,
+        webOnly: Bool = false
+    ) -> (url: URL, isWeb: Bool)? {
+        let base = base.absoluteURL
+        guard
+            let prepared = URLReference.prepare(
+                reference,
+                baseScheme: { base.scheme?.lowercased() },
+                maxLength: maxLength
+            )
+        else { return nil }
+        if prepared.isEmpty {
+            return withoutFragment(base).map { ($0, isWeb($0)) }
+        }
+        if webOnly, URLReference.hasNonWebScheme(prepared) { return nil }
+        guard let parsed = URL(string: prepared, relativeTo: base)?.absoluteURL else { return nil }
+        return validated(parsed, maxLength: maxLength)
     }
 
     /// Whether the reference is empty once whitespace and controls are stripped.
@@ -101,25 +126,37 @@ package enum URLResolver {
 
     /// Applies the checks Foundation does not: host present for web URLs, port range, dot segments,
     /// length.
-    private static func validated(_ url: URL, maxLength: Int) -> URL? {
-        guard url.scheme != nil else { return nil }
-        if isWeb(url) {
-            guard let host = url.host(percentEncoded: true), !host.isEmpty else { return nil }
+    ///
+    /// Each Foundation accessor is read once; the result's scheme is read again only when the result
+    /// is rebuilt.
+    private static func validated(_ url: URL, maxLength: Int) -> (url: URL, isWeb: Bool)? {
+        guard let scheme = url.scheme else { return nil }
+        var isWeb = isWebScheme(scheme)
+        let host = url.host(percentEncoded: true)
+        if isWeb {
+            guard let host, !host.isEmpty else { return nil }
         }
         if let port = url.port, !(0...65535).contains(port) { return nil }
         var result = url
-        if url.host(percentEncoded: true) != nil, URLReference.hasDotSegments(url.path(percentEncoded: true)) {
-            guard let normalized = URLReference.removingDotSegments(from: url) else { return nil }
-            result = normalized
-        }
-        if isWeb(result), result.path(percentEncoded: true).isEmpty {
-            // WHATWG URLs of special schemes always have a path: `https://a.com` is `https://a.com/`.
-            var components = URLComponents(url: result, resolvingAgainstBaseURL: false)
-            components?.percentEncodedPath = "/"
-            result = components?.url ?? result
+        // Without a host the URL is not a web URL (refused above), so neither step below applies.
+        if host != nil {
+            var path = url.path(percentEncoded: true)
+            if URLReference.hasDotSegments(path) {
+                guard let normalized = URLReference.removingDotSegments(from: url) else { return nil }
+                result = normalized
+                isWeb = Self.isWeb(result)
+                path = result.path(percentEncoded: true)
+            }
+            if isWeb, path.isEmpty {
+                // WHATWG URLs of special schemes always have a path: `https://a.com` is `https://a.com/`.
+                var components = URLComponents(url: result, resolvingAgainstBaseURL: false)
+                components?.percentEncodedPath = "/"
+                result = components?.url ?? result
+                isWeb = Self.isWeb(result)
+            }
         }
         guard result.absoluteString.utf8.count <= maxLength else { return nil }
-        return result
+        return (result, isWeb)
     }
 
     private static func withoutFragment(_ url: URL) -> URL? {

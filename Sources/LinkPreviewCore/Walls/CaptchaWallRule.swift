@@ -27,12 +27,10 @@ enum CaptchaWallRule {
             }
         }
         // A challenge form posts to `?__cf_chl_f_tk=…` or `/errors/validateCaptcha`.
-        for action in context.signals.formActions.prefix(WallSignals.formActionLimit) {
+        for (action, target) in zip(context.signals.formActions, context.formTargets) {
             if let marker = CaptchaMarker.matching(action), marker.isChallengePage {
                 evidence.addDecisive(marker.name)
-            } else if let base = context.signals.pageURL ?? context.signals.requestedURL,
-                let target = WallURL(URLResolver.resolve(action, against: base)), isChallengePath(target)
-            {
+            } else if let target, isChallengePath(target) {
                 evidence.addDecisive("form action \(target.shownPath)")
             }
         }
@@ -62,7 +60,7 @@ enum CaptchaWallRule {
     }
 
     private static func isChallengePath(_ url: WallURL) -> Bool {
-        WallPathPattern.first(in: pathPatterns, matching: url.segments) != nil
+        WallPathPattern.first(in: pathPatterns, matching: url) != nil
     }
 
     /// Statuses challenge pages are served with.
@@ -75,17 +73,17 @@ enum CaptchaWallRule {
     ].map(WallPathPattern.init)
 
     /// Whole titles (or title parts) of challenge pages, lowercased, trailing `.…!?` removed.
-    static let challengeTitles: Set<String> = [
+    static let challengeTitles: WallPhrases = [
         "just a moment", "attention required! | cloudflare", "checking your browser", "ddos-guard",
         "pardon our interruption", "robot check", "are you a robot", "are you a human", "verify you are human",
         "please verify you are a human", "human verification", "bot verification",
     ]
 
     /// How challenge titles start when they name the site: "Checking your browser before accessing example.com".
-    static let challengeTitlePrefixes = ["checking your browser before accessing"]
+    static let challengeTitlePrefixes: WallPhrases = ["checking your browser before accessing"]
 
     /// Titles that block pages share with other error pages; they need support from another category.
-    static let blockingTitles: Set<String> = [
+    static let blockingTitles: WallPhrases = [
         "access denied", "security check", "one more step", "access to this page has been denied",
         "verification required", "you have been blocked", "request unsuccessful", "forbidden", "403 forbidden",
         "captcha",

@@ -29,12 +29,12 @@ enum ConsentWallRule {
             } else if crossSite, WallHostPattern.first(in: privacyHostPatterns, matching: detour.url.host) != nil {
                 add(host, decisive: detour.isKnown && !returnEvidence.isEmpty, to: &evidence)
             }
-            if WallPathPattern.first(in: pathPatterns, matching: detour.url.segments) != nil {
+            if WallPathPattern.first(in: pathPatterns, matching: detour.url) != nil {
                 add("\(detour.label)path \(detour.url.shownPath)", decisive: detour.isKnown, to: &evidence)
             }
         }
         for title in context.titles
-        where title.hasPart(in: ["before you continue"]) || title.hasPart(startingWith: titlePhrases, extraWords: 3) {
+        where title.hasPart(in: titles) || title.hasPart(startingWith: titlePhrases, extraWords: 3) {
             evidence.addDecisive(title.evidence)
         }
         if context.signals.metaRobotsNoindex {
@@ -48,7 +48,7 @@ enum ConsentWallRule {
     /// Whether `url` is itself a consent page.
     static func isConsentURL(_ url: WallURL) -> Bool {
         WallHostPattern.first(in: hostPatterns, matching: url.host) != nil
-            || WallPathPattern.first(in: pathPatterns, matching: url.segments) != nil
+            || WallPathPattern.first(in: pathPatterns, matching: url) != nil
     }
 
     private static func add(_ reason: String, decisive: Bool, to evidence: inout WallEvidence) {
@@ -72,9 +72,12 @@ enum ConsentWallRule {
     static let pathPatterns: [WallPathPattern] = ["/consent", "/v2/collectconsent", "/collectconsent"]
         .map(WallPathPattern.init)
 
+    /// Whole titles (or title parts) of consent interstitials, lowercased.
+    static let titles: WallPhrases = ["before you continue"]
+
     /// How consent interstitial titles start, lowercased (Google's and Yahoo's wording in several
     /// languages); the connector is part of the phrase, so "Before you continue reading" is no match.
-    static let titlePhrases = [
+    static let titlePhrases: WallPhrases = [
         "before you continue to", "bevor sie zu", "bevor du zu", "avant d'accéder à", "antes de ir a",
         "antes de continuar para", "prima di passare a", "prima di continuare su", "voordat je verdergaat naar",
         "zanim przejdziesz do", "yahoo is part of the yahoo family of brands", "yahoo ist teil der yahoo markenfamilie",

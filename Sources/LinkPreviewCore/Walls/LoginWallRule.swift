@@ -28,7 +28,7 @@ enum LoginWallRule {
             if crossSite, WallHostPattern.first(in: hostPatterns, matching: detour.url.host) != nil {
                 add("\(detour.label)host \(detour.url.host)", decisive: detour.isKnown, to: &evidence)
             }
-            if WallPathPattern.first(in: pathPatterns, matching: detour.url.segments) != nil {
+            if WallPathPattern.first(in: pathPatterns, matching: detour.url) != nil {
                 add("\(detour.label)path \(detour.url.shownPath)", decisive: detour.isKnown, to: &evidence)
             }
         }
@@ -39,7 +39,7 @@ enum LoginWallRule {
         if context.signals.hasPasswordField {
             evidence.addSupporting("password field", .form)
         }
-        if let action = signInFormAction(context.signals) {
+        if let action = signInFormAction(context) {
             evidence.addSupporting("form action \(action)", .form)
         }
         if context.signals.metaRobotsNoindex {
@@ -53,7 +53,7 @@ enum LoginWallRule {
     /// Whether `url` is itself a sign-in page: a sign-in host or path.
     static func isSignInURL(_ url: WallURL) -> Bool {
         WallHostPattern.first(in: hostPatterns, matching: url.host) != nil
-            || WallPathPattern.first(in: pathPatterns, matching: url.segments) != nil
+            || WallPathPattern.first(in: pathPatterns, matching: url) != nil
     }
 
     /// Whether a title names a sign-in page (`Sign in – Google Accounts`, `Login • Instagram`,
@@ -71,14 +71,12 @@ enum LoginWallRule {
     }
 
     /// The first form action that posts to a sign-in path or host, as shown in evidence.
-    private static func signInFormAction(_ signals: WallSignals) -> String? {
-        guard let base = signals.pageURL ?? signals.requestedURL else { return nil }
-        for action in signals.formActions.prefix(WallSignals.formActionLimit) {
-            guard let target = WallURL(URLResolver.resolve(action, against: base)) else { continue }
+    private static func signInFormAction(_ context: WallContext) -> String? {
+        for case let target? in context.formTargets {
             if WallHostPattern.first(in: hostPatterns, matching: target.host) != nil {
                 return target.host + target.shownPath
             }
-            if WallPathPattern.first(in: pathPatterns + formActionPathPatterns, matching: target.segments) != nil {
+            if WallPathPattern.first(in: formPathPatterns, matching: target) != nil {
                 return target.shownPath
             }
         }
@@ -105,6 +103,9 @@ enum LoginWallRule {
         "/session", "/sessions", "/uas/login-submit", "/j_security_check", "/login-submit",
     ].map(WallPathPattern.init)
 
+    /// What a sign-in form posts to: ``pathPatterns`` and ``formActionPathPatterns``.
+    static let formPathPatterns = pathPatterns + formActionPathPatterns
+
     /// Hosts that serve sign-in pages, matched as described in ``WallHostPattern``.
     static let hostPatterns: [WallHostPattern] = [
         "accounts.google.com", "login.microsoftonline.com", "login.microsoft.com", "login.live.com",
@@ -117,7 +118,7 @@ enum LoginWallRule {
 
     /// Titles of sign-in pages, lowercased: English, German, Spanish, French, Italian, Portuguese,
     /// Dutch, Polish, Russian, Turkish, Japanese, Chinese, Korean.
-    static let titlePhrases = [
+    static let titlePhrases: WallPhrases = [
         "sign in", "sign-in", "signin", "log in", "log-in", "login", "log on", "logon",
         "anmelden", "anmeldung", "einloggen",
         "iniciar sesión", "iniciar sesion", "inicia sesión", "inicio de sesión",
@@ -139,5 +140,5 @@ enum LoginWallRule {
     ]
 
     /// Phrases that start a sign-in title followed by what one signs in to (`log into facebook`).
-    static let leadingTitlePhrases = ["log into", "sign into", "log on to"]
+    static let leadingTitlePhrases: WallPhrases = ["log into", "sign into", "log on to"]
 }

@@ -24,6 +24,10 @@ struct WallContext {
     let detours: [Detour]
     /// The title, `og:title` and first heading that are present, in that order.
     let titles: [WallTitle]
+    /// The first ``WallSignals/formActionLimit`` form actions resolved against the page URL (else the
+    /// requested URL), each nil when it does not resolve to a URL with a host; resolved once for all
+    /// rules.
+    let formTargets: [WallURL?]
 
     /// Derives the context from `signals`.
     init(_ signals: WallSignals) {
@@ -48,6 +52,10 @@ struct WallContext {
             WallTitle(source: "og:title", text: signals.ogTitle),
             WallTitle(source: "heading", text: signals.firstHeading),
         ].compactMap { $0 }
+        let base = signals.pageURL ?? signals.requestedURL
+        formTargets = signals.formActions.prefix(WallSignals.formActionLimit).map { action in
+            base.flatMap { WallURL(URLResolver.resolve(action, against: $0)) }
+        }
     }
 
     /// Evidence for each query parameter of a known detour that carries the requested URL back

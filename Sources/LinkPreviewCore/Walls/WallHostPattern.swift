@@ -10,6 +10,9 @@ struct WallHostPattern: Sendable, CustomStringConvertible {
 
     private let form: Form
     let description: String
+    /// The byte a matching host must start with (exact and first-label forms) or end with (subdomain
+    /// form), when that is certain (see ``WallURL/isPlainByte(_:)``).
+    private let anchorByte: UInt8?
 
     /// Creates a pattern from its written form.
     init(_ text: String) {
@@ -22,15 +25,24 @@ struct WallHostPattern: Sendable, CustomStringConvertible {
         } else {
             form = .exact(text)
         }
+        let anchor = text.hasPrefix("*.") ? text.utf8.last : text.utf8.first
+        anchorByte = anchor.flatMap { WallURL.isPlainByte($0) ? $0 : nil }
     }
 
     /// Whether `host` (lowercased) matches.
     func matches(_ host: String) -> Bool {
-        switch form {
+        if let anchorByte {
+            guard (isSubdomainForm ? host.utf8.last : host.utf8.first) == anchorByte else { return false }
+        }
+        return switch form {
         case .exact(let name): host == name
         case .subdomain(let suffix): host.hasSuffix(suffix) && host.count > suffix.count
         case .firstLabel(let prefix): host.hasPrefix(prefix) && host.count > prefix.count
         }
+    }
+
+    private var isSubdomainForm: Bool {
+        if case .subdomain = form { true } else { false }
     }
 
     /// The first of `patterns` that `host` matches.
