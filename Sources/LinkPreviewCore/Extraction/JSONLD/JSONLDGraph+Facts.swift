@@ -61,10 +61,10 @@ extension JSONLDGraph {
 
     /// Person or organization names in an `author`-like value: strings, objects with a `name`
     /// (or `givenName` and `familyName`), references to such objects, or arrays of them.
-    func names(in value: Any?) -> [String] {
+    func names(in value: JSONValue?) -> [String] {
         var names: [String] = []
         for item in JSONLDNode.items(in: value) {
-            if let string = item as? String {
+            if let string = item.string {
                 names += [Self.personName(string)].compactMap { $0 }
             } else if var node = JSONLDNode(item) {
                 if node["name"] == nil { node = resolve(node) }
@@ -89,9 +89,9 @@ extension JSONLDGraph {
         return name.isEmpty ? nil : name
     }
 
-    private func publisherName(in value: Any?) -> String? {
+    private func publisherName(in value: JSONValue?) -> String? {
         for item in JSONLDNode.items(in: value) {
-            if let string = item as? String, let name = JSONLDText.clean(string), !JSONLDText.looksLikeURL(name) {
+            if let string = item.string, let name = JSONLDText.clean(string), !JSONLDText.looksLikeURL(name) {
                 return name
             }
             if let node = resolvedNode(item), let name = node.text("name") ?? resolve(node).text("name") {
@@ -115,7 +115,7 @@ extension JSONLDGraph {
     /// `inLanguage` as a string, or a `Language` object's `alternateName` (usually the tag) or `name`.
     private func language(of node: JSONLDNode) -> String? {
         for item in JSONLDNode.items(in: node["inLanguage"]) {
-            if let string = item as? String, let tag = JSONLDText.clean(string) { return tag }
+            if let string = item.string, let tag = JSONLDText.clean(string) { return tag }
             if let language = resolvedNode(item), let tag = language.text("alternateName") ?? language.text("name") {
                 return tag
             }
@@ -138,7 +138,7 @@ extension JSONLDGraph {
         if let primary {
             if let url = primary.strings("url").lazy.compactMap(pageURL).first { return url }
             for item in JSONLDNode.items(in: primary["mainEntityOfPage"]) {
-                if let string = item as? String, let url = pageURL(string) { return url }
+                if let string = item.string, let url = pageURL(string) { return url }
                 if let node = resolvedNode(item),
                     let url = node.strings("url").lazy.compactMap(pageURL).first ?? idURL(node)
                 {

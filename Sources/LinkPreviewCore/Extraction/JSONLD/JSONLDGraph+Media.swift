@@ -16,10 +16,10 @@ extension JSONLDGraph {
 
     /// The images in an `image`-like value: a URL string, an `ImageObject` (`url` or `contentUrl`,
     /// with `width` and `height`), a reference to one, or an array of these.
-    func images(in value: Any?) -> [JSONLDFacts.Image] {
+    func images(in value: JSONValue?) -> [JSONLDFacts.Image] {
         var images: [JSONLDFacts.Image] = []
         for item in JSONLDNode.items(in: value) {
-            if let string = item as? String {
+            if let string = item.string {
                 if let url = JSONLDText.cleanURL(string) { images.append(JSONLDFacts.Image(url: url)) }
             } else if let node = JSONLDNode(item), let image = image(of: node) ?? image(of: resolve(node)) {
                 images.append(image)

@@ -19,7 +19,7 @@ struct JSONLDGraph {
     /// Entities in document order.
     private(set) var entities: [Entity] = []
     /// Nodes with an `@id` and properties of their own; for two nodes with the same `@id`, the one
-    /// with more properties.
+    /// with more properties (the first of equals).
     private(set) var nodesByID: [String: JSONLDNode] = [:]
 
     /// Properties whose objects are entities of the page too, when their holder is.
@@ -29,17 +29,17 @@ struct JSONLDGraph {
     ///
     /// At most `limits.maxNodes` objects and arrays are visited across `values`, none nested deeper
     /// than `limits.maxDepth`; what lies beyond is not read. `@context` values are not walked.
-    mutating func add(_ values: [Any], limits: JSONLDReader.Limits) {
-        var stack: [(value: Any, depth: Int, isEntityPath: Bool)] = values.reversed().map { ($0, 1, true) }
+    mutating func add(_ values: [JSONValue], limits: JSONLDReader.Limits) {
+        var stack: [(value: JSONValue, depth: Int, isEntityPath: Bool)] = values.reversed().map { ($0, 1, true) }
         var visited = 0
         while let item = stack.popLast() {
             let (value, depth, isEntityPath) = item
             visited += 1
             guard visited <= limits.maxNodes else { return }
             let canDescend = depth < limits.maxDepth
-            if let array = value as? [Any] {
+            if case .array(let array) = value {
                 guard canDescend else { continue }
-                for element in array.reversed() where element is [Any] || element is [String: Any] {
+                for element in array.reversed() where element.isContainer {
                     stack.append((element, depth + 1, isEntityPath))
                 }
                 continue
@@ -56,18 +56,27 @@ struct JSONLDGraph {
             // An untyped top-level object is a wrapper (`{"@context": …, "@graph": […]}`, or Reuters'
             // `{"article": {…}}`): its objects are the page's entities.
             let isWrapper = isEntityPath && depth == 1 && types.isEmpty
-            var entityChildren: [(key: String, value: Any)] = []
-            for (key, child) in node.properties where key != "@context" && (child is [Any] || child is [String: Any]) {
-                if isEntityPath && (isWrapper || Self.entityKeys.contains(key.lowercased())) {
-                    entityChildren.append((key, child))
+            var entityChildren: [JSONObject.Member] = []
+            for member in node.properties.members where member.value.isContainer && member.key != "@context" {
+                if isEntityPath && (isWrapper || Self.isEntityKey(member.key)) {
+                    entityChildren.append(member)
                 } else {
-                    stack.append((child, depth + 1, false))
+                    stack.append((member.value, depth + 1, false))
                 }
             }
-            // Pushed last so they are visited next, in a fixed order (dictionary order is not).
+            // Pushed last so they are visited next, in a fixed order.
             for child in entityChildren.sorted(by: { Self.entityOrder($0.key, $1.key) }).reversed() {
                 stack.append((child.value, depth + 1, true))
             }
+        }
+    }
+
+    /// Whether `key`, lowercased, is one of ``entityKeys``. Lowercasing keeps an ASCII key's length,
+    /// so only ASCII keys of those lengths, or non-ASCII keys, need lowercasing.
+    private static func isEntityKey(_ key: String) -> Bool {
+        switch key.utf8.count {
+        case 6, 10, 16: entityKeys.contains(key.lowercased())
+        default: !key.isASCIIBytes && entityKeys.contains(key.lowercased())
         }
     }
 
@@ -98,7 +107,7 @@ struct JSONLDGraph {
     }
 
     /// The node for a parsed value, following a reference; nil when the value is not an object.
-    func resolvedNode(_ value: Any) -> JSONLDNode? {
+    func resolvedNode(_ value: JSONValue) -> JSONLDNode? {
         JSONLDNode(value).map { $0.isReference ? resolve($0) : $0 }
     }
 
@@ -107,9 +116,10 @@ struct JSONLDGraph {
     /// "WebPage", "@id": "…"}`) says nothing about the page and is passed over.
     var primaryEntity: Entity? {
         var best: Entity?
-        for entity in entities.lazy.filter({ $0.kind.canBePrimary }).map(resolved) where !entity.node.isReference {
+        for entity in entities where entity.kind.canBePrimary {
             if let current = best, current.kind <= entity.kind { continue }
-            best = entity
+            let resolved = resolved(entity)
+            if !resolved.node.isReference { best = resolved }
         }
         return best
     }

@@ -1,28 +1,26 @@
 import Foundation
 
-/// A JSON-LD node object (a JSON object with `@type`, `@id` and properties), as parsed by
-/// `JSONSerialization`, with the lenient property access real pages need.
+/// A JSON-LD node object (a JSON object with `@type`, `@id` and properties), with the lenient
+/// property access real pages need.
 struct JSONLDNode {
     /// The object's properties as parsed.
-    let properties: [String: Any]
+    let properties: JSONObject
 
     /// The node for a parsed value, when it is a JSON object.
-    init?(_ value: Any?) {
-        guard let properties = value as? [String: Any] else { return nil }
+    init?(_ value: JSONValue?) {
+        guard case .object(let properties)? = value else { return nil }
         self.properties = properties
     }
 
     /// The value of a property; when the exact key is absent, a key differing only in case
     /// (`Headline`, `mainEntityofPage`).
-    subscript(_ key: String) -> Any? {
-        if let value = properties[key] { return value }
-        let folded = key.lowercased()
-        return properties.first { $0.key.lowercased() == folded }?.value
+    subscript(_ key: String) -> JSONValue? {
+        properties.value(forKeyIgnoringCase: key)
     }
 
     /// `@id` (or a bare `id`), when it is a string.
     var id: String? {
-        (properties["@id"] ?? properties["id"]) as? String
+        (properties["@id"] ?? properties["id"])?.string
     }
 
     /// Whether the node is only a reference to another node: `{"@id": "…"}`, perhaps with a `@type`.
@@ -33,11 +31,35 @@ struct JSONLDNode {
     /// The `@type` names without a vocabulary prefix (`schema:NewsArticle` and
     /// `https://schema.org/NewsArticle` both give `NewsArticle`).
     var types: [String] {
-        let value = properties["@type"] ?? properties["type"]
-        let names = (value as? [Any] ?? [value as Any]).compactMap { $0 as? String }
-        return names.compactMap { name in
-            let short = name.split(whereSeparator: { $0 == "/" || $0 == ":" || $0 == "#" }).last.map(String.init)
-            return short.flatMap { $0.isEmpty ? nil : $0 }
+        switch properties["@type"] ?? properties["type"] {
+        case .string(let name)?: Self.shortTypeName(name).map { [$0] } ?? []
+        case .array(let elements)?: elements.compactMap { $0.string.flatMap(Self.shortTypeName) }
+        default: []
+        }
+    }
+
+    /// The last non-empty part of a type name split at `/`, `:` and `#`.
+    private static func shortTypeName(_ name: String) -> String? {
+        let range = name.withUTF8Bytes { bytes -> Range<Int>?? in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return .some(nil) }
+            func isSeparator(_ byte: UInt8) -> Bool {
+                byte == UInt8(ascii: "/") || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "#")
+            }
+            guard let last = bytes.lastIndex(where: { !isSeparator($0) }) else { return nil }
+            let start = bytes[..<last].lastIndex(where: isSeparator).map { $0 + 1 } ?? 0
+            return start..<last + 1
+        }
+        switch range {
+        case nil:
+            return nil
+        case .some(nil):
+            // A separator followed by a combining mark is one character, not a separator: split characters.
+            return name.split(whereSeparator: { $0 == "/" || $0 == ":" || $0 == "#" }).last.map(String.init)
+        case .some(let range?):
+            let utf8 = name.utf8
+            guard range != 0..<utf8.count else { return name }
+            let start = utf8.index(utf8.startIndex, offsetBy: range.lowerBound)
+            return String(name[start..<utf8.index(start, offsetBy: range.count)])
         }
     }
 
@@ -49,7 +71,9 @@ struct JSONLDNode {
 
     /// The first non-blank string a property holds, cleaned with ``JSONLDText/clean(_:)``.
     func text(_ key: String) -> String? {
-        for string in strings(key) {
+        let value = self[key]
+        if case .string(let string)? = value { return JSONLDText.clean(string) }
+        for string in Self.strings(in: value) {
             if let text = JSONLDText.clean(string) { return text }
         }
         return nil
@@ -65,29 +89,39 @@ struct JSONLDNode {
     func pixels(_ key: String) -> Int? {
         let value = self[key]
         let number: Double?
-        if let string = value as? String {
+        if let string = value?.string {
             number = Double(string.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "px", with: ""))
         } else if let node = JSONLDNode(value) {
-            number = node["value"].flatMap { $0 as? Double ?? ($0 as? String).flatMap(Double.init) }
+            number = node["value"].flatMap { $0.doubleValue ?? $0.string.flatMap(Double.init) }
         } else {
-            number = value as? Double
+            number = value?.doubleValue
         }
         guard let number, number.isFinite, number >= 1, number < 1_000_000 else { return nil }
         return Int(number)
     }
 
     /// The elements of an array value (flattening one nested array), or the value itself.
-    static func items(in value: Any?) -> [Any] {
+    static func items(in value: JSONValue?) -> [JSONValue] {
         guard let value else { return [] }
-        guard let array = value as? [Any] else { return [value] }
-        return array.flatMap { $0 as? [Any] ?? [$0] }
+        guard case .array(let array) = value else { return [value] }
+        guard array.contains(where: { $0.array != nil }) else { return array }
+        return array.flatMap { $0.array ?? [$0] }
     }
 
     /// The strings in a value: see ``strings(_:)``.
-    static func strings(in value: Any?) -> [String] {
-        items(in: value).compactMap { item in
-            if let string = item as? String { return string }
-            return JSONLDNode(item)?.properties["@value"] as? String
+    static func strings(in value: JSONValue?) -> [String] {
+        switch value {
+        case nil: return []
+        case .string(let string)?: return [string]
+        case .array?: break
+        default: return [value?.object?["@value"]?.string].compactMap { $0 }
+        }
+        return items(in: value).compactMap { item in
+            switch item {
+            case .string(let string): string
+            case .object(let object): object["@value"]?.string
+            default: nil
+            }
         }
     }
 }

@@ -1,26 +1,28 @@
-import Foundation
-
 /// Reads the JSON values in a `<script type="application/ld+json">`, forgiving what real pages get
-/// wrong, then parses each with Foundation's `JSONSerialization`.
+/// wrong, in one pass over the UTF-8 bytes.
 ///
-/// One pass over the bytes, outside strings, drops:
+/// Outside strings, the reader drops:
 /// - whitespace, `//` line comments and `/* */` block comments;
 /// - `<!--`, `-->`, `<![CDATA[` and `]]>` wrappers, semicolons and anything else between top-level values;
 /// - commas directly before `}` or `]` (and repeated commas).
 ///
 /// Inside strings, raw control characters (U+0000–U+001F, which JSON forbids there, including raw
-/// newlines and tabs) become spaces. Concatenated values (`{…}{…}`, `[…],{…}`) are split and
-/// parsed one by one; a value that still is not JSON, nests deeper than the limit or is cut off
-/// is skipped.
-/// Nothing here recurses on the input, and the nesting check keeps `JSONSerialization`'s own
-/// recursion shallow. Other JSON a page links to (web app manifests, oEmbed) can be read with it too.
+/// newlines and tabs) become spaces, and a lone surrogate escape (`\ud83d` without its pair) becomes
+/// U+FFFD. Concatenated values (`{…}{…}`, `[…],{…}`) are read one by one; a value that still is not
+/// JSON, nests deeper than the limit or is cut off is skipped. Other faults are not forgiven: single
+/// quotes, unquoted keys, unknown escapes (`\x`), numbers such as `01`, `.5` or `1e400`.
+///
+/// ``cleanedValues(in:maxBytes:maxDepth:)`` gives the same values as strict JSON text, and
+/// ``values(in:maxBytes:maxDepth:)`` reads exactly what a strict parser accepts of it. Nothing here
+/// recurses on the input (see ``LenientJSONTokenizer`` and ``JSONValueBuilder``). Other JSON a page
+/// links to (web app manifests, oEmbed) can be read with it too.
 ///
 /// ```swift
 /// let values = LenientJSON.values(in: "<!-- {\"a\": [1, 2,],} -->", maxBytes: 1 << 20, maxDepth: 64)
-/// // [["a": [1, 2]]]
+/// values.first?.object?["a"]  // .array([.number("1"), .number("2")])
 /// ```
 package enum LenientJSON {
-    /// The nesting depth never passed to `JSONSerialization`, whatever the caller's limit.
+    /// The deepest nesting ever read, whatever the caller's limit.
     package static let depthCeiling = 512
 
     /// The top-level objects and arrays in `text`, in order.
@@ -29,114 +31,83 @@ package enum LenientJSON {
     ///   - text: The script's contents.
     ///   - maxBytes: Longer text (in UTF-8) is ignored entirely.
     ///   - maxDepth: A value nesting objects and arrays deeper than this is skipped.
-    /// - Returns: The parsed values (`[String: Any]` or `[Any]`); empty when nothing could be read.
-    package static func values(in text: String, maxBytes: Int, maxDepth: Int) -> [Any] {
-        cleanedValues(in: text, maxBytes: maxBytes, maxDepth: maxDepth).compactMap(parse)
+    /// - Returns: The parsed values (each an ``JSONValue/object(_:)`` or ``JSONValue/array(_:)``); empty
+    ///   when nothing could be read.
+    package static func values(in text: String, maxBytes: Int, maxDepth: Int) -> [JSONValue] {
+        guard text.utf8.count <= maxBytes else { return [] }
+        let maxDepth = min(maxDepth, depthCeiling)
+        return text.withUTF8Bytes { bytes in
+            var tokenizer = LenientJSONTokenizer(bytes: bytes)
+            var builder = JSONValueBuilder()
+            var scratch: [UInt8] = []
+            var values: [JSONValue] = []
+            var isValid = true
+            while true {
+                switch tokenizer.next() {
+                case .end:
+                    return values
+                case .open(let isObject):
+                    if tokenizer.depth == 1 {
+                        builder.reset()
+                        isValid = true
+                    }
+                    isValid = isValid && tokenizer.depth <= maxDepth && builder.open(isObject: isObject)
+                case .close(let isObject):
+                    isValid = isValid && builder.close(isObject: isObject)
+                    if tokenizer.depth == 0, isValid, let value = builder.value {
+                        values.append(value)
+                    }
+                case .comma:
+                    isValid = isValid && builder.comma()
+                case .string(let range, let isVerbatim, let isASCII):
+                    guard isValid else { continue }
+                    isValid =
+                        builder.acceptsString
+                        && LenientJSONString.decode(bytes, range: range, isVerbatim: isVerbatim, scratch: &scratch)
+                            .map { builder.string($0, isKnownASCII: isASCII && isVerbatim) } ?? false
+                case .scalar:
+                    guard isValid else { continue }
+                    isValid = tokenizer.scalarBytes.withUnsafeBufferPointer { builder.scalar($0) }
+                }
+            }
+        }
     }
 
     /// The text of each complete top-level object or array in `text`, cleaned as described above
-    /// (strict JSON when the input's only faults are those this type forgives).
+    /// (strict JSON when the input's only faults are those this type forgives), without checking
+    /// that it is JSON.
     package static func cleanedValues(in text: String, maxBytes: Int, maxDepth: Int) -> [[UInt8]] {
         guard text.utf8.count <= maxBytes else { return [] }
         let maxDepth = min(maxDepth, depthCeiling)
-        let bytes = Array(text.utf8)
-        var values: [[UInt8]] = []
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count)
-        var depth = 0
-        var isTooDeep = false
-        var isInString = false
-        var isEscaped = false
-        var hasPendingComma = false
-        var index = 0
-
-        func hasPrefix(_ prefix: StaticString) -> Bool {
-            let count = prefix.utf8CodeUnitCount
-            guard index + count <= bytes.count else { return false }
-            return prefix.withUTF8Buffer { expected in
-                (0..<count).allSatisfy { bytes[index + $0] == expected[$0] }
-            }
-        }
-
-        func emitPendingComma() {
-            if hasPendingComma { output.append(UInt8(ascii: ",")) }
-            hasPendingComma = false
-        }
-
-        while index < bytes.count {
-            let byte = bytes[index]
-            if isInString {
-                if isEscaped {
-                    isEscaped = false
-                    if byte < 0x20 {
-                        output.removeLast()  // a backslash before a raw control character escapes nothing
-                        output.append(UInt8(ascii: " "))
-                    } else {
-                        output.append(byte)
+        return text.withUTF8Bytes { bytes in
+            var tokenizer = LenientJSONTokenizer(bytes: bytes)
+            var values: [[UInt8]] = []
+            var output: [UInt8] = []
+            var isTooDeep = false
+            while true {
+                switch tokenizer.next() {
+                case .end:
+                    return values
+                case .open(let isObject):
+                    if tokenizer.depth == 1 {
+                        output.removeAll(keepingCapacity: true)
+                        isTooDeep = false
                     }
-                } else if byte == UInt8(ascii: "\\") {
-                    isEscaped = true
-                    output.append(byte)
-                } else {
-                    if byte == UInt8(ascii: "\"") { isInString = false }
-                    output.append(byte < 0x20 ? UInt8(ascii: " ") : byte)
+                    isTooDeep = isTooDeep || tokenizer.depth > maxDepth
+                    output.append(isObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
+                case .close(let isObject):
+                    output.append(isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+                    if tokenizer.depth == 0, !isTooDeep { values.append(output) }
+                case .comma:
+                    output.append(UInt8(ascii: ","))
+                case .string(let range, _, _):
+                    output.append(UInt8(ascii: "\""))
+                    LenientJSONString.appendCleaned(bytes, range: range, to: &output)
+                    output.append(UInt8(ascii: "\""))
+                case .scalar:
+                    output.append(contentsOf: tokenizer.scalarBytes)
                 }
-                index += 1
-                continue
-            }
-
-            switch byte {
-            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"), 0x0C:
-                index += 1
-            case UInt8(ascii: "/") where hasPrefix("//"):
-                while index < bytes.count, bytes[index] != UInt8(ascii: "\n"), bytes[index] != UInt8(ascii: "\r") {
-                    index += 1
-                }
-            case UInt8(ascii: "/") where hasPrefix("/*"):
-                index += 2
-                while index < bytes.count, !hasPrefix("*/") { index += 1 }
-                index += 2
-            case UInt8(ascii: "<") where depth == 0 && hasPrefix("<![CDATA["):
-                index += 9
-            case UInt8(ascii: "{"), UInt8(ascii: "["):
-                if depth == 0 {
-                    output.removeAll(keepingCapacity: true)
-                    isTooDeep = false
-                }
-                emitPendingComma()
-                depth += 1
-                if depth > maxDepth { isTooDeep = true }
-                output.append(byte)
-                index += 1
-            case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                index += 1
-                guard depth > 0 else { continue }  // a stray closer, or the `]]>` of a CDATA wrapper
-                hasPendingComma = false
-                output.append(byte)
-                depth -= 1
-                if depth == 0, !isTooDeep { values.append(output) }
-            case _ where depth == 0:
-                index += 1  // wrappers, semicolons, separators and any other text between values
-            case UInt8(ascii: ","):
-                hasPendingComma = true
-                index += 1
-            case UInt8(ascii: "\""):
-                emitPendingComma()
-                isInString = true
-                output.append(byte)
-                index += 1
-            default:
-                emitPendingComma()
-                output.append(byte)
-                index += 1
             }
         }
-        return values
-    }
-
-    /// One cleaned value, or nil when it is not JSON.
-    private static func parse(_ bytes: [UInt8]) -> Any? {
-        let value = try? JSONSerialization.jsonObject(with: Data(bytes))
-        return value is [String: Any] || value is [Any] ? value : nil
     }
 }

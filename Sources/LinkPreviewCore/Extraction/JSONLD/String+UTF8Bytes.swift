@@ -1,0 +1,47 @@
+/// Byte-level questions about a string's UTF-8, answered on its contiguous storage (the generic
+/// `utf8` view algorithms are much slower).
+extension String {
+    /// Calls `body` with the string's UTF-8 bytes.
+    func withUTF8Bytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        var string = self
+        return try string.withUTF8(body)
+    }
+
+    /// Whether every byte is ASCII.
+    var isASCIIBytes: Bool {
+        withUTF8Bytes { bytes in bytes.allSatisfy { $0 < 0x80 } }
+    }
+
+    /// Whether the UTF-8 holds `byte`.
+    func containsUTF8Byte(_ byte: UInt8) -> Bool {
+        withUTF8Bytes { $0.contains(byte) }
+    }
+
+    /// How two ASCII strings compare: equal bytes, equal once ASCII letters are lowercased, or not.
+    func asciiComparison(with other: String) -> ASCIIComparison {
+        guard utf8.count == other.utf8.count else { return .different }
+        return withUTF8Bytes { bytes in
+            other.withUTF8Bytes { otherBytes in
+                var result = ASCIIComparison.equal
+                for index in bytes.indices where bytes[index] != otherBytes[index] {
+                    guard Self.asciiLowercased(bytes[index]) == Self.asciiLowercased(otherBytes[index]) else {
+                        return .different
+                    }
+                    result = .equalIgnoringCase
+                }
+                return result
+            }
+        }
+    }
+
+    /// See ``asciiComparison(with:)``.
+    enum ASCIIComparison {
+        case equal
+        case equalIgnoringCase
+        case different
+    }
+
+    private static func asciiLowercased(_ byte: UInt8) -> UInt8 {
+        byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte
+    }
+}
