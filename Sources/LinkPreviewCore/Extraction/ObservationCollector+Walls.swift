@@ -25,14 +25,16 @@ extension ObservationCollector {
         tag.withValue(of: "class") { recordMarkers(in: $0, from: Self.captchaClassMarkers) }
     }
 
-    private mutating func recordMarkers(in value: ArraySlice<UInt8>, from markers: [(String, [UInt8])]) {
-        for (marker, bytes) in markers where ByteMatching.containsIgnoringCase(value, bytes) {
+    private mutating func recordMarkers(in value: ArraySlice<UInt8>, from markers: MarkerSet) {
+        var found: [String] = []
+        markers.forEachMarker(in: value) { found.append($0) }
+        for marker in found where !observations.captchaMarkers.contains(marker) {
             guard observations.captchaMarkers.count < WallSignals.captchaMarkerLimit else { return }
-            if !observations.captchaMarkers.contains(marker) { observations.captchaMarkers.append(marker) }
+            observations.captchaMarkers.append(marker)
         }
     }
 
     static let captchaClassScanTags = 400
-    static let captchaSourceMarkers = WallSignals.captchaSourceMarkers.map { ($0, Array($0.lowercased().utf8)) }
-    static let captchaClassMarkers = WallSignals.captchaClassMarkers.map { ($0, Array($0.lowercased().utf8)) }
+    static let captchaSourceMarkers = MarkerSet(WallSignals.captchaSourceMarkers)
+    static let captchaClassMarkers = MarkerSet(WallSignals.captchaClassMarkers)
 }

@@ -10,7 +10,11 @@ enum TextNormalizer {
         var pendingSpace = false
         var count = 0
         for scalar in text.unicodeScalars {
-            if scalar.properties.isWhitespace || scalar == "\u{200B}" || scalar == "\u{FEFF}" {
+            let isSpace =
+                scalar.isASCII
+                ? (scalar == " " || (0x09...0x0D).contains(scalar.value))
+                : (scalar.properties.isWhitespace || scalar == "\u{200B}" || scalar == "\u{FEFF}")
+            if isSpace {
                 pendingSpace = !result.isEmpty
                 continue
             }
