@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 extension HTMLTokenizer {
     /// The tag open state (`<` seen in data).
     mutating func consumeTagOpen<Sink: HTMLTokenSink>(
@@ -282,8 +290,13 @@ extension HTMLTokenizer {
         guard let start = pendingAttributeNameStart else { return }
         pendingAttributeNameStart = nil
         let end = tag.storage.count
-        let name = tag.storage[start..<end]
-        if tag.ranges.contains(where: { tag.storage[$0.nameStart..<$0.nameEnd] == name }) {
+        let isDuplicate = tag.storage.withUnsafeBufferPointer { storage in
+            tag.ranges.contains { range in
+                range.nameEnd - range.nameStart == end - start
+                    && memcmp(storage.baseAddress! + range.nameStart, storage.baseAddress! + start, end - start) == 0
+            }
+        }
+        if isDuplicate {
             tag.storage.removeSubrange(start..<end)
             return
         }
