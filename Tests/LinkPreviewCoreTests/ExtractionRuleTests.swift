@@ -114,3 +114,15 @@ struct ExtractionRuleTests {
         #expect(MetadataExtractor.extract(from: Array(html.utf8), url: ExtractionFixtures.pageURL).title == "Real")
     }
 }
+
+struct TextCapTests {
+    /// Found by the fuzzer: a cap falling just after a space kept the space.
+    @Test func cappedTextNeverEndsInASpace() {
+        var limits = ExtractionLimits()
+        limits.maxTitleLength = 12
+        let metadata = ExtractionFixtures.extract(
+            head: "<title>Bob Dylan - Wikipedia and more</title>", url: URL(string: "https://a.org/")!,
+            configuration: .init(limits: limits))
+        #expect(metadata.title == "Bob Dylan -")
+    }
+}

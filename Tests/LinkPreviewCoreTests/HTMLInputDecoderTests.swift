@@ -80,3 +80,18 @@ struct HTMLInputDecoderTests {
         #expect(decision?.encoding == .utf8)
     }
 }
+
+struct HTMLInputDecoderSplitBOMTests {
+    /// Found by the fuzzer: a BOM fed one byte at a time lost to the transport charset.
+    @Test func aByteOrderMarkSplitAcrossChunksStillBeatsTheTransportCharset() {
+        let bytes: [UInt8] = [0xFF, 0xFE, 0x41, 0x00, 0x42, 0x00]  // UTF-16LE "AB"
+        var decoder = HTMLInputDecoder(transportCharset: "utf-8")
+        var output: [UInt8] = []
+        for byte in bytes {
+            [byte].withUnsafeBytes { decoder.feed($0) { output.append(contentsOf: $0) } }
+        }
+        decoder.finish { output.append(contentsOf: $0) }
+        #expect(String(decoding: output, as: UTF8.self) == "AB")
+        #expect(decoder.decision?.encoding == .utf16LE)
+    }
+}

@@ -73,6 +73,11 @@ public struct HTMLInputDecoder: Sendable {
     /// window: a transport charset or a byte order mark decides at once, and a `<meta>` naming UTF-8
     /// (which no later byte can contradict) once the prescan's 1024 bytes are in.
     private mutating func canDecideEarly() -> Bool {
+        // A byte order mark beats the transport, so wait until the first bytes cannot be the start of one.
+        let mayBeBOM = [[0xEF, 0xBB, 0xBF], [0xFE, 0xFF], [0xFF, 0xFE]].contains { bom in
+            held.count < bom.count && bom.starts(with: held)
+        }
+        if mayBeBOM { return false }
         if let label = transportCharset, TextEncoding.forLabel(label) != nil { return true }
         if held.count >= 3 {
             let hasBOM = held.withUnsafeBytes { CharsetSniffer.bomSniff($0) != nil }

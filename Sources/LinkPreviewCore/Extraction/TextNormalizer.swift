@@ -20,7 +20,8 @@ enum TextNormalizer {
             }
             if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) { continue }
             if pendingSpace {
-                guard count < maxLength else { break }
+                // A space needs room for itself and the character after it: text never ends in one.
+                guard count + 1 < maxLength else { break }
                 result.unicodeScalars.append(" ")
                 count += 1
                 pendingSpace = false
