@@ -51,17 +51,30 @@ extension HTMLTokenizer {
         i = j + 1
     }
 
-    /// RAWTEXT, script data and PLAINTEXT: runs up to the next `<` are found with `memchr`.
+    /// RAWTEXT, script data and PLAINTEXT: text runs are found with `memchr`. Only `</` (and `<!` in
+    /// script data) can leave the text, so any other `<` stays inside the run instead of going through
+    /// the less-than-sign state, which would emit it on its own and come straight back.
     mutating func consumeRawText<Sink: HTMLTokenSink>(
         _ input: UnsafeBufferPointer<UInt8>,
         _ i: inout Int,
         _ sink: inout Sink
     ) {
-        let end = state == .plaintext ? input.count : ByteSearch.first(ASCII.lessThan, in: input, from: i)
+        guard state != .plaintext else {
+            emitReplacingNulls(input, i..<input.count, &sink)
+            i = input.count
+            return
+        }
+        let isScript = state == .scriptData
+        var end = ByteSearch.first(ASCII.lessThan, in: input, from: i)
+        while end + 1 < input.count {
+            let next = input[end + 1]
+            if next == ASCII.slash || (isScript && next == ASCII.exclamation) { break }
+            end = ByteSearch.first(ASCII.lessThan, in: input, from: end + 1)
+        }
         emitReplacingNulls(input, i..<end, &sink)
         i = end
         guard end < input.count else { return }
-        state = state == .rawtext ? .rawtextLessThanSign : .scriptDataLessThanSign
+        state = isScript ? .scriptDataLessThanSign : .rawtextLessThanSign
         i = end + 1
     }
 
