@@ -16,6 +16,25 @@ enum ByteSearch {
         return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
     }
 
+    /// The index of the first of `a`, `b` or `c` in `buffer[from...]`, or `buffer.count`: the scan
+    /// behind text, attribute value and comment runs.
+    @inline(__always)
+    static func first(
+        of a: UInt8,
+        _ b: UInt8,
+        _ c: UInt8,
+        in buffer: UnsafeBufferPointer<UInt8>,
+        from start: Int
+    ) -> Int {
+        var index = start
+        while index < buffer.count {
+            let byte = buffer[index]
+            if byte == a || byte == b || byte == c { return index }
+            index &+= 1
+        }
+        return buffer.count
+    }
+
     /// Whether `byte` occurs in `buffer[range]`.
     @inline(__always)
     static func contains(_ byte: UInt8, in buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {

@@ -77,12 +77,7 @@ extension HTMLTokenizer {
             }
         case .comment:
             let start = i
-            var j = i
-            while j < input.count {
-                let d = input[j]
-                if d == ASCII.lessThan || d == ASCII.hyphen || d == ASCII.null { break }
-                j &+= 1
-            }
+            let j = ByteSearch.first(of: ASCII.lessThan, ASCII.hyphen, ASCII.null, in: input, from: i)
             Self.append(input, start..<j, to: &commentData, limit: limit)
             i = j
             guard j < input.count else { return }

@@ -106,12 +106,7 @@ extension HTMLTokenizer {
     ) {
         let isDouble = state == .scriptDataDoubleEscaped
         let start = i
-        var j = i
-        while j < input.count {
-            let c = input[j]
-            if c == ASCII.hyphen || c == ASCII.lessThan || c == ASCII.null { break }
-            j &+= 1
-        }
+        let j = ByteSearch.first(of: ASCII.hyphen, ASCII.lessThan, ASCII.null, in: input, from: i)
         emit(input, start..<j, &sink)
         i = j
         guard j < input.count else { return }

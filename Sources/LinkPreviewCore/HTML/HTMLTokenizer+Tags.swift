@@ -216,12 +216,7 @@ extension HTMLTokenizer {
         quote: UInt8
     ) {
         let start = i
-        var j = i
-        while j < input.count {
-            let c = input[j]
-            if c == quote || c == ASCII.ampersand || c == ASCII.null { break }
-            j &+= 1
-        }
+        let j = ByteSearch.first(of: quote, ASCII.ampersand, ASCII.null, in: input, from: i)
         appendToAttributeValue(input, start..<j)
         i = j
         guard j < input.count else { return }

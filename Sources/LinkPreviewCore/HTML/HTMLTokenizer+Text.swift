@@ -1,52 +1,24 @@
 extension HTMLTokenizer {
-    /// The data state: text up to the next `<`, `&` or NUL goes out as one run.
+    /// The data and RCDATA (`<title>`, `<textarea>`) states: text up to the next `<`, `&` or NUL goes
+    /// out as one run. They differ in what `<` leads to (only an end tag leaves RCDATA) and in NUL, which
+    /// the data state emits as is and RCDATA replaces with U+FFFD.
     mutating func consumeData<Sink: HTMLTokenSink>(
         _ input: UnsafeBufferPointer<UInt8>,
         _ i: inout Int,
         _ sink: inout Sink
     ) {
-        let start = i
-        var j = i
-        while j < input.count {
-            let c = input[j]
-            if c == ASCII.lessThan || c == ASCII.ampersand || c == ASCII.null { break }
-            j &+= 1
-        }
-        emit(input, start..<j, &sink)
+        let isRCDATA = state == .rcdata
+        let j = ByteSearch.first(of: ASCII.lessThan, ASCII.ampersand, ASCII.null, in: input, from: i)
+        emit(input, i..<j, &sink)
         i = j
         guard j < input.count else { return }
         switch input[j] {
-        case ASCII.lessThan: state = .tagOpen
+        case ASCII.lessThan: state = isRCDATA ? .rcdataLessThanSign : .tagOpen
         case ASCII.ampersand:
-            returnState = .data
+            returnState = state
             state = .characterReference
-        default: emit(input, j..<j + 1, &sink)  // NUL is emitted as is in the data state.
-        }
-        i = j + 1
-    }
-
-    /// The RCDATA state (`<title>`, `<textarea>`): like data, but only end tags leave it.
-    mutating func consumeRCDATA<Sink: HTMLTokenSink>(
-        _ input: UnsafeBufferPointer<UInt8>,
-        _ i: inout Int,
-        _ sink: inout Sink
-    ) {
-        let start = i
-        var j = i
-        while j < input.count {
-            let c = input[j]
-            if c == ASCII.lessThan || c == ASCII.ampersand || c == ASCII.null { break }
-            j &+= 1
-        }
-        emit(input, start..<j, &sink)
-        i = j
-        guard j < input.count else { return }
-        switch input[j] {
-        case ASCII.lessThan: state = .rcdataLessThanSign
-        case ASCII.ampersand:
-            returnState = .rcdata
-            state = .characterReference
-        default: emit(Self.replacementCharacter, &sink)
+        default:
+            if isRCDATA { emit(Self.replacementCharacter, &sink) } else { emit(input, j..<j + 1, &sink) }
         }
         i = j + 1
     }

@@ -162,8 +162,7 @@ public struct HTMLTokenizer: Sendable {
         var i = 0
         while i < input.count && !isStopped {
             switch state {
-            case .data: consumeData(input, &i, &sink)
-            case .rcdata: consumeRCDATA(input, &i, &sink)
+            case .data, .rcdata: consumeData(input, &i, &sink)
             case .rawtext, .scriptData, .plaintext: consumeRawText(input, &i, &sink)
             case .tagOpen: consumeTagOpen(input, &i, &sink)
             case .endTagOpen: consumeEndTagOpen(input, &i, &sink)
