@@ -159,6 +159,11 @@ struct BenchCommand: AsyncParsableCommand {
             print("peers: failed (exit \(process.terminationStatus)); run `python3 \(peers) --setup` once")
             return [:]
         }
+        for (name, figures) in peers.sorted(by: { $0.key < $1.key }) {
+            if let median = figures["median_ms_per_page"] as? Double {
+                print(String(format: "  %-16@ median %.3f ms/page", name as NSString, median))
+            }
+        }
         return peers.compactMapValues { $0["mb_per_s"] as? Double }
     }
 }
