@@ -59,6 +59,9 @@ struct ExtractionPrecedenceTests {
         )
         #expect(ExtractionFixtures.extract(head: title, url: onExample).title == "A story")
         #expect(ExtractionFixtures.extract(head: "<title>A story - Elsewhere</title>").siteName == nil)
+        let leading = ExtractionFixtures.extract(head: "<title>Example | A story</title>", url: onExample)
+        #expect(leading.title == "Example | A story", "a leading site name is kept")
+        #expect(leading.siteName == "Example")
     }
 
     @Test func canonicalURLComesFromLinkThenOpenGraphAndStaysOnTheSite() {

@@ -1,10 +1,12 @@
 import Foundation
 
-/// Trims the site's name from a document `<title>` ("How X works | Example News" → "How X works").
+/// Trims the site's name from the end of a document `<title>` ("How X works | Example News" → "How X
+/// works").
 ///
-/// Only the `<title>` element is trimmed; `og:title` and friends are already the content's title.
-/// A part is removed when it is the site name (case and spacing ignored) or, without a site name,
-/// when it names the host (`example` for `www.example.co.uk`), and something substantial remains.
+/// Only the `<title>` element is trimmed; `og:title` and friends are already the content's title. The
+/// last part is removed when it is the site name (case and spacing ignored) or names the host
+/// (`example` for `www.example.co.uk`), and something substantial remains. A leading site name
+/// ("Example | How X works") is kept: pages that lead with their name often mean it as part of the title.
 enum TitleCleaner {
     static let separators = [" | ", " - ", " – ", " — ", " · ", " • ", " :: ", " » ", " / ", " ~ "]
 
@@ -14,11 +16,6 @@ enum TitleCleaner {
             let head = String(title[..<range.lowerBound])
             let tail = String(title[range.upperBound...])
             if names(tail, siteName: siteName, host: host), head.count >= 3 { return head }
-            if let first = title.range(of: separator) {
-                let lead = String(title[..<first.lowerBound])
-                let rest = String(title[first.upperBound...])
-                if names(lead, siteName: siteName, host: host), rest.count >= 3 { return rest }
-            }
         }
         return title
     }
