@@ -23,8 +23,8 @@ let package = Package(
         .package(path: "..")
     ],
     targets: [
-        // Build with `-Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library` (run.sh does):
-        // libFuzzer provides `main` and calls `LLVMFuzzerTestOneInput` in main.swift.
+        // Build with `--sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address` (run.sh does; docs/fuzzing.md says
+        // why both): libFuzzer provides `main` and calls `LLVMFuzzerTestOneInput` in main.swift.
         .executableTarget(
             name: "FuzzExtractor",
             dependencies: [.product(name: "LinkPreviewCore", package: rootPackage)],

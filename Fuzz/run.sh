@@ -3,8 +3,7 @@
 # number of seconds (default 600) with one worker. See docs/fuzzing.md.
 #
 # Usage: Fuzz/run.sh [seconds] [extra libFuzzer flags…]
-#   FUZZ_CONFIG=debug|release   build configuration (default release: -O, about 3× the executions)
-#   FUZZ_TOLERATE=id[,id…]      known, reported invariant violations to step over (KnownIssues.swift)
+#   FUZZ_CONFIG=debug|release   build configuration (default release: -O, about 4× as fast)
 #   SHARED_CORPUS=path          where shared/corpus is (default: ../shared/corpus beside the checkout)
 #
 # New inputs that add coverage go to corpus-work/live/ (kept between runs, so a rerun goes on where
@@ -19,10 +18,8 @@ config="${FUZZ_CONFIG:-release}"
 # SwiftPM's --sanitize=fuzzer makes the executable link with libFuzzer's main: it compiles with
 # -parse-as-library and drops the debug build's entry-point renaming (--defsym main=FuzzExtractor_main,
 # which breaks `-Xswiftc -sanitize=fuzzer` alone). The sanitizers themselves come from -Xswiftc, in one
-# flag: given `--sanitize=fuzzer --sanitize=address`, SwiftPM passes two -sanitize= flags, the compiler
-# keeps only the last, and in which order they come varies from build to build — so a build has either
-# no coverage counters or no ASan checks. -Xswiftc flags come last, so `fuzzer,address` wins, for
-# LinkPreviewCore as well as the harness.
+# flag, which comes last and so wins: with `--sanitize=fuzzer --sanitize=address` the compiler only got
+# -sanitize=fuzzer (no ASan checks in Swift code), and a clean build had no coverage counters at all.
 mkdir -p corpus-work/empty corpus-work/logs
 build_log=corpus-work/logs/build.log
 if ! swift build -c "$config" --scratch-path .build-fuzz --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address \
@@ -46,8 +43,8 @@ echo "run.sh: fuzzing for ${seconds}s with $binary; log in Fuzz/$log"
 
 # The Swift runtime's own crash backtracer would catch the signal first (and can hang under ASan):
 # leave crashes to libFuzzer and ASan, which save the input and print the stack.
+# LeakSanitizer stays on (libFuzzer's -detect_leaks=1 default): it has reported nothing here.
 export SWIFT_BACKTRACE=enable=no
-export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:handle_abort=1}"
 set +e
 "$binary" corpus-work/live corpus-work/seeds \
     -max_total_time="$seconds" \

@@ -6,9 +6,10 @@ import LinkPreviewCore
 enum DecoderChecks {
     /// The document as ``HTMLInputDecoder`` turns it into UTF-8 (the text the extractor tokenizes).
     static func run(_ input: FuzzInput) -> [UInt8] {
+        let finest = FuzzInput.finestChunking(for: input.document.count)
         let splits: [(String, [Range<Int>])] = [
             ("whole", [0..<input.document.count]),
-            ("bytewise", FuzzInput.chunks(of: input.document, .bytewise, seed: input.seed)),
+            ("finely", FuzzInput.chunks(of: input.document, finest, seed: input.seed)),
             ("pattern", FuzzInput.chunks(of: input.document, .mixed, seed: input.seed &+ 1)),
         ]
 
@@ -24,14 +25,8 @@ enum DecoderChecks {
             }
         }
 
-        let minimumFirstChunk = FuzzInput.minimumFirstChunkForSniffing
-        let sniffingSplits: [(String, [Range<Int>])] = [
-            ("whole", [0..<input.document.count]),
-            ("bytewise", FuzzInput.chunks(of: input.document, .bytewise, seed: 0, minimumFirstChunk: minimumFirstChunk)),
-            ("pattern", FuzzInput.chunks(of: input.document, .mixed, seed: input.seed &+ 1, minimumFirstChunk: minimumFirstChunk)),
-        ]
         var sniffed: (text: [UInt8], decision: CharsetDecision?)? = nil
-        for (name, ranges) in sniffingSplits {
+        for (name, ranges) in splits {
             let output = decodeHTML(input.document, ranges, transportCharset: input.transportCharset)
             requireValidUTF8(output.text, "HTMLInputDecoder fed \(name)")
             require(output.decision != nil, "HTMLInputDecoder made no decision by finish")
@@ -45,19 +40,29 @@ enum DecoderChecks {
         return sniffed!.text
     }
 
-    private static func decode(_ bytes: UnsafeBufferPointer<UInt8>, _ ranges: [Range<Int>], as encoding: TextEncoding)
+    private static func decode(
+        _ bytes: UnsafeBufferPointer<UInt8>,
+        _ ranges: [Range<Int>],
+        as encoding: TextEncoding
+    )
         -> [UInt8]
     {
         var decoder = StreamingTextDecoder(encoding: encoding)
         var output: [UInt8] = []
         for range in ranges {
-            decoder.decode(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[range])), final: false) { output += $0 }
+            decoder.decode(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[range])), final: false) {
+                output += $0
+            }
         }
         decoder.decode(UnsafeRawBufferPointer(start: nil, count: 0), final: true) { output += $0 }
         return output
     }
 
-    private static func decodeHTML(_ bytes: UnsafeBufferPointer<UInt8>, _ ranges: [Range<Int>], transportCharset: String?)
+    private static func decodeHTML(
+        _ bytes: UnsafeBufferPointer<UInt8>,
+        _ ranges: [Range<Int>],
+        transportCharset: String?
+    )
         -> (text: [UInt8], decision: CharsetDecision?)
     {
         var decoder = HTMLInputDecoder(transportCharset: transportCharset)

@@ -37,8 +37,12 @@ enum ExtractorChecks {
         )
         let original = input.hasOriginalURL ? originalURL : nil
         let whole = MetadataExtractor.extract(
-            from: input.document, url: pageURL, originalURL: original, transportCharset: input.transportCharset,
-            configuration: configuration)
+            from: input.document,
+            url: pageURL,
+            originalURL: original,
+            transportCharset: input.transportCharset,
+            configuration: configuration
+        )
         check(whole, configuration.limits, originalURL: original)
         checkJSON(whole)
 
@@ -46,12 +50,12 @@ enum ExtractorChecks {
         if input.document.count <= 4096, input.chunking != .bytewise { splits.append(("bytewise", .bytewise)) }
         for (name, chunking) in splits {
             var extractor = MetadataExtractor(
-                url: pageURL, originalURL: original, transportCharset: input.transportCharset,
-                configuration: configuration)
-            let ranges = FuzzInput.chunks(
-                of: input.document, chunking, seed: input.seed,
-                minimumFirstChunk: FuzzInput.minimumFirstChunkForSniffing)
-            for range in ranges {
+                url: pageURL,
+                originalURL: original,
+                transportCharset: input.transportCharset,
+                configuration: configuration
+            )
+            for range in FuzzInput.chunks(of: input.document, chunking, seed: input.seed) {
                 if extractor.isComplete { break }
                 extractor.consume(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: input.document[range])))
             }
@@ -89,7 +93,8 @@ enum ExtractorChecks {
         if metadata.wall != nil {
             require(
                 metadata.title == nil && metadata.summary == nil && metadata.images.isEmpty,
-                "a wall with the wall page's own title, summary or images")
+                "a wall with the wall page's own title, summary or images"
+            )
         }
     }
 
@@ -99,14 +104,14 @@ enum ExtractorChecks {
         let scalars = text.unicodeScalars
         require(!scalars.isEmpty, "empty \(name)")
         require(scalars.count <= limit, "\(name) of \(scalars.count) scalars over \(limit): \(text.debugDescription)")
-        let endsInCappedSpace =
-            scalars.count == limit && scalars.last == " " && KnownIssues.tolerates(KnownIssues.capLeavesTrailingSpace)
         require(
-            !scalars.first!.properties.isWhitespace && (!scalars.last!.properties.isWhitespace || endsInCappedSpace),
-            "\(name) not trimmed: \(text.debugDescription)")
+            !scalars.first!.properties.isWhitespace && !scalars.last!.properties.isWhitespace,
+            "\(name) not trimmed: \(text.debugDescription)"
+        )
         require(
             !scalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) },
-            "control character in \(name): \(text.debugDescription)")
+            "control character in \(name): \(text.debugDescription)"
+        )
     }
 
     private static func checkURL(_ url: URL, _ name: String, isMedia: Bool) {
@@ -137,12 +142,15 @@ enum ExtractorChecks {
         do {
             decoded = try JSONDecoder().decode(LinkMetadata.self, from: json)
         } catch {
-            fatalError("invariant violated: LinkMetadata JSON does not decode: \(error)\n\(String(decoding: json, as: UTF8.self))")
+            fatalError(
+                "invariant violated: LinkMetadata JSON does not decode: \(error)\n\(String(decoding: json, as: UTF8.self))"
+            )
         }
         let again = try? encoder.encode(decoded)
         require(
             again == json,
             "LinkMetadata JSON changes through a round trip:\n\(String(decoding: json, as: UTF8.self))\nvs\n"
-                + String(decoding: again ?? Data(), as: UTF8.self))
+                + String(decoding: again ?? Data(), as: UTF8.self)
+        )
     }
 }

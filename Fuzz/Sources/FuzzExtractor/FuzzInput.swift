@@ -82,23 +82,8 @@ struct FuzzInput {
         }
     }
 
-    /// The chunk boundaries of `bytes` for `chunking`: ranges that cover it in order, the first one at
-    /// least `minimumFirstChunk` long (or the whole input, if shorter).
-    static func chunks(
-        of bytes: UnsafeBufferPointer<UInt8>,
-        _ chunking: Chunking,
-        seed: UInt64,
-        minimumFirstChunk: Int = 1
-    ) -> [Range<Int>] {
-        var ranges = chunks(of: bytes, chunking, seed: seed)
-        while ranges.count > 1, ranges[0].count < minimumFirstChunk {
-            ranges[0] = ranges[0].lowerBound..<ranges[1].upperBound
-            ranges.remove(at: 1)
-        }
-        return ranges
-    }
-
-    private static func chunks(of bytes: UnsafeBufferPointer<UInt8>, _ chunking: Chunking, seed: UInt64) -> [Range<Int>] {
+    /// The chunk boundaries of `bytes` for `chunking`: ranges that cover it in order.
+    static func chunks(of bytes: UnsafeBufferPointer<UInt8>, _ chunking: Chunking, seed: UInt64) -> [Range<Int>] {
         let count = bytes.count
         switch chunking {
         case .whole:
@@ -126,9 +111,13 @@ struct FuzzInput {
         }
     }
 
-    /// The shortest first chunk to give `HTMLInputDecoder` (see ``KnownIssues/bomSplitLosesToTransport``).
-    static var minimumFirstChunkForSniffing: Int {
-        KnownIssues.tolerates(KnownIssues.bomSplitLosesToTransport) ? 3 : 1
+    /// Documents up to this size are also fed one byte at a time; longer ones in chunks of 1–16 bytes,
+    /// which splits them almost everywhere too at a fraction of the cost.
+    static let bytewiseLimit = 8192
+
+    /// The finest split worth its cost for a document of `count` bytes.
+    static func finestChunking(for count: Int) -> Chunking {
+        count <= bytewiseLimit ? .bytewise : .small
     }
 
     private static func isInterestingCut(_ byte: UInt8) -> Bool {

@@ -21,7 +21,9 @@ enum RecordedToken: Equatable {
                     name: doctype.name.map { _ in "" },
                     publicIdentifier: doctype.publicIdentifier.map { _ in "" },
                     systemIdentifier: doctype.systemIdentifier.map { _ in "" },
-                    forceQuirks: doctype.forceQuirks))
+                    forceQuirks: doctype.forceQuirks
+                )
+            )
         }
     }
 }
@@ -61,12 +63,24 @@ struct TokenRecorder: HTMLTokenSink {
 
     mutating func startTag(_ tag: HTMLTag) {
         require(!tag.isEndTag, "startTag called with an end tag")
-        record(.startTag(name: check(tag, limit: limits.maxTagNameBytes), attributes: checkAttributes(of: tag), isSelfClosing: tag.isSelfClosing))
+        record(
+            .startTag(
+                name: check(tag, limit: limits.maxTagNameBytes),
+                attributes: checkAttributes(of: tag),
+                isSelfClosing: tag.isSelfClosing
+            )
+        )
     }
 
     mutating func endTag(_ tag: HTMLTag) {
         require(tag.isEndTag, "endTag called with a start tag")
-        record(.endTag(name: check(tag, limit: maxEndTagNameBytes), attributes: checkAttributes(of: tag), isSelfClosing: tag.isSelfClosing))
+        record(
+            .endTag(
+                name: check(tag, limit: maxEndTagNameBytes),
+                attributes: checkAttributes(of: tag),
+                isSelfClosing: tag.isSelfClosing
+            )
+        )
     }
 
     mutating func comment(_ text: UnsafeBufferPointer<UInt8>) {

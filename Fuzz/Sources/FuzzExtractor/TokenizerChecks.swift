@@ -2,8 +2,8 @@ import LinkPreviewCore
 
 /// Runs a bare ``HTMLTokenizer`` over the document and checks what must hold whatever the input.
 ///
-/// - Splitting: the same bytes fed whole, one byte at a time and in the input's chunk pattern give the
-///   same tokens, under default, tiny and zero limits.
+/// - Splitting: the same bytes fed whole, one byte at a time (in 1–16-byte chunks past 8 KiB) and in the
+///   input's chunk pattern give the same tokens, under default, tiny and zero limits.
 /// - Limits: under tiny limits the tokens have the same shape (kinds, text, self-closing flags, which
 ///   DOCTYPE fields are present) as under the default limits; only what is kept of names, values,
 ///   comments and DOCTYPE fields may differ. Every kept part respects its limit (``TokenRecorder``).
@@ -36,7 +36,7 @@ enum TokenizerChecks {
         let pattern = FuzzInput.chunks(of: text, input.chunking == .whole ? .mixed : input.chunking, seed: input.seed)
         let splits: [(String, [Range<Int>])] = [
             ("whole", [0..<text.count]),
-            ("bytewise", FuzzInput.chunks(of: text, .bytewise, seed: input.seed)),
+            ("finely", FuzzInput.chunks(of: text, FuzzInput.finestChunking(for: text.count), seed: input.seed)),
             ("pattern", pattern),
         ]
 
@@ -51,7 +51,8 @@ enum TokenizerChecks {
                     require(
                         tokens == reference,
                         "tokens fed \(name) differ from fed whole under \(limits): "
-                            + firstDifference(reference, tokens))
+                            + firstDifference(reference, tokens)
+                    )
                 } else {
                     reference = tokens
                 }
@@ -77,7 +78,8 @@ enum TokenizerChecks {
         let splitTokens = split.finishedTokens()
         require(
             wholeTokens == splitTokens,
-            "with a sink finishing after \(budget) tokens: " + firstDifference(wholeTokens, splitTokens))
+            "with a sink finishing after \(budget) tokens: " + firstDifference(wholeTokens, splitTokens)
+        )
     }
 
     private static func tokenize(
