@@ -145,8 +145,8 @@ struct MetadataAssembler {
     func keywords() -> [String] {
         var seen = Set<String>()
         var result: [String] = []
-        let metaKeywords = observations.metas(keyword: "keywords").flatMap { $0.split(separator: ",").map(String.init) }
-        for keyword in metaKeywords + observations.metas(keyword: "article:tag") + jsonLD.keywords {
+        let metaKeywords = observations.metas("keywords").flatMap { $0.split(separator: ",").map(String.init) }
+        for keyword in metaKeywords + observations.metas("article:tag") + jsonLD.keywords {
             guard result.count < limits.maxListItems, let word = text(keyword) else { continue }
             if seen.insert(word.lowercased()).inserted { result.append(word) }
         }
@@ -234,9 +234,4 @@ extension MetadataAssembler {
         }
         return URLResolver.resolveMedia(target, against: base)
     }
-}
-
-extension PageObservations {
-    /// The contents of every meta with `key`, in order (for list fields).
-    func metas(keyword key: String) -> [String] { metas(key) }
 }

@@ -70,9 +70,6 @@ public struct HTMLTag: Sendable {
         }
     }
 
-    /// Whether the name bytes equal `bytes`.
-    func nameEquals(_ bytes: [UInt8]) -> Bool { nameBytes == bytes }
-
     mutating func reset(isEndTag: Bool) {
         self.isEndTag = isEndTag
         isSelfClosing = false
