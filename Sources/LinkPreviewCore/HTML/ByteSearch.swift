@@ -35,6 +35,13 @@ enum ByteSearch {
         return buffer.count
     }
 
+    /// Whether `buffer[a..<a + count]` and `buffer[b..<b + count]` hold the same bytes.
+    @inline(__always)
+    static func equal(_ buffer: UnsafeBufferPointer<UInt8>, _ a: Int, _ b: Int, count: Int) -> Bool {
+        guard count > 0, let base = buffer.baseAddress else { return true }
+        return memcmp(base + a, base + b, count) == 0
+    }
+
     /// Whether `byte` occurs in `buffer[range]`.
     @inline(__always)
     static func contains(_ byte: UInt8, in buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {

@@ -36,9 +36,6 @@ extension HTMLTokenizer {
             } else {
                 finishNamedCharacterReference(next: c, &sink)
             }
-        case .ambiguousAmpersand:
-            // Only reached through ``finishNamedCharacterReference`` for text already flushed.
-            state = returnState
         case .numericCharacterReference:
             characterReferenceCode = 0
             if c == 0x78 || c == 0x58 {  // x X

@@ -66,8 +66,6 @@ extension HTMLTokenizer {
                 state = returnState
             case .namedCharacterReference:
                 finishNamedCharacterReference(next: nil, &sink)
-            case .ambiguousAmpersand:
-                state = returnState
             case .hexadecimalCharacterReference, .decimalCharacterReference:
                 finishNumericCharacterReference(&sink)
             }

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 extension HTMLTokenizer {
     /// The tag open state (`<` seen in data).
     mutating func consumeTagOpen<Sink: HTMLTokenSink>(
@@ -288,7 +280,7 @@ extension HTMLTokenizer {
         let isDuplicate = tag.storage.withUnsafeBufferPointer { storage in
             tag.ranges.contains { range in
                 range.nameEnd - range.nameStart == end - start
-                    && memcmp(storage.baseAddress! + range.nameStart, storage.baseAddress! + start, end - start) == 0
+                    && ByteSearch.equal(storage, range.nameStart, start, count: end - start)
             }
         }
         if isDuplicate {

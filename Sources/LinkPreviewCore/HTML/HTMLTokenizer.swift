@@ -198,7 +198,7 @@ public struct HTMLTokenizer: Sendable {
                 consumeDoctype(input, &i, isFinal: isFinal, &sink)
             case .cdataSection, .cdataSectionBracket, .cdataSectionEnd:
                 consumeCDATA(input, &i, &sink)
-            case .characterReference, .namedCharacterReference, .ambiguousAmpersand,
+            case .characterReference, .namedCharacterReference,
                 .numericCharacterReference, .hexadecimalCharacterReferenceStart,
                 .decimalCharacterReferenceStart, .hexadecimalCharacterReference, .decimalCharacterReference:
                 consumeCharacterReference(input, &i, &sink)

@@ -1,7 +1,8 @@
 /// The states of the WHATWG HTML tokenizer (HTML Living Standard §13.2.5), one case per state.
 ///
 /// The "numeric character reference end" state consumes nothing and is folded into the states
-/// that lead to it.
+/// that lead to it; so is the "ambiguous ampersand" state, whose only effect — the `&` and the
+/// alphanumerics after it stay text — ``HTMLTokenizer/finishNamedCharacterReference(next:_:)`` has.
 enum HTMLTokenizerState: UInt8, Sendable {
     case data, rcdata, rawtext, scriptData, plaintext
     case tagOpen, endTagOpen, tagName
@@ -26,7 +27,7 @@ enum HTMLTokenizerState: UInt8, Sendable {
     case doctypeSystemIdentifierDoubleQuoted, doctypeSystemIdentifierSingleQuoted, afterDoctypeSystemIdentifier
     case bogusDoctype
     case cdataSection, cdataSectionBracket, cdataSectionEnd
-    case characterReference, namedCharacterReference, ambiguousAmpersand, numericCharacterReference
+    case characterReference, namedCharacterReference, numericCharacterReference
     case hexadecimalCharacterReferenceStart, decimalCharacterReferenceStart
     case hexadecimalCharacterReference, decimalCharacterReference
 
