@@ -7,7 +7,7 @@ extension MetadataAssembler {
     func images() -> [LinkMedia] {
         var result = openGraphObjects(prefix: "og:image")
         for key in ["twitter:image", "twitter:image:src"] {
-            for value in observations.metas(key) {
+            for value in metas(key) {
                 guard let url = URLResolver.resolveMedia(value, against: base) else { continue }
                 result.append(LinkMedia(url: url, alt: text(meta("twitter:image:alt"))))
             }

@@ -19,12 +19,15 @@ struct MetadataAssembler {
     let limits: ExtractionLimits
     let base: URL
     let jsonLD: JSONLDFacts
+    /// ``PageObservations/metas`` by key.
+    let metasByKey: [String: [String]]
 
     init(observations: PageObservations, pageURL: URL, originalURL: URL?, limits: ExtractionLimits) {
         self.observations = observations
         self.pageURL = pageURL
         self.originalURL = originalURL
         self.limits = limits
+        self.metasByKey = observations.metasByKey
         self.base = observations.baseHref.flatMap { URLResolver.resolveBase($0, against: pageURL) } ?? pageURL
         self.jsonLD =
             JSONLDReader.read(
@@ -145,8 +148,8 @@ struct MetadataAssembler {
     func keywords() -> [String] {
         var seen = Set<String>()
         var result: [String] = []
-        let metaKeywords = observations.metas("keywords").flatMap { $0.split(separator: ",").map(String.init) }
-        for keyword in metaKeywords + observations.metas("article:tag") + jsonLD.keywords {
+        let metaKeywords = metas("keywords").flatMap { $0.split(separator: ",").map(String.init) }
+        for keyword in metaKeywords + metas("article:tag") + jsonLD.keywords {
             guard result.count < limits.maxListItems, let word = text(keyword) else { continue }
             if seen.insert(word.lowercased()).inserted { result.append(word) }
         }
@@ -189,7 +192,13 @@ struct MetadataAssembler {
 
     // MARK: Helpers
 
-    func meta(_ key: String) -> String? { observations.meta(key) }
+    /// The content of the first meta with `key` (lowercase) that is not blank.
+    func meta(_ key: String) -> String? {
+        metasByKey[key]?.first { !$0.allSatisfy(\.isWhitespace) }
+    }
+
+    /// The contents of every meta with `key` (lowercase), in order.
+    func metas(_ key: String) -> [String] { metasByKey[key] ?? [] }
 
     func text(_ value: String?, limit: Int? = nil) -> String? {
         TextNormalizer.clean(value, maxLength: limit ?? limits.maxFieldLength)

@@ -15,7 +15,7 @@ extension ObservationCollector {
         }
 
         mutating func record(key: String, content: String) {
-            guard !ByteMatching.trimmed(ArraySlice(content.utf8)).isEmpty else { return }
+            guard content.utf8.contains(where: { !ByteMatching.isSpace($0) }) else { return }
             switch key {
             case "og:title", "twitter:title": hasTitle = true
             case "og:description", "twitter:description", "description": hasSummary = true

@@ -70,13 +70,11 @@ struct PageObservations: Sendable {
     /// Links to audio files (`<a href="….mp3">`).
     var audioLinks: [String] = []
 
-    /// The content of the first meta with `key` (lowercase) that is not blank.
-    func meta(_ key: String) -> String? {
-        metas.first { $0.key == key && !$0.content.allSatisfy(\.isWhitespace) }?.content
-    }
-
-    /// The contents of every meta with `key` (lowercase), in order.
-    func metas(_ key: String) -> [String] {
-        metas.filter { $0.key == key }.map(\.content)
+    /// Every meta's contents by key (lowercase), in document order: built once by the assembler,
+    /// which asks for some sixty keys.
+    var metasByKey: [String: [String]] {
+        var index: [String: [String]] = [:]
+        for meta in metas { index[meta.key, default: []].append(meta.content) }
+        return index
     }
 }

@@ -33,9 +33,9 @@ enum NamedCharacterReferences {
     /// (`&utm_source=`) start no entry, or only short ones, and are dismissed without hashing.
     static let lengthsByFirstByte: [[Int]] = {
         var lengths = [Set<Int>](repeating: [], count: 256)
-        for entry in table.split(whereSeparator: { $0 == " " || $0 == "\n" }) {
-            guard let equals = entry.firstIndex(of: "="), let first = entry.utf8.first else { continue }
-            lengths[Int(first)].insert(entry[..<equals].utf8.count)
+        for key in lookup.keys {
+            let first = withUnsafeBytes(of: key.words) { $0[0] }
+            lengths[Int(first)].insert(Int(key.length))
         }
         return lengths.map { $0.sorted(by: >) }
     }()
