@@ -52,13 +52,7 @@ struct BenchCommand: AsyncParsableCommand {
         ]
         if verbose {
             for page in pages.pages {
-                var extractor = MetadataExtractor(url: page.url)
-                var offset = 0
-                while offset < page.bytes.count && !extractor.isComplete {
-                    let end = min(offset + BenchmarkWorkloads.chunkSize, page.bytes.count)
-                    extractor.consume(page.bytes[offset..<end])
-                    offset = end
-                }
+                let extractor = BenchmarkWorkloads.streamUntilComplete(page)
                 print(
                     String(
                         format: "  %-32@ read %8d of %8d bytes (%3.0f %%)",

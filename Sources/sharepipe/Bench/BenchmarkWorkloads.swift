@@ -8,6 +8,12 @@ enum BenchmarkWorkloads {
 
     /// (a) Extraction as the fetcher uses it: 16 KiB chunks, stopping as soon as the extractor is complete.
     static func extractStreaming(_ page: CorpusPages.Page) -> LinkMetadata {
+        var extractor = streamUntilComplete(page)
+        return extractor.finish()
+    }
+
+    /// Feeds `page` in ``chunkSize`` chunks until the extractor is complete, as a fetcher would.
+    static func streamUntilComplete(_ page: CorpusPages.Page) -> MetadataExtractor {
         var extractor = MetadataExtractor(url: page.url)
         page.bytes.withUnsafeBytes { bytes in
             var offset = 0
@@ -17,7 +23,7 @@ enum BenchmarkWorkloads {
                 offset = end
             }
         }
-        return extractor.finish()
+        return extractor
     }
 
     /// Extraction of whole documents (no early stop).
