@@ -22,10 +22,15 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
     products: [
         .library(name: "LinkPreviewCore", targets: ["LinkPreviewCore"]),
+        .library(name: "LinkPreview", targets: ["LinkPreview"]),
         .executable(name: "sharepipe", targets: ["sharepipe"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0")
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
     targets: [
         // Pure: bytes in, values out. Foundation only, so it stays usable in an iOS share extension.
@@ -33,10 +38,34 @@ let package = Package(
             name: "LinkPreviewCore",
             swiftSettings: swiftSettings
         ),
+        // The fetcher: a URL in, `LinkMetadata` out, safely (address policy, limits, deadlines) and cached.
+        .target(
+            name: "LinkPreview",
+            dependencies: [
+                "LinkPreviewCore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // A scriptable loopback HTTP server for the fetcher's tests and benchmarks.
+        .target(
+            name: "LinkPreviewTesting",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "sharepipe",
             dependencies: [
-                "LinkPreviewCore",
+                "LinkPreviewCore", "LinkPreview",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -44,6 +73,18 @@ let package = Package(
         .testTarget(
             name: "LinkPreviewCoreTests",
             dependencies: ["LinkPreviewCore"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "LinkPreviewTests",
+            dependencies: [
+                "LinkPreview", "LinkPreviewCore", "LinkPreviewTesting",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings
         ),
         .testTarget(

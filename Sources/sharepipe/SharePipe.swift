@@ -6,6 +6,6 @@ struct SharePipe: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sharepipe",
         abstract: "Share links with rich previews that tell the truth.",
-        subcommands: [ExtractCommand.self, ConformanceCommand.self, BenchCommand.self]
+        subcommands: [PreviewCommand.self, ExtractCommand.self, ConformanceCommand.self, BenchCommand.self]
     )
 }

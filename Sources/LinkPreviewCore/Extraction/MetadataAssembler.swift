@@ -16,16 +16,25 @@ struct MetadataAssembler {
     let observations: PageObservations
     let pageURL: URL
     let originalURL: URL?
+    /// The HTTP status the page was served with, when it came over HTTP (wall evidence).
+    let statusCode: Int?
     let limits: ExtractionLimits
     let base: URL
     let jsonLD: JSONLDFacts
     /// ``PageObservations/metas`` by key.
     let metasByKey: [String: [String]]
 
-    init(observations: PageObservations, pageURL: URL, originalURL: URL?, limits: ExtractionLimits) {
+    init(
+        observations: PageObservations,
+        pageURL: URL,
+        originalURL: URL?,
+        statusCode: Int? = nil,
+        limits: ExtractionLimits
+    ) {
         self.observations = observations
         self.pageURL = pageURL
         self.originalURL = originalURL
+        self.statusCode = statusCode
         self.limits = limits
         self.metasByKey = observations.metasByKey
         self.base = observations.baseHref.flatMap { URLResolver.resolveBase($0, against: pageURL) } ?? pageURL
@@ -215,6 +224,7 @@ struct MetadataAssembler {
         let signals = WallSignals(
             requestedURL: originalURL ?? pageURL,
             pageURL: pageURL,
+            statusCode: statusCode,
             title: text(observations.title),
             ogTitle: text(meta("og:title")),
             firstHeading: text(observations.firstHeading),

@@ -46,6 +46,8 @@ public struct MetadataExtractor: Sendable {
     public let url: URL
     /// The URL that was asked for, when it differs from ``url`` (used for wall detection).
     public let originalURL: URL?
+    /// The HTTP status the document was served with, if it came over HTTP: 401 and 403 are wall evidence.
+    public let statusCode: Int?
     public let configuration: Configuration
     private var decoder: HTMLInputDecoder
     private var tokenizer: HTMLTokenizer
@@ -61,15 +63,18 @@ public struct MetadataExtractor: Sendable {
     ///   - url: the URL the document was read from.
     ///   - originalURL: the URL that was asked for, if redirects led elsewhere.
     ///   - transportCharset: the `charset` of the HTTP `Content-Type`, if any.
+    ///   - statusCode: the HTTP status of the response, if the document came over HTTP.
     ///   - configuration: limits and early stop.
     public init(
         url: URL,
         originalURL: URL? = nil,
         transportCharset: String? = nil,
+        statusCode: Int? = nil,
         configuration: Configuration = .default
     ) {
         self.url = url
         self.originalURL = originalURL
+        self.statusCode = statusCode
         self.configuration = configuration
         self.decoder = HTMLInputDecoder(
             transportCharset: transportCharset,
@@ -128,6 +133,7 @@ public struct MetadataExtractor: Sendable {
             observations: collector.observations,
             pageURL: url,
             originalURL: originalURL,
+            statusCode: statusCode,
             limits: configuration.limits
         ).assemble()
     }

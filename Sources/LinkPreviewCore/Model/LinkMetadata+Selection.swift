@@ -17,6 +17,16 @@ extension LinkMetadata {
         }?.element
     }
 
+    /// Every icon, best first by the order ``bestIcon(forSize:)`` describes (a fetcher probes them in
+    /// this order).
+    public func rankedIcons(forSize size: Int? = nil) -> [LinkIcon] {
+        icons.enumerated().sorted { lhs, rhs in
+            let a = Self.iconRank(lhs.element, size: size)
+            let b = Self.iconRank(rhs.element, size: size)
+            return a != b ? a < b : lhs.offset < rhs.offset
+        }.map(\.element)
+    }
+
     /// The image to show in a card: the first image at least 200×100 (or of unknown size) whose
     /// aspect ratio is not extreme (banners and spacers), else the first image.
     public var bestImage: LinkMedia? {

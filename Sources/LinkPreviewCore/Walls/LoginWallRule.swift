@@ -6,11 +6,12 @@ import Foundation
 /// - the page URL (or its canonical or refresh URL) is on a sign-in host of another site
 ///   (``hostPatterns``): `host accounts.google.com`;
 /// - its path is a sign-in path (``pathPatterns``): `path /accounts/login/`;
-/// - a return parameter carries the requested URL back: `next parameter points back to the requested URL`.
+/// - a return parameter carries the requested URL back: `next parameter points back to the requested URL`;
+/// - the response status is 401 (the server asks for credentials).
 ///
-/// Supporting, by category: a sign-in title, `og:title` or first heading (``titlePhrases``); a
+/// Supporting, by category: status 403; a sign-in title, `og:title` or first heading (``titlePhrases``); a
 /// sign-in form (a password field, or a form posting to a sign-in path or host); `noindex`; a
-/// sign-in URL when no requested URL is known to compare with. A wall needs a title or a URL among
+/// sign-in URL when no requested URL is known to compare with. A wall needs a title, a URL or a 403 among
 /// at least two categories, so a header sign-in box (password field alone, or with a form posting
 /// to `/login`) on an ordinary article is not a wall, and neither is an article titled "How to fix
 /// login errors".
@@ -33,6 +34,11 @@ enum LoginWallRule {
             }
         }
         for reason in returnEvidence { evidence.addDecisive(reason) }
+        switch context.signals.statusCode {
+        case 401?: evidence.addDecisive("status 401")  // the server itself says credentials are needed
+        case 403?: evidence.addSupporting("status 403", .status)
+        default: break
+        }
         for title in context.titles where isSignInTitle(title) {
             evidence.addSupporting(title.evidence, .title)
         }
@@ -45,7 +51,7 @@ enum LoginWallRule {
         if context.signals.metaRobotsNoindex {
             evidence.addSupporting("robots noindex", .noindex)
         }
-        let anchored = !evidence.categories.isDisjoint(with: [.title, .url])
+        let anchored = !evidence.categories.isDisjoint(with: [.title, .url, .status])
         guard !evidence.decisive.isEmpty || (anchored && evidence.categories.count >= 2) else { return nil }
         return evidence.wall(.login)
     }

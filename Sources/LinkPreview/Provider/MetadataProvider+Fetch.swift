@@ -1,0 +1,110 @@
+import AsyncHTTPClient
+import Foundation
+import LinkPreviewCore
+import NIOCore
+
+extension MetadataProvider {
+    /// Fetches (or revalidates) `url` within `deadline`, reads subresources, and caches the outcome,
+    /// failures included.
+    func fetchAndCache(
+        _ url: URL,
+        key: String,
+        revalidating stale: CachedPreview?,
+        deadline: ContinuousClock.Instant
+    ) async throws -> PreviewReport {
+        let now = Date()
+        do {
+            let page = try await Self.withDeadline(deadline, timeout: configuration.timeout, url: url) {
+                try await self.fetchPage(url, revalidating: stale, deadline: deadline)
+            }
+            let expires = CacheLifetime.expiry(
+                responseHeaders: page.headers,
+                storedAt: now,
+                bounds: configuration.cacheLifetime
+            )
+            var metadata: LinkMetadata
+            let source: PreviewReport.Source
+            if page.notModified, let cached = stale?.metadata {
+                metadata = cached
+                source = .revalidated
+            } else {
+                metadata = page.metadata
+                source = .network
+                if configuration.includeSubresources && page.isDocument && metadata.wall == nil {
+                    let subresourceDeadline = min(deadline, .now + configuration.policy.timeouts.subresources)
+                    metadata = await SubresourceReader(fetcher: fetcher, logger: logger)
+                        .enrich(metadata, deadline: subresourceDeadline)
+                }
+            }
+            let entry = CachedPreview(
+                metadata: metadata,
+                failure: nil,
+                storedAt: now,
+                expiresAt: expires,
+                etag: page.header("etag") ?? (page.notModified ? stale?.etag : nil),
+                lastModified: page.header("last-modified") ?? (page.notModified ? stale?.lastModified : nil),
+                validatorURL: page.finalURL
+            )
+            await cache?.store(entry, forKey: key)
+            return PreviewReport(
+                metadata: metadata,
+                redirects: page.redirects,
+                statusCode: page.statusCode,
+                bytesRead: page.bytesRead,
+                contentLength: page.contentLength,
+                source: source,
+                expires: expires
+            )
+        } catch let error as LinkPreviewError {
+            if let ttl = configuration.negativeCaching.ttl(for: error) {
+                let entry = CachedPreview(
+                    metadata: nil,
+                    failure: CachedFailure(error),
+                    storedAt: now,
+                    expiresAt: now.addingTimeInterval(ttl),
+                    etag: nil,
+                    lastModified: nil,
+                    validatorURL: nil
+                )
+                await cache?.store(entry, forKey: key)
+            }
+            throw error
+        }
+    }
+
+    /// Runs `operation`, throwing ``LinkPreviewError/Code/timedOut`` (and cancelling it) when
+    /// `deadline` passes first.
+    static func withDeadline<T: Sendable>(
+        _ deadline: ContinuousClock.Instant,
+        timeout: Duration,
+        url: URL,
+        _ operation: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
+        try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await operation() }
+            group.addTask {
+                try await Task.sleep(until: deadline)
+                return nil
+            }
+            defer { group.cancelAll() }
+            do {
+                guard let first = try await group.next(), let value = first else {
+                    throw LinkPreviewError(
+                        .timedOut,
+                        "The site took longer than \(timeout.components.seconds) s to answer.",
+                        url: url
+                    )
+                }
+                return value
+            } catch let error as LinkPreviewError where error.code == .cancelled && ContinuousClock.now >= deadline {
+                throw LinkPreviewError(
+                    .timedOut,
+                    "The site took longer than \(timeout.components.seconds) s to answer.",
+                    url: url
+                )
+            } catch is CancellationError {
+                throw LinkPreviewError(.cancelled, "The preview was cancelled.", url: url)
+            }
+        }
+    }
+}

@@ -1,0 +1,178 @@
+public import Foundation
+public import LinkPreviewCore
+public import Logging
+public import NIOCore
+public import NIOPosix
+
+/// Turns a URL into ``LinkPreviewCore/LinkMetadata``, like Apple's `LPMetadataProvider`, but on any
+/// platform and safe to run on a server that fetches whatever URL its users send.
+///
+/// One provider is meant to live as long as the program: it owns one HTTP client (connections are
+/// pooled), a cache, a per-host concurrency limit and single-flight (concurrent requests for one
+/// URL share one fetch). Every connection goes to an address the ``FetchPolicy/addresses`` policy
+/// vetted, for the page, each redirect hop and every subresource.
+///
+/// ```swift
+/// let provider = try await MetadataProvider()
+/// let metadata = try await provider.metadata(for: URL(string: "https://www.swift.org/blog/")!)
+/// print(metadata.title ?? "untitled", metadata.bestIcon()?.url as Any)
+/// try await provider.shutdown()
+/// ```
+public final class MetadataProvider: Sendable {
+    /// Provider-wide settings.
+    public struct Configuration: Sendable {
+        /// The deadline of one preview, from the call to the result, subresources included. Default 30 s (as Apple).
+        public var timeout: Duration
+        /// Whether to verify the icon and image, fall back to `/favicon.ico` and web-app manifest icons,
+        /// and read oEmbed. Default true.
+        public var includeSubresources: Bool
+        /// Addresses, limits, deadlines, redirects and headers.
+        public var policy: FetchPolicy
+        /// The freshness a response's `Cache-Control`/`Expires` gives is clamped into this range.
+        /// Default 1 hour … 7 days.
+        public var cacheLifetime: ClosedRange<TimeInterval>
+        /// How long failures are remembered, by kind.
+        public var negativeCaching: NegativeCaching
+        /// The most requests in flight to one host. Default 4.
+        public var maxConcurrentRequestsPerHost: Int
+
+        public init(
+            timeout: Duration = .seconds(30),
+            includeSubresources: Bool = true,
+            policy: FetchPolicy = FetchPolicy(),
+            cacheLifetime: ClosedRange<TimeInterval> = 3600...(7 * 86400),
+            negativeCaching: NegativeCaching = NegativeCaching(),
+            maxConcurrentRequestsPerHost: Int = 4
+        ) {
+            self.timeout = timeout
+            self.includeSubresources = includeSubresources
+            self.policy = policy
+            self.cacheLifetime = cacheLifetime
+            self.negativeCaching = negativeCaching
+            self.maxConcurrentRequestsPerHost = maxConcurrentRequestsPerHost
+        }
+    }
+
+    public let configuration: Configuration
+    let cache: (any MetadataCache)?
+    let fetcher: HTTPFetcher
+    let flights = SingleFlight<PreviewReport>()
+    let logger: Logger
+
+    /// Starts a provider.
+    /// - Parameters:
+    ///   - configuration: deadlines, policy, cache lifetimes.
+    ///   - cache: where previews are kept (default: in memory, 10 000 entries / 64 MiB); nil for none.
+    ///   - resolver: how host names are resolved (default: the system's); tests and benchmarks inject one.
+    ///   - eventLoopGroup: where connections run.
+    ///   - logger: debug-level events of each fetch (`fetch.url`, `fetch.address`); nothing at info.
+    public init(
+        configuration: Configuration = Configuration(),
+        cache: (any MetadataCache)? = MemoryMetadataCache(),
+        resolver: any HostResolver = SystemHostResolver(),
+        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        logger: Logger = Logger(label: "sharepipe.linkpreview", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) async throws {
+        self.configuration = configuration
+        self.cache = cache
+        self.logger = logger
+        self.fetcher = try await HTTPFetcher.start(
+            policy: configuration.policy,
+            resolver: resolver,
+            limiter: HostLimiter(limit: configuration.maxConcurrentRequestsPerHost),
+            group: eventLoopGroup,
+            logger: logger
+        )
+    }
+
+    /// Closes the HTTP client and its connections. Call once, when done.
+    public func shutdown() async throws {
+        try await fetcher.shutdown()
+    }
+
+    /// The preview of `url`.
+    ///
+    /// - Parameters:
+    ///   - url: an absolute http or https URL.
+    ///   - provided: what the sharer already knows (title, icon…); each field it sets wins over the
+    ///     fetched one.
+    ///   - fetch: ``FetchMode/automatic`` (cache, then network), ``FetchMode/reload`` or
+    ///     ``FetchMode/never`` (the provided metadata alone, nothing fetched).
+    /// - Throws: ``LinkPreviewError``; cancelling the task stops the network promptly.
+    public func metadata(
+        for url: URL,
+        provided: LinkMetadata? = nil,
+        fetch: FetchMode = .automatic
+    ) async throws -> LinkMetadata {
+        try await preview(for: url, provided: provided, fetch: fetch).metadata
+    }
+
+    /// The preview of `url` with how it was made: redirects, status, bytes read, time, cache use.
+    public func preview(
+        for url: URL,
+        provided: LinkMetadata? = nil,
+        fetch: FetchMode = .automatic
+    ) async throws -> PreviewReport {
+        let started = ContinuousClock.now
+        let url = try Self.validated(url)
+        if fetch == .never {
+            let metadata = LinkMetadata(originalURL: url, url: url).overlaid(with: provided)
+            return PreviewReport(metadata: metadata, source: .provided)
+        }
+        let key = Self.cacheKey(for: url, includeSubresources: configuration.includeSubresources)
+        var stale: CachedPreview?
+        if let entry = await cache?.entry(forKey: key) {
+            if fetch == .automatic && entry.isFresh(at: Date()) {
+                if let failure = entry.failure { throw failure.error }
+                if var metadata = entry.metadata {
+                    metadata.originalURL = url
+                    return PreviewReport(
+                        metadata: metadata.overlaid(with: provided),
+                        duration: .now - started,
+                        source: .cache,
+                        expires: entry.expiresAt
+                    )
+                }
+            }
+            if entry.canRevalidate { stale = entry }
+        }
+        let deadline = started + configuration.timeout
+        let revalidating = stale
+        var report: PreviewReport
+        do {
+            report = try await flights.run(key: key) {
+                try await self.fetchAndCache(url, key: key, revalidating: revalidating, deadline: deadline)
+            }
+        } catch is CancellationError {
+            throw LinkPreviewError(.cancelled, "The preview was cancelled.", url: url)
+        }
+        report.metadata.originalURL = url
+        report.metadata = report.metadata.overlaid(with: provided)
+        report.duration = .now - started
+        return report
+    }
+
+    /// An absolute http(s) URL, without its fragment.
+    static func validated(_ url: URL) throws -> URL {
+        guard let scheme = url.scheme?.lowercased(), url.host(percentEncoded: true)?.isEmpty == false else {
+            throw LinkPreviewError(.invalidURL, "\(url.absoluteString) is not a web address.", url: url)
+        }
+        guard scheme == "http" || scheme == "https" else {
+            throw LinkPreviewError(
+                .notAllowedURL,
+                "Only http and https links have previews, not \(scheme): links.",
+                url: url
+            )
+        }
+        guard url.fragment != nil, var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
+            return url.absoluteURL
+        }
+        components.fragment = nil
+        return components.url ?? url
+    }
+
+    /// The cache key of a URL: the URL itself (fragment removed), and whether subresources were read.
+    static func cacheKey(for url: URL, includeSubresources: Bool) -> String {
+        includeSubresources ? url.absoluteString : url.absoluteString + " -subresources"
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import LinkPreviewCore
+
+/// What an oEmbed JSON response says (https://oembed.com), and how it completes a page's metadata.
+///
+/// Precedence: the page's own tags win; oEmbed fills only what the page left empty — the title,
+/// the author (`author_name`), the site (`provider_name`), an image (`thumbnail_url` with its size)
+/// and, for `video` and `rich` types, a player (the `src` of the `<iframe>` in `html`).
+struct OEmbedFacts: Sendable, Hashable {
+    var title: String?
+    var authorName: String?
+    var providerName: String?
+    var thumbnail: LinkMedia?
+    var player: LinkMedia?
+
+    init?(_ object: [String: Any], documentURL: URL) {
+        func string(_ key: String) -> String? {
+            (object[key] as? String)?.trimmingCharacters(in: .whitespacesAndNewlines).nilIfEmpty
+        }
+        func int(_ key: String) -> Int? {
+            (object[key] as? Int) ?? (object[key] as? String).flatMap(Int.init) ?? (object[key] as? Double).map(Int.init)
+        }
+        title = string("title")
+        authorName = string("author_name")
+        providerName = string("provider_name")
+        if let thumbnail = string("thumbnail_url"), let url = URLResolver.resolveMedia(thumbnail, against: documentURL) {
+            self.thumbnail = LinkMedia(url: url, width: int("thumbnail_width"), height: int("thumbnail_height"))
+        }
+        let type = string("type")
+        if type == "video" || type == "rich", let html = string("html"), let source = Self.iframeSource(in: html),
+            let url = URLResolver.resolveMedia(source, against: documentURL)
+        {
+            player = LinkMedia(url: url, type: "text/html", width: int("width"), height: int("height"))
+        }
+        if title == nil && authorName == nil && providerName == nil && thumbnail == nil && player == nil { return nil }
+    }
+
+    func fill(_ metadata: inout LinkMetadata) {
+        metadata.title = metadata.title ?? title
+        metadata.author = metadata.author ?? authorName
+        metadata.siteName = metadata.siteName ?? providerName
+        if metadata.images.isEmpty, let thumbnail { metadata.images = [thumbnail] }
+        if metadata.videos.isEmpty, let player { metadata.videos = [player] }
+    }
+
+    /// The `src` of the first `<iframe>` in an oEmbed `html` snippet.
+    static func iframeSource(in html: String) -> String? {
+        guard let iframe = html.range(of: "<iframe", options: .caseInsensitive),
+            let src = html.range(of: "src=", options: .caseInsensitive, range: iframe.upperBound..<html.endIndex)
+        else { return nil }
+        var rest = html[src.upperBound...]
+        guard let quote = rest.first, quote == "\"" || quote == "'" else {
+            return rest.prefix { !$0.isWhitespace && $0 != ">" }.description.nilIfEmpty
+        }
+        rest = rest.dropFirst()
+        return rest.prefix { $0 != quote }.description.nilIfEmpty
+    }
+}
+
+extension String {
+    var nilIfEmpty: String? { isEmpty ? nil : self }
+}

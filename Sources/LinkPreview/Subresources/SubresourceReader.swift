@@ -1,0 +1,146 @@
+import AsyncHTTPClient
+import Foundation
+import LinkPreviewCore
+import Logging
+import NIOCore
+
+/// Completes a page's metadata with what other resources say, all through the same vetted fetcher
+/// and within one deadline: the icon and image are checked to exist and be images (header bytes
+/// only), `/favicon.ico` and web-app manifest icons stand in for a missing icon, and oEmbed and the
+/// manifest fill fields the page left empty. A subresource that fails or is refused is left out;
+/// it never fails the preview.
+struct SubresourceReader {
+    let fetcher: HTTPFetcher
+    let logger: Logger
+
+    var limits: FetchPolicy.Limits { fetcher.policy.limits }
+
+    func enrich(_ metadata: LinkMetadata, deadline: ContinuousClock.Instant) async -> LinkMetadata {
+        async let manifest = readManifest(metadata.manifestURL, deadline: deadline)
+        async let oEmbed = readOEmbed(metadata.oEmbed.first { $0.format == .json }?.url, deadline: deadline)
+        async let images = verifiedImages(metadata.images, deadline: deadline)
+        let manifestFacts = await manifest
+        async let icons = verifiedIcons(
+            metadata.rankedIcons() + (manifestFacts?.icons ?? []),
+            pageURL: metadata.url,
+            deadline: deadline
+        )
+        var result = metadata
+        result.images = await images
+        result.icons = await icons
+        if let manifestFacts { manifestFacts.fill(&result) }
+        if let facts = await oEmbed { facts.fill(&result) }
+        return result
+    }
+
+    /// The images with the first one that proves to be an image first (its size filled in from its
+    /// header), those that failed removed, and those not tried kept.
+    func verifiedImages(_ images: [LinkMedia], deadline: ContinuousClock.Instant) async -> [LinkMedia] {
+        var remaining = images
+        var tried = 0
+        while let candidate = remaining.first, tried < limits.maxProbesPerKind {
+            remaining.removeFirst()
+            tried += 1
+            if let header = await probe(candidate.preferredURL, deadline: deadline) {
+                var image = candidate
+                if image.width == nil || image.height == nil {
+                    image.width = header.width
+                    image.height = header.height
+                }
+                image.type = image.type ?? header.format.mimeType
+                return [image] + remaining
+            }
+        }
+        return remaining
+    }
+
+    /// Icons in the order to show them: the first that proves to be an image, then those not tried;
+    /// `/favicon.ico` when none of the declared ones works.
+    func verifiedIcons(_ icons: [LinkIcon], pageURL: URL?, deadline: ContinuousClock.Instant) async -> [LinkIcon] {
+        var remaining = icons
+        var tried = 0
+        while let candidate = remaining.first, tried < limits.maxProbesPerKind {
+            remaining.removeFirst()
+            tried += 1
+            if let header = await probe(candidate.url, deadline: deadline) {
+                var icon = candidate
+                if icon.sizes == nil, let width = header.width, let height = header.height {
+                    icon.sizes = "\(width)x\(height)"
+                }
+                icon.type = icon.type ?? header.format.mimeType
+                return [icon] + remaining
+            }
+        }
+        guard let pageURL, let favicon = URL(string: "/favicon.ico", relativeTo: pageURL)?.absoluteURL,
+            !icons.contains(where: { $0.url == favicon }),
+            let header = await probe(favicon, deadline: deadline)
+        else { return remaining }
+        let sizes = header.width.flatMap { w in header.height.map { "\(w)x\($0)" } }
+        return [LinkIcon(url: favicon, sizes: sizes, type: header.format.mimeType, rel: "icon")] + remaining
+    }
+
+    /// The header of the image at `url`, or nil when it is missing, refused or not an image. Asks
+    /// for the first bytes only (`Range`), reads at most ``FetchPolicy/Limits/mediaHeaderBytes``.
+    func probe(_ url: URL, deadline: ContinuousClock.Instant) async -> ImageHeader? {
+        do {
+            return try await fetcher.withResponse(
+                to: url,
+                headers: [("Range", "bytes=0-\(limits.mediaHeaderBytes - 1)"), ("Accept", "image/*")],
+                deadline: deadline,
+                logger: logger
+            ) { response -> ImageHeader? in
+                guard response.status == 200 || response.status == 206 else { return nil }
+                if let length = response.contentLength, length > limits.hardCap { return nil }
+                var bytes: [UInt8] = []
+                for try await chunk in response.body {
+                    bytes.append(contentsOf: chunk.readableBytesView)
+                    if bytes.count >= limits.mediaHeaderBytes || ImageHeader.read(bytes)?.width != nil { break }
+                }
+                guard case .image(let format) = ContentSniffer.classify(contentType: response.contentType, leadingBytes: bytes)
+                else { return nil }
+                return ImageHeader.read(bytes) ?? ImageHeader(format: format, width: nil, height: nil)
+            }
+        } catch {
+            logger.debug("subresource failed", metadata: ["fetch.url": "\(url)", "fetch.error": "\(error)"])
+            return nil
+        }
+    }
+
+    /// A JSON document (oEmbed, manifest) of at most ``FetchPolicy/Limits/documentBytes``.
+    func fetchJSON(_ url: URL, deadline: ContinuousClock.Instant) async -> (url: URL, object: [String: Any])? {
+        do {
+            let bytes: [UInt8]? = try await fetcher.withResponse(
+                to: url,
+                headers: [("Accept", "application/json, application/manifest+json;q=0.9, */*;q=0.1")],
+                deadline: deadline,
+                logger: logger
+            ) { response in
+                guard response.status == 200 else { return nil }
+                if let length = response.contentLength, length > limits.documentBytes { return nil }
+                var bytes: [UInt8] = []
+                for try await chunk in response.body {
+                    bytes.append(contentsOf: chunk.readableBytesView)
+                    if bytes.count > limits.documentBytes { return nil }
+                }
+                return bytes
+            }
+            guard let bytes, let object = try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
+                return nil
+            }
+            return (url, object)
+        } catch {
+            logger.debug("subresource failed", metadata: ["fetch.url": "\(url)", "fetch.error": "\(error)"])
+            return nil
+        }
+    }
+
+    func readOEmbed(_ url: URL?, deadline: ContinuousClock.Instant) async -> OEmbedFacts? {
+        guard let url, let document = await fetchJSON(url, deadline: deadline) else { return nil }
+        return OEmbedFacts(document.object, documentURL: document.url)
+    }
+
+    func readManifest(_ url: URL?, deadline: ContinuousClock.Instant) async -> ManifestFacts? {
+        guard let url, let document = await fetchJSON(url, deadline: deadline) else { return nil }
+        return ManifestFacts(document.object, documentURL: document.url)
+    }
+}

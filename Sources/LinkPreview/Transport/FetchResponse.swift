@@ -1,0 +1,53 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// A response whose head has arrived and whose body streams in as it is read.
+struct FetchResponse {
+    /// The URL that was requested (one hop: redirects are not followed here).
+    let url: URL
+    let status: Int
+    let headers: HTTPHeaders
+    let body: HTTPClientResponse.Body
+
+    /// The `Location` of a redirect, resolved against ``url``.
+    var location: URL? {
+        guard let value = headers.first(name: "location")?.trimmingCharacters(in: .whitespaces), !value.isEmpty
+        else { return nil }
+        return URL(string: value, relativeTo: url)?.absoluteURL
+            ?? value.addingPercentEncoding(withAllowedCharacters: .urlFragmentAllowed).flatMap {
+                URL(string: $0, relativeTo: url)?.absoluteURL
+            }
+    }
+
+    var isRedirect: Bool { [301, 302, 303, 307, 308].contains(status) }
+
+    /// The declared `Content-Length`, if valid.
+    var contentLength: Int? {
+        headers.first(name: "content-length").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+    }
+
+    /// The `Content-Type` header (all values joined, as a smuggling check needs them).
+    var contentType: String? {
+        let values = headers["content-type"]
+        return values.isEmpty ? nil : values.joined(separator: ", ")
+    }
+
+    /// The `charset` parameter of the last `Content-Type`, if any.
+    var charset: String? {
+        guard let type = headers["content-type"].last else { return nil }
+        for parameter in type.split(separator: ";").dropFirst() {
+            let pair = parameter.split(separator: "=", maxSplits: 1)
+            guard pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces).lowercased() == "charset" else {
+                continue
+            }
+            let value = pair[1].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
+            return value.isEmpty ? nil : value
+        }
+        return nil
+    }
+
+    /// The response headers as name/value pairs.
+    var headerPairs: [(name: String, value: String)] { headers.map { ($0.name, $0.value) } }
+}

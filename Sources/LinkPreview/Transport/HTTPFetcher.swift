@@ -1,0 +1,240 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOHTTPCompression
+
+/// Sends one GET at a time through the long-lived HTTP client, after the address policy vetted the
+/// URL and the addresses its host resolves to. Redirects are not followed here (the provider
+/// follows them hop by hop, calling this again for each).
+final class HTTPFetcher: Sendable {
+    let client: HTTPClient
+    let proxy: VettingProxy
+    let policy: FetchPolicy
+    let resolver: any HostResolver
+    /// At most so many requests in flight to one host.
+    let limiter: HostLimiter
+
+    init(client: HTTPClient, proxy: VettingProxy, policy: FetchPolicy, resolver: any HostResolver, limiter: HostLimiter) {
+        self.client = client
+        self.proxy = proxy
+        self.policy = policy
+        self.resolver = resolver
+        self.limiter = limiter
+    }
+
+    /// Starts the proxy and the client.
+    static func start(
+        policy: FetchPolicy,
+        resolver: any HostResolver,
+        limiter: HostLimiter,
+        group: any EventLoopGroup,
+        logger: Logger
+    ) async throws -> HTTPFetcher {
+        let pins = PinTable()
+        let proxy = try await VettingProxy.start(group: group, pins: pins, connectTimeout: policy.timeouts.connect)
+        var configuration = HTTPClient.Configuration()
+        configuration.redirectConfiguration = .disallow
+        configuration.timeout = .init(
+            connect: TimeAmount(policy.timeouts.connect + .seconds(1)),
+            read: TimeAmount(policy.timeouts.read)
+        )
+        configuration.decompression = .enabled(limit: .ratio(policy.limits.maxDecompressionRatio))
+        configuration.proxy = .server(
+            host: "127.0.0.1",
+            port: proxy.port,
+            authorization: .basic(username: proxy.username, password: proxy.password)
+        )
+        configuration.connectionPool = .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: 8)
+        let client = HTTPClient(eventLoopGroup: group, configuration: configuration, backgroundActivityLogger: logger)
+        return HTTPFetcher(client: client, proxy: proxy, policy: policy, resolver: resolver, limiter: limiter)
+    }
+
+    func shutdown() async throws {
+        try await client.shutdown()
+        try await proxy.shutdown()
+    }
+
+    /// Fetches `url` (one hop) and hands the streaming response to `body`; the vetted addresses stay
+    /// pinned until `body` returns, and the request holds one of its host's permits. Errors are
+    /// ``LinkPreviewError``s.
+    func withResponse<T>(
+        to url: URL,
+        headers extra: [(String, String)] = [],
+        deadline: ContinuousClock.Instant,
+        logger: Logger,
+        _ body: (FetchResponse) async throws -> T
+    ) async throws -> T {
+        let (target, addresses) = try await vet(url, deadline: deadline)
+        do {
+            return try await limiter.withPermit(for: target.host) {
+                try await send(url, to: target, addresses: addresses, headers: extra, deadline: deadline, logger: logger, body)
+            }
+        } catch is CancellationError {
+            throw LinkPreviewError(.cancelled, "The preview was cancelled.", url: url)
+        }
+    }
+
+    private func send<T>(
+        _ url: URL,
+        to target: PinTable.Target,
+        addresses: [IPAddress],
+        headers extra: [(String, String)],
+        deadline: ContinuousClock.Instant,
+        logger: Logger,
+        _ body: (FetchResponse) async throws -> T
+    ) async throws -> T {
+        proxy.pins.pin(target, to: addresses)
+        defer { proxy.pins.unpin(target) }
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.method = .GET
+        let host = url.host(percentEncoded: false) ?? ""
+        request.headers.add(name: "User-Agent", value: policy.headers.userAgent(for: host))
+        request.headers.add(name: "Accept", value: policy.headers.accept)
+        request.headers.add(name: "Accept-Language", value: policy.headers.acceptLanguage)
+        request.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
+        for (name, value) in extra { request.headers.replaceOrAdd(name: name, value: value) }
+        logger.debug("fetch", metadata: ["fetch.url": "\(url)", "fetch.address": "\(addresses[0])"])
+        let response: HTTPClientResponse
+        do {
+            response = try await client.execute(request, deadline: NIODeadline(deadline), logger: logger)
+        } catch {
+            throw mapError(error, url: url, target: target)
+        }
+        do {
+            return try await body(
+                FetchResponse(url: url, status: Int(response.status.code), headers: response.headers, body: response.body)
+            )
+        } catch let error as LinkPreviewError {
+            throw error
+        } catch {
+            throw mapError(error, url: url, target: target)
+        }
+    }
+
+    /// Checks the URL against the policy, resolves its host (unless it is a literal) and vets every
+    /// address it resolves to.
+    func vet(_ url: URL, deadline: ContinuousClock.Instant) async throws -> (PinTable.Target, [IPAddress]) {
+        let check: HostCheck
+        switch policy.addresses.check(url: url) {
+        case .success(let value): check = value
+        case .failure(let refusal): throw LinkPreviewError(refusal: refusal, url: url)
+        }
+        let port = url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
+        let host: String
+        let resolved: [IPAddress]
+        switch check {
+        case .literal(let address):
+            host = Self.connectHost(of: url)
+            resolved = [address]
+        case .name(let name):
+            host = Self.connectHost(of: url)
+            resolved = try await resolve(name, url: url, deadline: deadline)
+        }
+        switch policy.addresses.vet(host: host, addresses: resolved) {
+        case .success(let vetted): return (PinTable.Target(host: host, port: port), vetted)
+        case .failure(let refusal): throw LinkPreviewError(refusal: refusal, url: url)
+        }
+    }
+
+    /// The host as the HTTP client names it in `CONNECT` (no brackets around IPv6).
+    static func connectHost(of url: URL) -> String {
+        var host = url.host(percentEncoded: true) ?? ""
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        return host.lowercased()
+    }
+
+    private func resolve(_ name: String, url: URL, deadline: ContinuousClock.Instant) async throws -> [IPAddress] {
+        let resolver = self.resolver
+        let limit = min(deadline, .now + policy.timeouts.dns)
+        do {
+            return try await withThrowingTaskGroup(of: [IPAddress]?.self) { group in
+                group.addTask { try await resolver.resolve(host: name) }
+                group.addTask {
+                    try await Task.sleep(until: limit)
+                    return nil
+                }
+                defer { group.cancelAll() }
+                guard let first = try await group.next(), let addresses = first else {
+                    throw LinkPreviewError(.dns, "Looking up \(name) took too long.", url: url)
+                }
+                return addresses
+            }
+        } catch let error as LinkPreviewError {
+            throw error
+        } catch is CancellationError {
+            throw LinkPreviewError(.cancelled, "The preview was cancelled.", url: url)
+        } catch {
+            throw LinkPreviewError(
+                .dns,
+                "\(name) does not resolve: check the link for a typo.",
+                url: url,
+                underlying: String(describing: error)
+            )
+        }
+    }
+
+    /// An HTTP client, proxy or NIO error as a ``LinkPreviewError``.
+    func mapError(_ error: any Error, url: URL, target: PinTable.Target) -> LinkPreviewError {
+        if let error = error as? LinkPreviewError { return error }
+        let host = target.host
+        let described = String(describing: error)
+        if error is CancellationError {
+            return LinkPreviewError(.cancelled, "The preview was cancelled.", url: url)
+        }
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .cancelled:
+                return LinkPreviewError(.cancelled, "The preview was cancelled.", url: url)
+            case .deadlineExceeded:
+                return LinkPreviewError(.timedOut, "The site took too long to answer.", url: url)
+            case .readTimeout:
+                let seconds = policy.timeouts.read.components.seconds
+                return LinkPreviewError(.stalled, "\(host) stopped sending for \(seconds) s.", url: url)
+            case .invalidProxyResponse, .httpProxyHandshakeTimeout, .connectTimeout, .proxyAuthenticationRequired:
+                switch proxy.pins.lastFailure(for: target) {
+                case .timedOut?:
+                    let seconds = policy.timeouts.connect.components.seconds
+                    return LinkPreviewError(.connect, "\(host) did not accept a connection within \(seconds) s.", url: url)
+                case .refused(let reason)?:
+                    return LinkPreviewError(.connect, "Could not connect to \(host).", url: url, underlying: reason)
+                case nil:
+                    return LinkPreviewError(.connect, "Could not connect to \(host).", url: url, underlying: described)
+                }
+            case .remoteConnectionClosed, .bodyLengthMismatch, .invalidURL, .emptyHost:
+                return LinkPreviewError(.protocolError, "\(host) closed the connection or broke HTTP.", url: url, underlying: described)
+            default:
+                break
+            }
+        }
+        if let error = error as? NIOHTTPDecompression.DecompressionError, error == .limit {
+            return LinkPreviewError(
+                .decompressionBomb,
+                "\(host) sent a compressed body that expands more than \(policy.limits.maxDecompressionRatio)×.",
+                url: url
+            )
+        }
+        let typeName = String(reflecting: type(of: error))
+        if typeName.contains("NIOSSL") || typeName.contains("BoringSSL") {
+            return LinkPreviewError(
+                .tls,
+                "\(host)'s secure connection could not be verified.",
+                url: url,
+                underlying: described
+            )
+        }
+        if typeName.contains("HTTPParserError") || typeName.contains("Decompression") {
+            return LinkPreviewError(.protocolError, "\(host) sent a malformed response.", url: url, underlying: described)
+        }
+        return LinkPreviewError(.connect, "Could not fetch from \(host).", url: url, underlying: described)
+    }
+}
+
+extension NIODeadline {
+    /// The NIO deadline at the same moment as a continuous-clock instant.
+    init(_ instant: ContinuousClock.Instant) {
+        let remaining = ContinuousClock.now.duration(to: instant)
+        self = .now() + TimeAmount(max(remaining, .zero))
+    }
+}

@@ -1,0 +1,95 @@
+public import Foundation
+public import NIOCore
+import NIOHTTP1
+public import NIOPosix
+import Synchronization
+
+/// A scriptable HTTP/1.1 server on 127.0.0.1, port chosen by the system, for tests and benchmarks
+/// of the fetcher against a real socket: each request is answered by a handler that returns a
+/// ``LoopbackResponse`` (a status, headers and a body that can arrive whole, drip slowly, stall or
+/// never end). It counts requests per path and the body bytes it sent.
+///
+/// ```swift
+/// let server = try await LoopbackHTTPServer.start { request in
+///     .html("<title>Hello</title>")
+/// }
+/// defer { Task { try await server.shutdown() } }
+/// let url = server.url("/page")
+/// ```
+public final class LoopbackHTTPServer: Sendable {
+    public typealias Handler = @Sendable (LoopbackRequest) async -> LoopbackResponse
+
+    private let channel: any Channel
+    private let counters: ServerCounters
+
+    /// The port the server listens on.
+    public var port: Int { channel.localAddress?.port ?? 0 }
+
+    /// `http://127.0.0.1:port` + `path`.
+    public func url(_ path: String, host: String = "127.0.0.1") -> URL {
+        URL(string: "http://\(host):\(port)\(path)")!
+    }
+
+    /// Requests received for `path` (path and query, as sent).
+    public func requestCount(_ path: String) -> Int { counters.withLock { $0.requests[path, default: 0] } }
+    /// Requests received in all.
+    public var totalRequests: Int { counters.withLock { $0.requests.values.reduce(0, +) } }
+    /// Body bytes written to sockets so far.
+    public var bodyBytesSent: Int { counters.withLock { $0.bodyBytes } }
+    /// Connections accepted so far.
+    public var connectionsAccepted: Int { counters.withLock { $0.connections } }
+
+    private init(channel: any Channel, counters: ServerCounters) {
+        self.channel = channel
+        self.counters = counters
+    }
+
+    /// Starts a server answering every request with `handler`.
+    public static func start(
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        handler: @escaping Handler
+    ) async throws -> LoopbackHTTPServer {
+        let counters = ServerCounters()
+        let channel = try await ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 4096)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelInitializer { channel in
+                counters.withLock { $0.connections += 1 }
+                return channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                    try channel.pipeline.syncOperations.addHandler(
+                        LoopbackConnectionHandler(handler: handler, record: { path, bytes in
+                            counters.withLock { counters in
+                                if let path { counters.requests[path, default: 0] += 1 }
+                                counters.bodyBytes += bytes
+                            }
+                        })
+                    )
+                }
+            }
+            .bind(host: "127.0.0.1", port: 0)
+            .get()
+        return LoopbackHTTPServer(channel: channel, counters: counters)
+    }
+
+    /// Stops listening and closes the listening socket.
+    public func shutdown() async throws {
+        try await channel.close()
+    }
+}
+
+/// What the server counts, shared by its connections.
+final class ServerCounters: Sendable {
+    struct Counts {
+        var requests: [String: Int] = [:]
+        var bodyBytes = 0
+        var connections = 0
+    }
+
+    private let counts = Mutex(Counts())
+
+    func withLock<T>(_ body: (inout Counts) -> T) -> T {
+        counts.withLock { body(&$0) }
+    }
+}

@@ -1,0 +1,158 @@
+import ArgumentParser
+import Foundation
+import LinkPreview
+import LinkPreviewCore
+
+/// `sharepipe preview URL…`: fetch previews the way a server would, safely, several at a time.
+struct PreviewCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "preview",
+        abstract: "Fetch the preview of one or more links.",
+        discussion: """
+            Every connection goes only to public addresses (see docs/fetching.md); --allow opens more.
+            Exit status: 0 when every preview was made, else the first failure's class, as Apple's
+            LPError numbers them: 1 unknown, 2 fetch failed, 3 cancelled, 4 timed out, 5 not allowed.
+            Example: sharepipe preview https://www.swift.org/blog/ --json
+            """
+    )
+
+    @Argument(help: "The links to preview (http or https).")
+    var urls: [String]
+
+    @Flag(help: "Print one JSON object per link (JSON Lines) instead of a card.")
+    var json = false
+
+    @Flag(help: "Do not check the icon and image or read oEmbed and the web-app manifest.")
+    var noSubresources = false
+
+    @Option(help: "Seconds a preview may take, subresources included.")
+    var timeout: Double = 30
+
+    @Option(help: "A folder to keep previews in between runs (created if missing).")
+    var cache: String?
+
+    @Option(help: "An address range (CIDR) or host to allow even if private, e.g. 10.0.0.0/8 or wiki.corp. Repeatable.")
+    var allow: [String] = []
+
+    @Option(help: "A port to allow besides 80 and 443. Repeatable.")
+    var allowPort: [Int] = []
+
+    @Option(help: "How many links are fetched at the same time.")
+    var concurrency: Int = 8
+
+    @Flag(help: "Fetch again even when the cache holds a fresh preview.")
+    var reload = false
+
+    func validate() throws {
+        guard !urls.isEmpty else { throw ValidationError("Give at least one link to preview.") }
+        for url in urls where Self.parse(url) == nil {
+            throw ValidationError("'\(url)' is not an http or https link, e.g. https://example.com/page.")
+        }
+        guard timeout > 0 && timeout <= 600 else {
+            throw ValidationError("--timeout must be between 0 and 600 seconds (got \(timeout)).")
+        }
+        guard (1...256).contains(concurrency) else {
+            throw ValidationError("--concurrency must be between 1 and 256 (got \(concurrency)).")
+        }
+        for rule in allow where AllowRule(rule) == nil {
+            throw ValidationError("--allow '\(rule)' is neither a CIDR range (10.0.0.0/8) nor a host name (wiki.corp).")
+        }
+        for port in allowPort where !(1...65535).contains(port) {
+            throw ValidationError("--allow-port \(port) is not a port (1–65535).")
+        }
+    }
+
+    /// The provider's configuration from the options.
+    var providerConfiguration: MetadataProvider.Configuration {
+        var policy = FetchPolicy()
+        policy.addresses.allowList = allow.compactMap(AllowRule.init)
+        policy.addresses.allowedPorts.formUnion(allowPort)
+        return MetadataProvider.Configuration(
+            timeout: .milliseconds(Int(timeout * 1000)),
+            includeSubresources: !noSubresources,
+            policy: policy
+        )
+    }
+
+    func run() async throws {
+        let cache: any MetadataCache
+        if let folder = self.cache {
+            do {
+                cache = try FileMetadataCache(directory: URL(fileURLWithPath: folder))
+            } catch {
+                throw CLIError("Cannot use '\(folder)' as a cache folder: \(error.localizedDescription)")
+            }
+        } else {
+            cache = MemoryMetadataCache()
+        }
+        let provider = try await MetadataProvider(configuration: providerConfiguration, cache: cache)
+        let progress = ProgressBar(total: urls.count, enabled: urls.count > 1 && !json && ProgressBar.isTerminal)
+        let outcomes = await Self.previews(
+            of: urls.compactMap(Self.parse),
+            provider: provider,
+            mode: reload ? .reload : .automatic,
+            concurrency: concurrency
+        ) { done in progress.update(done) }
+        progress.finish()
+        try await provider.shutdown()
+        for (index, outcome) in outcomes.enumerated() {
+            if json {
+                print(outcome.jsonLine)
+            } else {
+                if index > 0 { print("") }
+                print(outcome.card)
+            }
+        }
+        if let status = Self.exitStatus(for: outcomes) { throw ExitCode(status) }
+    }
+
+    /// Previews `urls`, at most `concurrency` at a time, in the order given.
+    static func previews(
+        of urls: [URL],
+        provider: MetadataProvider,
+        mode: FetchMode,
+        concurrency: Int,
+        progress: @escaping @Sendable (Int) -> Void = { _ in }
+    ) async -> [PreviewOutcome] {
+        await withTaskGroup(of: (Int, PreviewOutcome).self) { group in
+            var results = [PreviewOutcome?](repeating: nil, count: urls.count)
+            var next = 0
+            var done = 0
+            func start() {
+                let index = next
+                let url = urls[index]
+                next += 1
+                group.addTask {
+                    do {
+                        return (index, .success(url, try await provider.preview(for: url, fetch: mode)))
+                    } catch let error as LinkPreviewError {
+                        return (index, .failure(url, error))
+                    } catch {
+                        return (index, .failure(url, LinkPreviewError(.unknown, "\(error)", url: url)))
+                    }
+                }
+            }
+            while next < min(concurrency, urls.count) { start() }
+            while let (index, outcome) = await group.next() {
+                results[index] = outcome
+                done += 1
+                progress(done)
+                if next < urls.count { start() }
+            }
+            return results.compactMap { $0 }
+        }
+    }
+
+    /// 0 when every preview was made, else the first failure's category (Apple's `LPError` code).
+    static func exitStatus(for outcomes: [PreviewOutcome]) -> Int32? {
+        for case .failure(_, let error) in outcomes { return Int32(error.category.rawValue) }
+        return nil
+    }
+
+    static func parse(_ text: String) -> URL? {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+            scheme == "http" || scheme == "https", url.host()?.isEmpty == false
+        else { return nil }
+        return url
+    }
+}

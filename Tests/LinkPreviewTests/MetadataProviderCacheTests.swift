@@ -1,0 +1,100 @@
+import Foundation
+import LinkPreview
+import LinkPreviewCore
+import LinkPreviewTesting
+import Synchronization
+import Testing
+
+@Suite("MetadataProvider: caching, revalidation, single-flight")
+struct MetadataProviderCacheTests {
+    @Test("A fresh preview comes from the cache without a request")
+    func freshHit() async throws {
+        let page = LoopbackResponse(
+            headers: [("Content-Type", "text/html"), ("Cache-Control", "max-age=600")],
+            body: .whole(Array(ProviderFixture.page.utf8))
+        )
+        try await ProviderFixture.run({ _ in page }) { server, provider in
+            let first = try await provider.preview(for: server.url("/cached"))
+            let second = try await provider.preview(for: server.url("/cached"))
+            #expect(first.source == .network)
+            #expect(second.source == .cache)
+            #expect(second.metadata.title == first.metadata.title)
+            #expect(server.requestCount("/cached") == 1)
+        }
+    }
+
+    @Test("A stale preview is revalidated with its ETag and a 304 downloads no body")
+    func revalidation() async throws {
+        try await ProviderFixture.run({ request in
+            if request.header("if-none-match") == "\"v1\"" {
+                return LoopbackResponse(status: 304, headers: [("ETag", "\"v1\"")])
+            }
+            return LoopbackResponse(
+                headers: [("Content-Type", "text/html"), ("ETag", "\"v1\""), ("Cache-Control", "no-cache")],
+                body: .whole(Array(ProviderFixture.page.utf8))
+            )
+        }, configure: { $0.cacheLifetime = 0...0 }) { server, provider in
+            let first = try await provider.preview(for: server.url("/etag"))
+            let bytesAfterFirst = server.bodyBytesSent
+            let second = try await provider.preview(for: server.url("/etag"))
+            #expect(first.source == .network)
+            #expect(second.source == .revalidated)
+            #expect(second.metadata.title == "The real title")
+            #expect(server.requestCount("/etag") == 2)
+            #expect(server.bodyBytesSent == bytesAfterFirst)  // the 304 sent no body
+        }
+    }
+
+    @Test("Concurrent requests for one URL share one fetch")
+    func singleFlight() async throws {
+        let slowPage = LoopbackResponse(
+            headers: [("Content-Type", "text/html")],
+            body: .chunks([Array(ProviderFixture.page.utf8)], pause: .milliseconds(300))
+        )
+        try await ProviderFixture.run({ _ in slowPage }) { server, provider in
+            let titles = try await withThrowingTaskGroup(of: String?.self) { group in
+                for _ in 0..<20 {
+                    group.addTask { try await provider.metadata(for: server.url("/shared")).title }
+                }
+                return try await group.reduce(into: [String?]()) { $0.append($1) }
+            }
+            #expect(titles.count == 20)
+            #expect(titles.allSatisfy { $0 == "The real title" })
+            #expect(server.requestCount("/shared") == 1)
+        }
+    }
+
+    @Test("A failure is cached briefly: the second call does not reach the server")
+    func negativeCaching() async throws {
+        try await ProviderFixture.run({ _ in .status(404) }) { server, provider in
+            let first = await ProviderFixture.error { _ = try await provider.metadata(for: server.url("/missing")) }
+            let second = await ProviderFixture.error { _ = try await provider.metadata(for: server.url("/missing")) }
+            #expect(first?.code == .httpStatus)
+            #expect(second?.code == .httpStatus)
+            #expect(server.requestCount("/missing") == 1)
+            // .reload goes to the network again.
+            _ = await ProviderFixture.error { _ = try await provider.metadata(for: server.url("/missing"), fetch: .reload) }
+            #expect(server.requestCount("/missing") == 2)
+        }
+    }
+
+    @Test("At most the per-host limit of requests reach one host at once")
+    func perHostLimit() async throws {
+        let inFlight = Mutex((now: 0, peak: 0))
+        try await ProviderFixture.run({ _ in
+            inFlight.withLock { $0.now += 1; $0.peak = max($0.peak, $0.now) }
+            try? await Task.sleep(for: .milliseconds(100))
+            inFlight.withLock { $0.now -= 1 }
+            return .html(ProviderFixture.page)
+        }, configure: { $0.maxConcurrentRequestsPerHost = 2; $0.includeSubresources = false }) { server, provider in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<8 {
+                    group.addTask { _ = try await provider.metadata(for: server.url("/p\(index)")) }
+                }
+                try await group.waitForAll()
+            }
+            #expect(inFlight.withLock { $0.peak } == 2)
+            #expect(server.totalRequests == 8)
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import LinkPreview
+import LinkPreviewCore
+import LinkPreviewTesting
+import Testing
+
+@Suite("MetadataProvider: sizes and deadlines")
+struct MetadataProviderLimitsTests {
+    static let head = Array("<!doctype html><html><head><title>Slow</title>".utf8)
+
+    @Test("A slow-drip server cannot hold a fetch past the overall deadline")
+    func slowDrip() async throws {
+        // One byte every 200 ms never trips the 10 s read timeout; the 1.5 s deadline ends it.
+        let drip = LoopbackResponse(
+            headers: [("Content-Type", "text/html")],
+            body: .chunks(Array(repeating: [UInt8](" ".utf8), count: 10_000), pause: .milliseconds(200))
+        )
+        try await ProviderFixture.run({ _ in drip }, configure: { $0.timeout = .milliseconds(1500) }) { server, provider in
+            let started = ContinuousClock.now
+            let error = await ProviderFixture.error { _ = try await provider.metadata(for: server.url("/drip")) }
+            #expect(error?.code == .timedOut)
+            #expect(error?.category == .timedOut)
+            #expect(ContinuousClock.now - started < .seconds(5))
+        }
+    }
+
+    @Test("A server that stops sending is dropped after the read timeout")
+    func stalled() async throws {
+        let stall = LoopbackResponse(headers: [("Content-Type", "text/html")], body: .stall(Self.head))
+        try await ProviderFixture.run({ _ in stall }, configure: { $0.policy.timeouts.read = .milliseconds(500) }) {
+            server,
+            provider in
+            let error = await ProviderFixture.error { _ = try await provider.metadata(for: server.url("/stall")) }
+            #expect(error?.code == .stalled)
+            #expect(error?.category == .timedOut)
+        }
+    }
+
+    @Test("A declared Content-Length over the hard cap is refused before the body is read")
+    func contentLengthOverCap() async throws {
+        let huge = LoopbackResponse(
+            headers: [("Content-Type", "text/html"), ("Content-Length", "100000000")],
+            body: .stall(Self.head)
+        )
+        try await ProviderFixture.run({ _ in huge }) { server, provider in
+            let error = await ProviderFixture.error { _ = try await provider.metadata(for: server.url("/huge")) }
+            #expect(error?.code == .tooLarge)
+            #expect(error?.category == .notAllowed)
+        }
+    }
+
+    @Test("An endless body without Content-Length is read no further than the HTML window")
+    func endlessBody() async throws {
+        let endless = LoopbackResponse(headers: [("Content-Type", "text/html")], body: .endless(Array(repeating: UInt8(ascii: "a"), count: 16_384)))
+        let page = Array(
+            """
+            <!doctype html><html><head><title>Slow</title><meta property="og:description" content="d">
+            <meta property="og:title" content="Slow"><meta property="og:image" content="/i.png"></head><body>
+            """.utf8
+        )
+        try await ProviderFixture.run({ request in
+            request.path == "/endless-head"
+                ? LoopbackResponse(headers: [("Content-Type", "text/html")], body: .chunks([Self.head] + Array(repeating: Array(repeating: UInt8(ascii: " "), count: 16_384), count: 10_000), pause: .zero))
+                : LoopbackResponse(headers: [("Content-Type", "text/html")], body: .chunks([page] + Array(repeating: Array(repeating: UInt8(ascii: "a"), count: 16_384), count: 10_000), pause: .zero))
+        }, configure: { $0.policy.limits.htmlReadWindow = 256 << 10 }) { server, provider in
+            // The head never ends: reading stops at the window (or the extractor's own budget).
+            let report = try await provider.preview(for: server.url("/endless-head"))
+            #expect(report.metadata.title == "Slow")
+            #expect(report.bytesRead <= 256 << 10)
+            // The head ends early: reading stops as soon as the extractor has all it will get.
+            let early = try await provider.preview(for: server.url("/early"))
+            #expect(early.metadata.title == "Slow")
+            #expect(early.bytesRead < 64 << 10)
+        }
+        _ = endless
+    }
+
+    @Test("A gzip bomb fails as decompressionBomb instead of expanding")
+    func gzipBomb() async throws {
+        let bomb = try Data(contentsOf: #require(Bundle.module.url(forResource: "Fixtures/bomb.html", withExtension: "gz")))
+        let response = LoopbackResponse(
+            headers: [("Content-Type", "text/html"), ("Content-Encoding", "gzip")],
+            body: .whole(Array(bomb))
+        )
+        try await ProviderFixture.run({ _ in response }) { server, provider in
+            let error = await ProviderFixture.error { _ = try await provider.metadata(for: server.url("/bomb")) }
+            #expect(error?.code == .decompressionBomb, "\(String(describing: error))")
+        }
+    }
+
+    @Test("Cancelling the task stops the fetch promptly")
+    func cancellation() async throws {
+        let stall = LoopbackResponse(headers: [("Content-Type", "text/html")], body: .stall(Self.head))
+        try await ProviderFixture.run({ _ in stall }) { server, provider in
+            let task = Task { try await provider.metadata(for: server.url("/stall")) }
+            try await Task.sleep(for: .milliseconds(300))
+            let started = ContinuousClock.now
+            task.cancel()
+            let error = await ProviderFixture.error { _ = try await task.value }
+            #expect(error?.code == .cancelled)
+            #expect(error?.category == .cancelled)
+            #expect(ContinuousClock.now - started < .seconds(2))
+        }
+    }
+}

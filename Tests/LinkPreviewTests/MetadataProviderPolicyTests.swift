@@ -1,0 +1,90 @@
+import Foundation
+import LinkPreview
+import LinkPreviewCore
+import LinkPreviewTesting
+import Testing
+
+@Suite("MetadataProvider: the address policy guards every connection")
+struct MetadataProviderPolicyTests {
+    /// A provider with the default policy (nothing allowed) but the server's port, and `answers`.
+    static func run(
+        answers: [String: [IPAddress]],
+        allow: [AllowRule] = [],
+        _ body: (LoopbackHTTPServer, MetadataProvider) async throws -> Void
+    ) async throws {
+        let server = try await LoopbackHTTPServer.start { _ in .html(ProviderFixture.page) }
+        var policy = FetchPolicy()
+        policy.addresses.allowedPorts = [80, 443, server.port]
+        policy.addresses.allowList = allow
+        let provider = try await MetadataProvider(
+            configuration: .init(policy: policy),
+            resolver: StaticHostResolver(answers)
+        )
+        try await body(server, provider)
+        try await provider.shutdown()
+        try await server.shutdown()
+    }
+
+    @Test(
+        "A name resolving to a private or mixed answer is refused and nothing connects",
+        arguments: [
+            ["127.0.0.1"], ["10.1.2.3"], ["169.254.169.254"], ["::1"], ["fd00::1"], ["::ffff:127.0.0.1"],
+            ["93.184.215.14", "127.0.0.1"], ["2606:4700::1111", "fe80::1"],
+        ]
+    )
+    func privateAnswers(addresses: [String]) async throws {
+        try await Self.run(answers: ["evil.example": addresses.map { IPAddress($0)! }]) { server, provider in
+            let error = await ProviderFixture.error {
+                _ = try await provider.metadata(for: URL(string: "http://evil.example:\(server.port)/")!)
+            }
+            #expect(error?.code == .blockedAddress)
+            #expect(error?.category == .notAllowed)
+            #expect(server.connectionsAccepted == 0)
+        }
+    }
+
+    @Test(
+        "Odd literals of loopback are refused before any lookup",
+        arguments: ["0", "127.1", "2130706433", "0x7f000001", "017700000001", "0177.0.0.1", "[::1]", "[::ffff:7f00:1]", "localhost"]
+    )
+    func oddLiterals(host: String) async throws {
+        try await Self.run(answers: [:]) { server, provider in
+            let error = await ProviderFixture.error {
+                _ = try await provider.metadata(for: URL(string: "http://\(host):\(server.port)/")!)
+            }
+            #expect(error?.code == .blockedAddress)
+            #expect(server.connectionsAccepted == 0)
+        }
+    }
+
+    @Test("A name that does not resolve fails with dns")
+    func unknownName() async throws {
+        try await Self.run(answers: [:]) { server, provider in
+            let error = await ProviderFixture.error {
+                _ = try await provider.metadata(for: URL(string: "http://nowhere.example:\(server.port)/")!)
+            }
+            #expect(error?.code == .dns)
+            #expect(error?.category == .fetchFailed)
+        }
+    }
+
+    @Test("User info and ports outside the policy are refused")
+    func urlRules() async throws {
+        try await Self.run(answers: ["site.example": [IPAddress("127.0.0.1")!]], allow: [.network(IPNetwork("127.0.0.0/8")!)]) {
+            server,
+            provider in
+            let userInfo = await ProviderFixture.error {
+                _ = try await provider.metadata(for: URL(string: "http://user:pw@site.example:\(server.port)/")!)
+            }
+            #expect(userInfo?.code == .notAllowedURL)
+            let port = await ProviderFixture.error {
+                _ = try await provider.metadata(for: URL(string: "http://site.example:6379/")!)
+            }
+            #expect(port?.code == .notAllowedURL)
+            #expect(server.connectionsAccepted == 0)
+            // The same host on an allowed port works: the allow-list lets loopback through for tests.
+            let allowed = try await provider.metadata(for: URL(string: "http://site.example:\(server.port)/")!)
+            #expect(allowed.title == "The real title")
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import LinkPreview
+import LinkPreviewCore
+import LinkPreviewTesting
+import Testing
+
+@Suite("MetadataProvider: icons, images, manifest and oEmbed")
+struct SubresourceTests {
+    static let png = MetadataProviderContentTests.png
+
+    @Test("A broken icon and image are dropped; the working ones come first with their sizes")
+    func verifiesIconAndImage() async throws {
+        let page = """
+            <html><head><title>T</title>
+            <link rel="apple-touch-icon" href="/missing-touch.png">
+            <link rel="icon" href="/icon.png">
+            <meta property="og:image" content="/gone.jpg">
+            <meta property="og:image" content="/photo.png">
+            </head></html>
+            """
+        try await ProviderFixture.run({ request in
+            switch request.path {
+            case "/": .html(page)
+            case "/icon.png", "/photo.png": .bytes(Self.png, contentType: "image/png")
+            default: .status(404)
+            }
+        }) { server, provider in
+            let metadata = try await provider.metadata(for: server.url("/"))
+            #expect(metadata.icons.map(\.url) == [server.url("/icon.png")])
+            #expect(metadata.icons.first?.sizes == "640x480")
+            #expect(metadata.images.map(\.url) == [server.url("/photo.png")])
+            #expect(metadata.images.first?.width == 640)
+        }
+    }
+
+    @Test("Without a declared icon, /favicon.ico stands in if it is an image")
+    func faviconFallback() async throws {
+        try await ProviderFixture.run({ request in
+            switch request.path {
+            case "/": .html("<title>No icon</title>")
+            case "/favicon.ico": .bytes(Self.png, contentType: "image/x-icon")
+            default: .status(404)
+            }
+        }) { server, provider in
+            let metadata = try await provider.metadata(for: server.url("/"))
+            #expect(metadata.icons.first?.url == server.url("/favicon.ico"))
+        }
+    }
+
+    @Test("A favicon that is really an HTML page is not an icon")
+    func fakeFavicon() async throws {
+        try await ProviderFixture.run({ request in
+            request.path == "/" ? .html("<title>x</title>") : .html("<html>not an icon</html>")
+        }) { server, provider in
+            let metadata = try await provider.metadata(for: server.url("/"))
+            #expect(metadata.icons.isEmpty)
+        }
+    }
+
+    @Test("The manifest names the site and gives icons; oEmbed fills title, author and thumbnail")
+    func manifestAndOEmbed() async throws {
+        let page = """
+            <html><head>
+            <link rel="manifest" href="/app.webmanifest">
+            <link rel="alternate" type="application/json+oembed" href="/oembed?url=x">
+            </head></html>
+            """
+        let manifest = #"{"name": "Example Application", "short_name": "Example", "icons": [{"src": "/m192.png", "sizes": "192x192", "type": "image/png"}]}"#
+        let oEmbed = #"{"type": "video", "version": "1.0", "title": "A talk", "author_name": "Ada", "provider_name": "Tube", "thumbnail_url": "/thumb.png", "thumbnail_width": 640, "thumbnail_height": 480, "html": "<iframe src=\"https://player.example/embed/1\" width=\"640\"></iframe>", "width": 640, "height": 360}"#
+        try await ProviderFixture.run({ request in
+            switch request.path {
+            case "/": .html(page)
+            case "/app.webmanifest": .bytes(Array(manifest.utf8), contentType: "application/manifest+json")
+            case "/oembed": .bytes(Array(oEmbed.utf8), contentType: "application/json")
+            case "/m192.png", "/thumb.png": .bytes(Self.png, contentType: "image/png")
+            default: .status(404)
+            }
+        }) { server, provider in
+            let metadata = try await provider.metadata(for: server.url("/"))
+            #expect(metadata.siteName == "Example")
+            #expect(metadata.icons.first?.url == server.url("/m192.png"))
+            #expect(metadata.title == "A talk")
+            #expect(metadata.author == "Ada")
+            #expect(metadata.images.first?.url == server.url("/thumb.png"))
+            #expect(metadata.videos.first?.url.absoluteString == "https://player.example/embed/1")
+        }
+    }
+
+    @Test("A subresource on a refused address is left out; the preview still succeeds")
+    func refusedSubresource() async throws {
+        let page = """
+            <html><head><title>Internal image</title>
+            <meta property="og:image" content="http://169.254.169.254/latest/meta-data/">
+            <link rel="alternate" type="application/json+oembed" href="http://10.0.0.1/oembed">
+            </head></html>
+            """
+        try await ProviderFixture.run({ _ in .html(page) }) { server, provider in
+            let metadata = try await provider.metadata(for: server.url("/"))
+            #expect(metadata.title == "Internal image")
+            #expect(metadata.images.isEmpty)
+        }
+    }
+
+    @Test("With subresources off, nothing but the page is requested")
+    func noSubresources() async throws {
+        try await ProviderFixture.run({ _ in .html("<title>x</title><link rel=icon href=/i.png>") }, configure: { $0.includeSubresources = false }) {
+            server,
+            provider in
+            let metadata = try await provider.metadata(for: server.url("/"))
+            #expect(metadata.icons.first?.url == server.url("/i.png"))
+            #expect(server.totalRequests == 1)
+        }
+    }
+}

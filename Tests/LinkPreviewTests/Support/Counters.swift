@@ -1,0 +1,75 @@
+import Foundation
+import Synchronization
+
+/// A shared counter for tests.
+final class Counter: Sendable {
+    private let count = Mutex(0)
+
+    var value: Int { count.withLock { $0 } }
+
+    @discardableResult
+    func increment() -> Int {
+        count.withLock { count in
+            count += 1
+            return count
+        }
+    }
+}
+
+/// Counts the operations running at once and remembers the most seen.
+final class ConcurrencyGauge: Sendable {
+    private let state = Mutex((current: 0, maximum: 0))
+
+    var current: Int { state.withLock { $0.current } }
+    var maximum: Int { state.withLock { $0.maximum } }
+
+    func enter() {
+        state.withLock { state in
+            state.current += 1
+            state.maximum = max(state.maximum, state.current)
+        }
+    }
+
+    func leave() {
+        state.withLock { $0.current -= 1 }
+    }
+}
+
+/// A list that tasks append to, for tests.
+final class Recorder<Element: Sendable>: Sendable {
+    private let elements = Mutex<[Element]>([])
+
+    var values: [Element] { elements.withLock { $0 } }
+
+    func append(_ element: Element) {
+        elements.withLock { $0.append(element) }
+    }
+}
+
+/// A clock a test sets by hand.
+final class TestClock: Sendable {
+    private let date: Mutex<Date>
+
+    init(_ start: Date = Date(timeIntervalSince1970: 1_700_000_000)) {
+        date = Mutex(start)
+    }
+
+    var now: Date { date.withLock { $0 } }
+
+    func advance(by seconds: TimeInterval) {
+        date.withLock { $0 = $0.addingTimeInterval(seconds) }
+    }
+}
+
+/// Waits until `condition` holds, checking every few milliseconds, for at most `timeout`; returns
+/// whether it held. For states a test cannot be told about (a caller has joined a queue); the timeout is
+/// generous so that a slow, busy machine does not fail the test.
+func eventually(timeout: Duration = .seconds(30), _ condition: () -> Bool) async -> Bool {
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: timeout)
+    while !condition() {
+        guard clock.now < deadline else { return false }
+        try? await Task.sleep(for: .milliseconds(2))
+    }
+    return true
+}
