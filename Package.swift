@@ -65,8 +65,11 @@ let package = Package(
         .executableTarget(
             name: "sharepipe",
             dependencies: [
-                "LinkPreviewCore", "LinkPreview",
+                "LinkPreviewCore", "LinkPreview", "LinkPreviewTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -90,7 +93,7 @@ let package = Package(
         .testTarget(
             name: "SharePipeCLITests",
             dependencies: [
-                "sharepipe", "LinkPreviewCore",
+                "sharepipe", "LinkPreviewCore", "LinkPreview", "LinkPreviewTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

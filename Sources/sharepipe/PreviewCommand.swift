@@ -49,7 +49,7 @@ struct PreviewCommand: AsyncParsableCommand {
             throw ValidationError("'\(url)' is not an http or https link, e.g. https://example.com/page.")
         }
         guard timeout > 0 && timeout <= 600 else {
-            throw ValidationError("--timeout must be between 0 and 600 seconds (got \(timeout)).")
+            throw ValidationError("--timeout must be more than 0 and at most 600 seconds (got \(timeout.formatted())).")
         }
         guard (1...256).contains(concurrency) else {
             throw ValidationError("--concurrency must be between 1 and 256 (got \(concurrency)).")

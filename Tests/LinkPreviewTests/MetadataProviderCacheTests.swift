@@ -42,6 +42,10 @@ struct MetadataProviderCacheTests {
             #expect(second.metadata.title == "The real title")
             #expect(server.requestCount("/etag") == 2)
             #expect(server.bodyBytesSent == bytesAfterFirst)  // the 304 sent no body
+            // .reload fetches again without validators.
+            let third = try await provider.preview(for: server.url("/etag"), fetch: .reload)
+            #expect(third.source == .network)
+            #expect(server.bodyBytesSent > bytesAfterFirst)
         }
     }
 

@@ -87,4 +87,15 @@ struct MetadataProviderPolicyTests {
             #expect(allowed.title == "The real title")
         }
     }
+
+    @Test("A host name with non-ASCII letters is fetched by its punycode name")
+    func internationalizedName() async throws {
+        try await Self.run(
+            answers: ["xn--mnchen-3ya.example": [IPAddress("127.0.0.1")!]],
+            allow: [.network(IPNetwork("127.0.0.0/8")!)]
+        ) { server, provider in
+            let metadata = try await provider.metadata(for: URL(string: "http://münchen.example:\(server.port)/")!)
+            #expect(metadata.title == "The real title")
+        }
+    }
 }

@@ -40,7 +40,6 @@ struct NegativeCachingTests {
     @Test func cancellationIsNeverCached() {
         let policy = NegativeCaching(other: 3_600)
         #expect(policy.ttl(for: LinkPreviewError(.cancelled, "Cancelled.")) == nil)
-        #expect(policy.ttl(for: LinkPreviewError(.notFetched, "Not fetched.")) == nil)
         #expect(policy.entry(for: LinkPreviewError(.cancelled, "Cancelled."), storedAt: Date()) == nil)
     }
 

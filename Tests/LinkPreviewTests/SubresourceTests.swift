@@ -111,4 +111,23 @@ struct SubresourceTests {
             #expect(server.totalRequests == 1)
         }
     }
+
+    @Test("A subresource that redirects is followed, each hop vetted")
+    func subresourceRedirects() async throws {
+        try await ProviderFixture.run({ request in
+            switch request.path {
+            case "/": .html("<title>x</title><link rel=icon href=/old-icon.png><meta property=og:image content=/img>")
+            case "/old-icon.png": .redirect("/cdn/icon.png", status: 301)
+            case "/img": .redirect("http://10.0.0.1/private.png")
+            case "/cdn/icon.png": .bytes(Self.png, contentType: "image/png")
+            default: .status(404)
+            }
+        }) { server, provider in
+            let metadata = try await provider.metadata(for: server.url("/"))
+            #expect(metadata.icons.first?.url == server.url("/old-icon.png"))
+            #expect(metadata.icons.first?.sizes == "640x480")
+            // The image redirects to a private address: refused, so the image is left out.
+            #expect(metadata.images.isEmpty)
+        }
+    }
 }

@@ -5,8 +5,8 @@ public import Foundation
 ///
 /// The defaults are short where the cause is likely to pass (a server error, a timeout) and long where
 /// it is not (a blocked address, content that gives no preview). A value of 0 or less turns negative
-/// caching off for those codes. Cancellation (``LinkPreviewError/Code/cancelled``) and
-/// ``LinkPreviewError/Code/notFetched`` say nothing about the link and are never cached.
+/// caching off for those codes. Cancellation (``LinkPreviewError/Code/cancelled``) says nothing
+/// about the link and is never cached.
 ///
 /// ```swift
 /// var negative = NegativeCaching()
@@ -101,7 +101,7 @@ public struct NegativeCaching: Sendable, Hashable {
     public func ttl(for error: LinkPreviewError) -> TimeInterval? {
         let ttl: TimeInterval
         switch error.code {
-        case .cancelled, .notFetched: return nil
+        case .cancelled: return nil
         case .dns: ttl = dns
         case .connect: ttl = connect
         case .tls: ttl = tls

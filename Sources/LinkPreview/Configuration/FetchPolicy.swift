@@ -7,7 +7,7 @@ import Foundation
 /// var policy = FetchPolicy()
 /// policy.limits.htmlReadWindow = 1 << 20
 /// policy.addresses.allowList = [.network(IPNetwork("10.20.0.0/16")!)]  // an intranet wiki
-/// let provider = MetadataProvider(policy: policy)
+/// let provider = try await MetadataProvider(configuration: .init(policy: policy))
 /// ```
 public struct FetchPolicy: Sendable {
     /// Which hosts, addresses, schemes and ports may be fetched from (the SSRF guard).
@@ -38,7 +38,7 @@ public struct FetchPolicy: Sendable {
 }
 
 extension FetchPolicy {
-    /// Deadlines. The overall deadline of a preview is ``MetadataProvider/timeout``.
+    /// Deadlines. The overall deadline of a preview is ``MetadataProvider/Configuration/timeout``.
     public struct Timeouts: Sendable, Hashable {
         /// Resolving a host name. Default 5 s.
         public var dns: Duration
@@ -69,8 +69,9 @@ extension FetchPolicy {
         /// The most bytes of an HTML document read (after decompression): extraction stops earlier when
         /// it has all it will get. Default 2 MiB.
         public var htmlReadWindow: Int
-        /// A response whose `Content-Length` (or decompressed size) exceeds this is refused with
-        /// ``LinkPreviewError/Code/tooLarge`` before or while it is read. Default 64 MiB.
+        /// A response whose declared `Content-Length` exceeds this is refused with
+        /// ``LinkPreviewError/Code/tooLarge`` before its body is read. (What is read is bounded anyway:
+        /// by ``htmlReadWindow``, ``mediaHeaderBytes`` or ``documentBytes``.) Default 64 MiB.
         public var hardCap: Int
         /// The most a compressed body may expand (decompressed ÷ compressed). Default 100.
         public var maxDecompressionRatio: Int
@@ -146,11 +147,13 @@ extension FetchPolicy {
         public static let defaultUserAgentOverrides: [UserAgentOverride] = [
             UserAgentOverride(
                 hosts: ["x.com", "twitter.com", "instagram.com", "facebook.com", "threads.net", "tiktok.com"],
-                userAgent: "facebookexternalhit/1.1 (compatible; SharePipe/1.0; +https://github.com/sharepipe/sharepipe)"
+                userAgent:
+                    "facebookexternalhit/1.1 (compatible; SharePipe/1.0; +https://github.com/sharepipe/sharepipe/blob/main/docs/bot.md)"
             ),
             UserAgentOverride(
                 hosts: ["youtube.com", "youtu.be", "reddit.com", "linkedin.com"],
-                userAgent: "Mozilla/5.0 (compatible; Twitterbot/1.0; SharePipe/1.0)"
+                userAgent:
+                    "Mozilla/5.0 (compatible; Twitterbot/1.0; SharePipe/1.0; +https://github.com/sharepipe/sharepipe/blob/main/docs/bot.md)"
             ),
         ]
 

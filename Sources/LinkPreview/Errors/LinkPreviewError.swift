@@ -80,16 +80,13 @@ public struct LinkPreviewError: Error, Sendable, Hashable, CustomStringConvertib
         public static let stalled = Code(rawValue: "stalled")
         /// The caller cancelled the task.
         public static let cancelled = Code(rawValue: "cancelled")
-        /// Fetching was turned off for this request (`fetch: .never`) and nothing was provided.
-        public static let notFetched = Code(rawValue: "notFetched")
         /// Anything else.
         public static let unknown = Code(rawValue: "unknown")
 
         /// The Apple-compatible category of this code.
         public var category: Category {
             switch self {
-            case .invalidURL, .notAllowedURL, .blockedAddress, .unsupportedContent, .tooLarge, .decompressionBomb,
-                .notFetched:
+            case .invalidURL, .notAllowedURL, .blockedAddress, .unsupportedContent, .tooLarge, .decompressionBomb:
                 .notAllowed
             case .dns, .connect, .tls, .httpStatus, .tooManyRedirects, .redirectLoop, .protocolError:
                 .fetchFailed

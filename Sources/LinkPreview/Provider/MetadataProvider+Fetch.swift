@@ -91,7 +91,7 @@ extension MetadataProvider {
                 guard let first = try await group.next(), let value = first else {
                     throw LinkPreviewError(
                         .timedOut,
-                        "The site took longer than \(timeout.components.seconds) s to answer.",
+                        "The site took longer than \(timeout.spoken) to answer.",
                         url: url
                     )
                 }
@@ -99,7 +99,7 @@ extension MetadataProvider {
             } catch let error as LinkPreviewError where error.code == .cancelled && ContinuousClock.now >= deadline {
                 throw LinkPreviewError(
                     .timedOut,
-                    "The site took longer than \(timeout.components.seconds) s to answer.",
+                    "The site took longer than \(timeout.spoken) to answer.",
                     url: url
                 )
             } catch is CancellationError {

@@ -12,16 +12,17 @@ extension MetadataProvider {
     }
 
     /// Follows redirects by hand from `url` (each hop vetted again by the policy) and reads the page.
-    /// A stale cache entry's validators go to the URL they were recorded for.
+    /// A stale cache entry's validators go to the URL they were recorded for, when the redirects
+    /// lead there again (a changed chain is noticed; its redirects cost no body).
     func fetchPage(
         _ url: URL,
         revalidating stale: CachedPreview?,
         deadline: ContinuousClock.Instant
     ) async throws -> FetchedPage {
         let policy = configuration.policy
-        var current = stale?.validatorURL ?? url
+        var current = url
         var redirects: [URL] = []
-        var visited: Set<String> = [url.absoluteString, current.absoluteString]
+        var visited: Set<String> = [url.absoluteString]
         while true {
             var validators: [(String, String)] = []
             if let stale, current == stale.validatorURL {

@@ -134,7 +134,7 @@ public final class MetadataProvider: Sendable {
                     )
                 }
             }
-            if entry.canRevalidate { stale = entry }
+            if fetch == .automatic && entry.canRevalidate { stale = entry }
         }
         let deadline = started + configuration.timeout
         let revalidating = stale

@@ -9,29 +9,81 @@ import NIOCore
 /// only), `/favicon.ico` and web-app manifest icons stand in for a missing icon, and oEmbed and the
 /// manifest fill fields the page left empty. A subresource that fails or is refused is left out;
 /// it never fails the preview.
-struct SubresourceReader {
+struct SubresourceReader: Sendable {
     let fetcher: HTTPFetcher
     let logger: Logger
 
     var limits: FetchPolicy.Limits { fetcher.policy.limits }
 
     func enrich(_ metadata: LinkMetadata, deadline: ContinuousClock.Instant) async -> LinkMetadata {
-        async let manifest = readManifest(metadata.manifestURL, deadline: deadline)
-        async let oEmbed = readOEmbed(metadata.oEmbed.first { $0.format == .json }?.url, deadline: deadline)
-        async let images = verifiedImages(metadata.images, deadline: deadline)
+        async let manifest = bounded(deadline) { await readManifest(metadata.manifestURL, deadline: deadline) }
+        async let oEmbed = bounded(deadline) {
+            await readOEmbed(metadata.oEmbed.first { $0.format == .json }?.url, deadline: deadline)
+        }
+        async let images = bounded(deadline) { await verifiedImages(metadata.images, deadline: deadline) }
         let manifestFacts = await manifest
-        async let icons = verifiedIcons(
-            metadata.rankedIcons() + (manifestFacts?.icons ?? []),
-            pageURL: metadata.url,
-            deadline: deadline
-        )
+        let candidates = metadata.rankedIcons() + (manifestFacts?.icons ?? [])
+        async let icons = bounded(deadline) {
+            await verifiedIcons(candidates, pageURL: metadata.url, deadline: deadline)
+        }
         var result = metadata
-        result.images = await images
-        result.icons = await icons
+        // A kind whose checks did not finish in time keeps what the page declared.
+        result.images = await images ?? metadata.images
+        result.icons = await icons ?? metadata.rankedIcons()
         if let manifestFacts { manifestFacts.fill(&result) }
         if let facts = await oEmbed { facts.fill(&result) }
         return result
     }
+
+    /// `operation`'s result, or nil when `deadline` passes first (the operation is then cancelled).
+    func bounded<T: Sendable>(
+        _ deadline: ContinuousClock.Instant,
+        _ operation: @escaping @Sendable () async -> T?
+    ) async -> T? {
+        await withTaskGroup(of: T??.self) { group in
+            group.addTask { .some(await operation()) }
+            group.addTask {
+                try? await Task.sleep(until: deadline)
+                return .none
+            }
+            defer { group.cancelAll() }
+            guard case .some(.some(let value)) = await group.next() else { return nil }
+            return value
+        }
+    }
+
+    /// Fetches `url` and gives the final response to `body`, following at most
+    /// ``maxRedirects`` redirects to http(s) URLs (each hop vetted by the policy like any other).
+    func withFinalResponse<T>(
+        _ url: URL,
+        headers: [(String, String)],
+        deadline: ContinuousClock.Instant,
+        _ body: (FetchResponse) async throws -> T?
+    ) async throws -> T? {
+        var current = url
+        for _ in 0...Self.maxRedirects {
+            let step: SubresourceStep<T> = try await fetcher.withResponse(
+                to: current,
+                headers: headers,
+                deadline: deadline,
+                logger: logger
+            ) { response in
+                guard response.isRedirect else { return .done(try await body(response)) }
+                guard let next = response.location, let scheme = next.scheme?.lowercased(),
+                    scheme == "http" || scheme == "https"
+                else { return .done(nil) }
+                return .redirect(next)
+            }
+            switch step {
+            case .done(let value): return value
+            case .redirect(let next): current = next
+            }
+        }
+        return nil
+    }
+
+    /// Redirects a subresource may take (`http` → `https`, a CDN).
+    static let maxRedirects = 3
 
     /// The images with the first one that proves to be an image first (its size filled in from its
     /// header), those that failed removed, and those not tried kept.
@@ -83,11 +135,10 @@ struct SubresourceReader {
     /// for the first bytes only (`Range`), reads at most ``FetchPolicy/Limits/mediaHeaderBytes``.
     func probe(_ url: URL, deadline: ContinuousClock.Instant) async -> ImageHeader? {
         do {
-            return try await fetcher.withResponse(
-                to: url,
+            return try await withFinalResponse(
+                url,
                 headers: [("Range", "bytes=0-\(limits.mediaHeaderBytes - 1)"), ("Accept", "image/*")],
-                deadline: deadline,
-                logger: logger
+                deadline: deadline
             ) { response -> ImageHeader? in
                 guard response.status == 200 || response.status == 206 else { return nil }
                 if let length = response.contentLength, length > limits.hardCap { return nil }
@@ -109,12 +160,11 @@ struct SubresourceReader {
     /// A JSON document (oEmbed, manifest) of at most ``FetchPolicy/Limits/documentBytes``.
     func fetchJSON(_ url: URL, deadline: ContinuousClock.Instant) async -> (url: URL, object: [String: Any])? {
         do {
-            let bytes: [UInt8]? = try await fetcher.withResponse(
-                to: url,
+            let bytes: [UInt8]? = try await withFinalResponse(
+                url,
                 headers: [("Accept", "application/json, application/manifest+json;q=0.9, */*;q=0.1")],
-                deadline: deadline,
-                logger: logger
-            ) { response in
+                deadline: deadline
+            ) { response -> [UInt8]? in
                 guard response.status == 200 else { return nil }
                 if let length = response.contentLength, length > limits.documentBytes { return nil }
                 var bytes: [UInt8] = []
@@ -143,4 +193,10 @@ struct SubresourceReader {
         guard let url, let document = await fetchJSON(url, deadline: deadline) else { return nil }
         return ManifestFacts(document.object, documentURL: document.url)
     }
+}
+
+/// One hop of a subresource fetch.
+private enum SubresourceStep<T> {
+    case redirect(URL)
+    case done(T?)
 }

@@ -129,7 +129,7 @@ final class HTTPFetcher: Sendable {
             host = Self.connectHost(of: url)
             resolved = [address]
         case .name(let name):
-            host = Self.connectHost(of: url)
+            host = name  // lowercased and punycoded, as the HTTP client names it in CONNECT
             resolved = try await resolve(name, url: url, deadline: deadline)
         }
         switch policy.addresses.vet(host: host, addresses: resolved) {
@@ -190,13 +190,15 @@ final class HTTPFetcher: Sendable {
             case .deadlineExceeded:
                 return LinkPreviewError(.timedOut, "The site took too long to answer.", url: url)
             case .readTimeout:
-                let seconds = policy.timeouts.read.components.seconds
-                return LinkPreviewError(.stalled, "\(host) stopped sending for \(seconds) s.", url: url)
+                return LinkPreviewError(.stalled, "\(host) stopped sending for \(policy.timeouts.read.spoken).", url: url)
             case .invalidProxyResponse, .httpProxyHandshakeTimeout, .connectTimeout, .proxyAuthenticationRequired:
                 switch proxy.pins.lastFailure(for: target) {
                 case .timedOut?:
-                    let seconds = policy.timeouts.connect.components.seconds
-                    return LinkPreviewError(.connect, "\(host) did not accept a connection within \(seconds) s.", url: url)
+                    return LinkPreviewError(
+                        .connect,
+                        "\(host) did not accept a connection within \(policy.timeouts.connect.spoken).",
+                        url: url
+                    )
                 case .refused(let reason)?:
                     return LinkPreviewError(.connect, "Could not connect to \(host).", url: url, underlying: reason)
                 case nil:

@@ -1,0 +1,80 @@
+import Foundation
+import LinkPreview
+import LinkPreviewTesting
+
+/// The corpus pages on a loopback server under many host names (all `*.bench.example`, answering
+/// 127.0.0.1), and the URLs a benchmark round fetches.
+///
+/// By default every request goes to a host of its own (`r3-17.bench.example`), as a preview server
+/// sees it: links from many sites, so neither client can reuse a connection. With `hostCount` > 0
+/// requests cycle over that many hosts instead (`site5.bench.example`), which lets a client that
+/// reads whole bodies keep connections alive.
+struct FetchBenchSite {
+    let server: LoopbackHTTPServer
+    let pages: CorpusPages
+    /// 0: a host per request.
+    let hostCount: Int
+    /// Pages padded to 1 MiB with body text, for the memory figure.
+    let largePageCount: Int
+
+    static func start(pages: CorpusPages, hostCount: Int, largePageCount: Int = 8) async throws -> FetchBenchSite {
+        let bodies = pages.pages.map(\.bytes)
+        let large = pages.pages.prefix(largePageCount).map { Self.padded($0.bytes, to: 1 << 20) }
+        let server = try await LoopbackHTTPServer.start { request in
+            let parts = request.path.split(separator: "/")
+            guard parts.count == 2, let index = Int(parts[1]) else { return .status(404) }
+            switch parts[0] {
+            case "p" where bodies.indices.contains(index): return .bytes(bodies[index], contentType: "text/html")
+            case "big" where large.indices.contains(index): return .bytes(large[index], contentType: "text/html")
+            default: return .status(404)
+            }
+        }
+        return FetchBenchSite(
+            server: server,
+            pages: pages,
+            hostCount: hostCount,
+            largePageCount: large.count
+        )
+    }
+
+    /// The host of request `i` in round `round`.
+    func host(_ i: Int, round: Int) -> String {
+        hostCount > 0 ? "site\(i % hostCount).bench.example" : "r\(round)-\(i).bench.example"
+    }
+
+    /// Every host `rounds` rounds of `requests` requests name (for the raw client's `dnsOverride`).
+    func hosts(rounds: [Int], requests: Int) -> Set<String> {
+        Set(rounds.flatMap { round in (0..<requests).map { host($0, round: round) } })
+    }
+
+    /// Request `i` of round `round`: page `i mod pages`, with a query that makes every URL distinct
+    /// (no cache or single-flight can merge two requests).
+    func url(_ i: Int, round: Int) -> (url: URL, pageSize: Int) {
+        let page = i % pages.pages.count
+        let url = URL(string: "http://\(host(i, round: round)):\(server.port)/p/\(page)?r=\(round)-\(i)")!
+        return (url, pages.pages[page].bytes.count)
+    }
+
+    /// Request `i` for a 1 MiB page.
+    func largeURL(_ i: Int, round: Int) -> URL {
+        URL(string: "http://\(host(i, round: round)):\(server.port)/big/\(i % largePageCount)?i=\(i)")!
+    }
+
+    /// `bytes` followed by paragraphs up to `size` (before the closing tags, if any).
+    static func padded(_ bytes: [UInt8], to size: Int) -> [UInt8] {
+        let paragraph = Array("<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor.</p>\n".utf8)
+        var result = bytes
+        while result.count < size { result += paragraph }
+        return result
+    }
+}
+
+/// Answers 127.0.0.1 for every `*.bench.example` name, as DNS would for a wildcard record.
+struct BenchResolver: HostResolver {
+    func resolve(host: String) async throws -> [IPAddress] {
+        guard host.hasSuffix(".bench.example") else {
+            throw HostResolutionError(code: .notFound, host: host, message: "not a benchmark host")
+        }
+        return [IPAddress("127.0.0.1")!]
+    }
+}

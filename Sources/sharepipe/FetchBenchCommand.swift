@@ -1,0 +1,217 @@
+import ArgumentParser
+import AsyncHTTPClient
+import Foundation
+import LinkPreview
+import LinkPreviewCore
+import LinkPreviewTesting
+import NIOCore
+import NIOPosix
+
+/// `sharepipe bench-fetch`: previews per second through `MetadataProvider` against a loopback
+/// server holding the corpus under many host names, side by side with a raw AsyncHTTPClient fetch
+/// of the same URLs in the same run; bytes read per page; peak memory at 256 concurrent 1 MiB pages.
+struct FetchBenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench-fetch",
+        abstract: "Measure preview fetching against a raw HTTP fetch of the same pages (build with -c release).",
+        discussion: "Run through scripts/bench-fetch.sh, which builds in release mode first."
+    )
+
+    @Option(help: "The corpus folder (pages.json, pages/).")
+    var corpus: String = "../shared/corpus"
+
+    @Option(help: "Requests per run at concurrency 16 and 128 (a quarter of it at concurrency 1).")
+    var requests: Int = 2000
+
+    @Option(help: "Runs per concurrency and client; medians are reported.")
+    var rounds: Int = 5
+
+    @Option(help: "How many host names serve the pages; 0 (the default) gives every request a host of its own.")
+    var hosts: Int = 0
+
+    @Option(help: "Concurrency levels, comma-separated.")
+    var concurrency: String = "1,16,128"
+
+    @Option(help: "Concurrent 1 MiB pages for the memory figure.")
+    var memoryConcurrency: Int = 256
+
+    func run() async throws {
+        #if DEBUG
+        print("warning: a debug build; figures are meaningless. Use scripts/bench-fetch.sh (release).")
+        #endif
+        let pagesJSON = URL(fileURLWithPath: corpus).appendingPathComponent("pages.json")
+        guard FileManager.default.fileExists(atPath: pagesJSON.path) else {
+            throw CLIError("No corpus at \(pagesJSON.path); give --corpus DIR with pages.json and pages/.")
+        }
+        let levels = concurrency.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        let pages = try CorpusPages(pagesJSON: pagesJSON)
+        let site = try await FetchBenchSite.start(pages: pages, hostCount: hosts)
+        let provider = try await MetadataProvider(
+            configuration: Self.providerConfiguration(port: site.server.port),
+            cache: nil,
+            resolver: BenchResolver()
+        )
+        let memoryRound = 1_000_001
+        let roundIDs = levels.indices.flatMap { level in (0..<rounds).map { level * 100 + $0 } }
+        let rawHosts = site.hosts(rounds: [-1] + roundIDs, requests: max(requests, 300))
+            .union(site.hosts(rounds: [1_000_000], requests: pages.pages.count))
+            .union(site.hosts(rounds: [memoryRound, memoryRound + 1], requests: memoryConcurrency * 2))
+        let raw = Self.rawClient(hosts: rawHosts)
+        print(
+            """
+            Fetch benchmark: \(pages.pages.count) corpus pages (\(String(format: "%.1f", Double(pages.totalBytes) / 1e6)) MB) \
+            served by a loopback HTTP/1.1 server in this process, \
+            \(hosts == 0 ? "every request to a host name of its own (no connection reuse)" : "under \(hosts) host names"), \
+            every URL distinct.
+            ours = MetadataProvider.preview (policy, vetting proxy, redirects by hand, sniffing, early-stop \
+            extraction; no cache, no subresources).
+            raw  = AsyncHTTPClient GET reading the whole body (dnsOverride to 127.0.0.1, no proxy, no policy).
+            Runs alternate ours/raw; \(rounds) runs each per concurrency; medians of runs. 2 cores shared with the server.
+
+            """
+        )
+        _ = await Self.runOurs(provider, site: site, requests: 300, concurrency: 16, round: -1)
+        _ = await Self.runRaw(raw, site: site, requests: 300, concurrency: 16, round: -1)
+        for (index, level) in levels.enumerated() {
+            let count = level == 1 ? max(requests / 4, 50) : requests
+            var ours: [FetchBenchRun] = []
+            var baseline: [FetchBenchRun] = []
+            for round in (0..<rounds).map({ index * 100 + $0 }) {
+                ours.append(await Self.runOurs(provider, site: site, requests: count, concurrency: level, round: round))
+                baseline.append(await Self.runRaw(raw, site: site, requests: count, concurrency: level, round: round))
+            }
+            Self.report(level: level, ours: ours, raw: baseline)
+        }
+        await Self.reportBytesRead(provider, site: site)
+        await Self.reportMemory(provider, raw: raw, site: site, concurrency: memoryConcurrency, round: memoryRound)
+        try await raw.shutdown()
+        try await provider.shutdown()
+        try await site.server.shutdown()
+    }
+
+    static func providerConfiguration(port: Int) -> MetadataProvider.Configuration {
+        var policy = FetchPolicy()
+        policy.addresses.allowList = [.network(IPNetwork("127.0.0.0/8")!)]
+        policy.addresses.allowedPorts = [80, 443, port]
+        return MetadataProvider.Configuration(includeSubresources: false, policy: policy)
+    }
+
+    static func rawClient(hosts: Set<String>) -> HTTPClient {
+        var configuration = HTTPClient.Configuration()
+        configuration.redirectConfiguration = .disallow
+        configuration.dnsOverride = Dictionary(uniqueKeysWithValues: hosts.map { ($0, "127.0.0.1") })
+        configuration.connectionPool = .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: 8)
+        return HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
+    }
+
+    static func runOurs(_ provider: MetadataProvider, site: FetchBenchSite, requests: Int, concurrency: Int, round: Int)
+        async -> FetchBenchRun
+    {
+        await FetchBenchRun.measure(requests: requests, concurrency: concurrency) { i in
+            (try? await provider.preview(for: site.url(i, round: round).url)) != nil
+        }
+    }
+
+    static func runRaw(_ client: HTTPClient, site: FetchBenchSite, requests: Int, concurrency: Int, round: Int)
+        async -> FetchBenchRun
+    {
+        await FetchBenchRun.measure(requests: requests, concurrency: concurrency) { i in
+            await fetchWhole(client, site.url(i, round: round).url) != nil
+        }
+    }
+
+    /// A plain GET reading the whole body; the byte count, or nil on failure.
+    static func fetchWhole(_ client: HTTPClient, _ url: URL) async -> Int? {
+        do {
+            let response = try await client.execute(HTTPClientRequest(url: url.absoluteString), timeout: .seconds(30))
+            var bytes = 0
+            for try await chunk in response.body { bytes += chunk.readableBytes }
+            return bytes
+        } catch {
+            return nil
+        }
+    }
+
+    static func report(level: Int, ours: [FetchBenchRun], raw: [FetchBenchRun]) {
+        let median = BenchmarkTimer.median
+        let ratio = median(zip(ours, raw).map { $0.seconds / $1.seconds })
+        let failures = ours.map(\.failures).reduce(0, +) + raw.map(\.failures).reduce(0, +)
+        let oursText = String(
+            format: "ours %6.0f previews/s (p50 %6.2f ms, p99 %7.2f ms)",
+            median(ours.map(\.perSecond)),
+            median(ours.map(\.p50)),
+            median(ours.map(\.p99))
+        )
+        let rawText = String(
+            format: "raw %6.0f fetches/s (p50 %6.2f ms, p99 %7.2f ms)",
+            median(raw.map(\.perSecond)),
+            median(raw.map(\.p50)),
+            median(raw.map(\.p99))
+        )
+        let warning = failures > 0 ? " (\(failures) failed requests!)" : ""
+        print("concurrency \(level): \(oursText) | \(rawText) | time ours÷raw \(String(format: "%.2f", ratio))×\(warning)")
+    }
+
+    /// How much of each page a preview read before it had all it would get.
+    static func reportBytesRead(_ provider: MetadataProvider, site: FetchBenchSite) async {
+        var fractions: [Double] = []
+        var read = 0
+        var total = 0
+        for index in site.pages.pages.indices {
+            let (url, size) = site.url(index, round: 1_000_000)
+            guard let report = try? await provider.preview(for: url) else { continue }
+            fractions.append(Double(report.bytesRead) / Double(size))
+            read += report.bytesRead
+            total += size
+        }
+        print(
+            String(
+                format: "bytes read ÷ page size over %d pages: median %.1f%%, all pages together %.1f%% (goal: median ≤ 20%%)",
+                fractions.count,
+                BenchmarkTimer.median(fractions) * 100,
+                Double(read) / Double(max(total, 1)) * 100
+            )
+        )
+    }
+
+    /// Peak resident memory while `concurrency` previews of 1 MiB pages run at once, and the same for
+    /// the raw client reading them whole.
+    static func reportMemory(
+        _ provider: MetadataProvider,
+        raw: HTTPClient,
+        site: FetchBenchSite,
+        concurrency: Int,
+        round: Int
+    ) async {
+        PeakMemory.resetHighWaterMark()
+        let baseline = PeakMemory.resident()
+        let ours = await FetchBenchRun.measure(requests: concurrency * 2, concurrency: concurrency) { i in
+            (try? await provider.preview(for: site.largeURL(i, round: round))) != nil
+        }
+        let oursPeak = PeakMemory.residentHighWaterMark()
+        PeakMemory.resetHighWaterMark()
+        let rawBaseline = PeakMemory.resident()
+        let whole = await FetchBenchRun.measure(requests: concurrency * 2, concurrency: concurrency) { i in
+            await fetchWhole(raw, site.largeURL(i, round: round + 1)) != nil
+        }
+        let rawPeak = PeakMemory.residentHighWaterMark()
+        print(
+            String(
+                format: """
+                    memory, %d concurrent 1 MiB pages (%d requests, VmHWM reset first; the server's copies of the pages \
+                    are in the baseline): ours peak RSS %.1f MB (%.1f MB above %.1f MB) | raw peak %.1f MB (%.1f MB above \
+                    %.1f MB)%@ (goal ≤ 150 MB)
+                    """,
+                concurrency,
+                concurrency * 2,
+                Double(oursPeak) / 1e6,
+                Double(oursPeak - baseline) / 1e6,
+                Double(baseline) / 1e6,
+                Double(rawPeak) / 1e6,
+                Double(rawPeak - rawBaseline) / 1e6,
+                Double(rawBaseline) / 1e6,
+                ours.failures + whole.failures > 0 ? " (\(ours.failures + whole.failures) failed!)" : ""
+            )
+        )
+    }
+}
