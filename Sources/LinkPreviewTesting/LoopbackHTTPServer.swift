@@ -2,6 +2,7 @@ public import Foundation
 public import NIOCore
 import NIOHTTP1
 public import NIOPosix
+import NIOSSL
 import Synchronization
 
 /// A scriptable HTTP/1.1 server on 127.0.0.1, port chosen by the system, for tests and benchmarks
@@ -21,13 +22,14 @@ public final class LoopbackHTTPServer: Sendable {
 
     private let channel: any Channel
     private let counters: ServerCounters
+    private let scheme: String
 
     /// The port the server listens on.
     public var port: Int { channel.localAddress?.port ?? 0 }
 
-    /// `http://127.0.0.1:port` + `path`.
+    /// `http://127.0.0.1:port` + `path` (`https` when the server speaks TLS).
     public func url(_ path: String, host: String = "127.0.0.1") -> URL {
-        URL(string: "http://\(host):\(port)\(path)")!
+        URL(string: "\(scheme)://\(host):\(port)\(path)")!
     }
 
     /// Requests received for `path` (path and query, as sent).
@@ -39,17 +41,28 @@ public final class LoopbackHTTPServer: Sendable {
     /// Connections accepted so far.
     public var connectionsAccepted: Int { counters.withLock { $0.connections } }
 
-    private init(channel: any Channel, counters: ServerCounters) {
+    private init(channel: any Channel, counters: ServerCounters, scheme: String) {
         self.channel = channel
         self.counters = counters
+        self.scheme = scheme
     }
 
-    /// Starts a server answering every request with `handler`.
+    /// Starts a server answering every request with `handler`; over TLS with the given PEM
+    /// certificate chain and key when `tls` is set.
     public static func start(
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        tls: (certificatePEM: [UInt8], privateKeyPEM: [UInt8])? = nil,
         handler: @escaping Handler
     ) async throws -> LoopbackHTTPServer {
         let counters = ServerCounters()
+        let sslContext = try tls.map { tls in
+            try NIOSSLContext(
+                configuration: .makeServerConfiguration(
+                    certificateChain: try NIOSSLCertificate.fromPEMBytes(tls.certificatePEM).map { .certificate($0) },
+                    privateKey: .privateKey(try NIOSSLPrivateKey(bytes: tls.privateKeyPEM, format: .pem))
+                )
+            )
+        }
         let channel = try await ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 4096)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -57,6 +70,9 @@ public final class LoopbackHTTPServer: Sendable {
             .childChannelInitializer { channel in
                 counters.withLock { $0.connections += 1 }
                 return channel.eventLoop.makeCompletedFuture {
+                    if let sslContext {
+                        try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: sslContext))
+                    }
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
                     try channel.pipeline.syncOperations.addHandler(
                         LoopbackConnectionHandler(handler: handler, record: { path, bytes in
@@ -70,7 +86,7 @@ public final class LoopbackHTTPServer: Sendable {
             }
             .bind(host: "127.0.0.1", port: 0)
             .get()
-        return LoopbackHTTPServer(channel: channel, counters: counters)
+        return LoopbackHTTPServer(channel: channel, counters: counters, scheme: sslContext == nil ? "http" : "https")
     }
 
     /// Stops listening and closes the listening socket.

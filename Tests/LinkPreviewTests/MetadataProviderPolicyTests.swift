@@ -98,4 +98,76 @@ struct MetadataProviderPolicyTests {
             #expect(metadata.title == "The real title")
         }
     }
+
+    @Test("TLS is verified: a self-signed certificate fails the preview with tls")
+    func tlsVerified() async throws {
+        let certificate = try Data(contentsOf: #require(Bundle.module.url(forResource: "Fixtures/selfsigned-cert", withExtension: "pem")))
+        let key = try Data(contentsOf: #require(Bundle.module.url(forResource: "Fixtures/selfsigned-key", withExtension: "pem")))
+        let server = try await LoopbackHTTPServer.start(tls: (Array(certificate), Array(key))) { _ in
+            .html(ProviderFixture.page)
+        }
+        let provider = try await MetadataProvider(
+            configuration: .init(policy: ProviderFixture.policy(port: server.port)),
+            resolver: StaticHostResolver([:])
+        )
+        let error = await ProviderFixture.error { _ = try await provider.metadata(for: server.url("/")) }
+        #expect(error?.code == .tls, "\(String(describing: error))")
+        #expect(error?.category == .fetchFailed)
+        try await provider.shutdown()
+        try await server.shutdown()
+    }
+
+    /// A TLS loopback server with the self-signed fixture certificate (for `selfsigned.example`).
+    static func tlsServer(_ handler: @escaping LoopbackHTTPServer.Handler) async throws -> (LoopbackHTTPServer, String) {
+        let certificate = try String(contentsOf: #require(Bundle.module.url(forResource: "Fixtures/selfsigned-cert", withExtension: "pem")), encoding: .utf8)
+        let key = try Data(contentsOf: #require(Bundle.module.url(forResource: "Fixtures/selfsigned-key", withExtension: "pem")))
+        let server = try await LoopbackHTTPServer.start(tls: (Array(certificate.utf8), Array(key)), handler: handler)
+        return (server, certificate)
+    }
+
+    @Test("https goes through the vetting proxy end to end: the certificate is checked against the real name")
+    func httpsThroughProxy() async throws {
+        let (server, certificate) = try await Self.tlsServer { request in
+            request.path == "/hop" ? .redirect("/final") : .html(ProviderFixture.page)
+        }
+        var policy = ProviderFixture.policy(port: server.port)
+        policy.additionalTrustRootsPEM = [certificate]
+        let provider = try await MetadataProvider(
+            configuration: .init(policy: policy),
+            resolver: StaticHostResolver([
+                "selfsigned.example": [IPAddress("127.0.0.1")!],
+                "other-name.example": [IPAddress("127.0.0.1")!],
+            ])
+        )
+        // Same address, same certificate, another name: the name check fails, as it must.
+        let mismatch = await ProviderFixture.error {
+            _ = try await provider.metadata(for: URL(string: "https://other-name.example:\(server.port)/")!)
+        }
+        #expect(mismatch?.code == .tls)
+        // The certificate names selfsigned.example: fetched, through a redirect, on a pinned address.
+        let report = try await provider.preview(for: URL(string: "https://selfsigned.example:\(server.port)/hop")!)
+        #expect(report.metadata.title == "The real title")
+        #expect(report.redirects.map(\.path) == ["/final"])
+        try await provider.shutdown()
+        try await server.shutdown()
+    }
+
+    @Test("An https name resolving to a private address is refused before the proxy connects anywhere")
+    func httpsBlocked() async throws {
+        let (server, certificate) = try await Self.tlsServer { _ in .html(ProviderFixture.page) }
+        var policy = FetchPolicy()
+        policy.addresses.allowedPorts = [443, server.port]
+        policy.additionalTrustRootsPEM = [certificate]
+        let provider = try await MetadataProvider(
+            configuration: .init(policy: policy),
+            resolver: StaticHostResolver(["selfsigned.example": [IPAddress("127.0.0.1")!]])
+        )
+        let error = await ProviderFixture.error {
+            _ = try await provider.metadata(for: URL(string: "https://selfsigned.example:\(server.port)/")!)
+        }
+        #expect(error?.code == .blockedAddress)
+        #expect(server.connectionsAccepted == 0)
+        try await provider.shutdown()
+        try await server.shutdown()
+    }
 }

@@ -20,6 +20,10 @@ public struct FetchPolicy: Sendable {
     public var redirects: RedirectPolicy
     /// The `User-Agent`, `Accept` and `Accept-Language` headers.
     public var headers: RequestHeaders
+    /// Certificate authorities trusted besides the system's, as PEM text (an intranet's private CA,
+    /// a test server's certificate). Certificates are always verified, against the real host name.
+    /// Default none.
+    public var additionalTrustRootsPEM: [String]
 
     /// Creates a policy; every argument defaults to its documented default.
     public init(
@@ -27,13 +31,15 @@ public struct FetchPolicy: Sendable {
         timeouts: Timeouts = Timeouts(),
         limits: Limits = Limits(),
         redirects: RedirectPolicy = RedirectPolicy(),
-        headers: RequestHeaders = RequestHeaders()
+        headers: RequestHeaders = RequestHeaders(),
+        additionalTrustRootsPEM: [String] = []
     ) {
         self.addresses = addresses
         self.timeouts = timeouts
         self.limits = limits
         self.redirects = redirects
         self.headers = headers
+        self.additionalTrustRootsPEM = additionalTrustRootsPEM
     }
 }
 

@@ -4,20 +4,39 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import NIOHTTPCompression
+import NIOSSL
 
-/// Sends one GET at a time through the long-lived HTTP client, after the address policy vetted the
+/// Sends one GET at a time through the long-lived HTTP clients, after the address policy vetted the
 /// URL and the addresses its host resolves to. Redirects are not followed here (the provider
 /// follows them hop by hop, calling this again for each).
+///
+/// Every connection reaches a vetted address and nothing else, by one of two routes:
+/// - `https`: through ``VettingProxy`` (`CONNECT host:443`, answered with a pinned address), so TLS
+///   runs end to end and the certificate is checked against the real host name;
+/// - `http`: straight to the vetted address, written into the request URL as a literal, with the
+///   real name in the `Host` header. Without TLS there is no name to verify, and the literal is an
+///   exact pin with no detour through the proxy.
 final class HTTPFetcher: Sendable {
+    /// For `https`: every connection goes through ``proxy``.
     let client: HTTPClient
+    /// For `http`: connects to the address literal in the request URL.
+    let directClient: HTTPClient
     let proxy: VettingProxy
     let policy: FetchPolicy
     let resolver: any HostResolver
     /// At most so many requests in flight to one host.
     let limiter: HostLimiter
 
-    init(client: HTTPClient, proxy: VettingProxy, policy: FetchPolicy, resolver: any HostResolver, limiter: HostLimiter) {
+    init(
+        client: HTTPClient,
+        directClient: HTTPClient,
+        proxy: VettingProxy,
+        policy: FetchPolicy,
+        resolver: any HostResolver,
+        limiter: HostLimiter
+    ) {
         self.client = client
+        self.directClient = directClient
         self.proxy = proxy
         self.policy = policy
         self.resolver = resolver
@@ -41,18 +60,39 @@ final class HTTPFetcher: Sendable {
             read: TimeAmount(policy.timeouts.read)
         )
         configuration.decompression = .enabled(limit: .ratio(policy.limits.maxDecompressionRatio))
+        // Previews reach many hosts once each; an idle connection is kept only long enough for the
+        // subresources that follow a page.
+        configuration.connectionPool = .init(idleTimeout: .seconds(5), concurrentHTTP1ConnectionsPerHostSoftLimit: 8)
+        // A refused connection or a failed TLS handshake is an answer: report it at once instead of
+        // retrying until the connect timeout.
+        configuration.connectionPool.retryConnectionEstablishment = false
+        let directClient = HTTPClient(eventLoopGroup: group, configuration: configuration, backgroundActivityLogger: logger)
+        if !policy.additionalTrustRootsPEM.isEmpty {
+            var tls = TLSConfiguration.makeClientConfiguration()
+            tls.additionalTrustRoots = [
+                .certificates(try policy.additionalTrustRootsPEM.flatMap { try NIOSSLCertificate.fromPEMBytes(Array($0.utf8)) })
+            ]
+            configuration.tlsConfiguration = tls
+        }
         configuration.proxy = .server(
             host: "127.0.0.1",
             port: proxy.port,
             authorization: .basic(username: proxy.username, password: proxy.password)
         )
-        configuration.connectionPool = .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: 8)
         let client = HTTPClient(eventLoopGroup: group, configuration: configuration, backgroundActivityLogger: logger)
-        return HTTPFetcher(client: client, proxy: proxy, policy: policy, resolver: resolver, limiter: limiter)
+        return HTTPFetcher(
+            client: client,
+            directClient: directClient,
+            proxy: proxy,
+            policy: policy,
+            resolver: resolver,
+            limiter: limiter
+        )
     }
 
     func shutdown() async throws {
         try await client.shutdown()
+        try await directClient.shutdown()
         try await proxy.shutdown()
     }
 
@@ -85,11 +125,15 @@ final class HTTPFetcher: Sendable {
         logger: Logger,
         _ body: (FetchResponse) async throws -> T
     ) async throws -> T {
-        proxy.pins.pin(target, to: addresses)
-        defer { proxy.pins.unpin(target) }
-        var request = HTTPClientRequest(url: url.absoluteString)
+        let direct = url.scheme?.lowercased() == "http"
+        if !direct { proxy.pins.pin(target, to: addresses) }
+        defer { if !direct { proxy.pins.unpin(target) } }
+        var request = HTTPClientRequest(
+            url: direct ? Self.literalURL(url, address: addresses[0], port: target.port) : url.absoluteString
+        )
         request.method = .GET
-        let host = url.host(percentEncoded: false) ?? ""
+        let host = target.host
+        if direct { request.headers.add(name: "Host", value: target.hostHeader(defaultPort: 80)) }
         request.headers.add(name: "User-Agent", value: policy.headers.userAgent(for: host))
         request.headers.add(name: "Accept", value: policy.headers.accept)
         request.headers.add(name: "Accept-Language", value: policy.headers.acceptLanguage)
@@ -98,7 +142,8 @@ final class HTTPFetcher: Sendable {
         logger.debug("fetch", metadata: ["fetch.url": "\(url)", "fetch.address": "\(addresses[0])"])
         let response: HTTPClientResponse
         do {
-            response = try await client.execute(request, deadline: NIODeadline(deadline), logger: logger)
+            response = try await (direct ? directClient : client)
+                .execute(request, deadline: NIODeadline(deadline), logger: logger)
         } catch {
             throw mapError(error, url: url, target: target)
         }
@@ -136,6 +181,16 @@ final class HTTPFetcher: Sendable {
         case .success(let vetted): return (PinTable.Target(host: host, port: port), vetted)
         case .failure(let refusal): throw LinkPreviewError(refusal: refusal, url: url)
         }
+    }
+
+    /// `url` with its host replaced by `address` (an exact pin for plain http).
+    static func literalURL(_ url: URL, address: IPAddress, port: Int) -> String {
+        let host = address.isIPv4 ? address.description : "[\(address)]"
+        var text = "http://\(host):\(port)"
+        let path = url.path(percentEncoded: true)
+        text += path.isEmpty ? "/" : path
+        if let query = url.query(percentEncoded: true) { text += "?" + query }
+        return text
     }
 
     /// The host as the HTTP client names it in `CONNECT` (no brackets around IPv6).

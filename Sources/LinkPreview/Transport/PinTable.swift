@@ -15,7 +15,15 @@ final class PinTable: Sendable {
             self.port = port
         }
 
-        var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+        var description: String { "\(bracketedHost):\(port)" }
+
+        /// The host, an IPv6 literal in brackets.
+        var bracketedHost: String { host.contains(":") ? "[\(host)]" : host }
+
+        /// The `Host` header for this target, the port left out when it is the scheme's default.
+        func hostHeader(defaultPort: Int) -> String {
+            port == defaultPort ? bracketedHost : description
+        }
     }
 
     /// Why the proxy could not connect to a pinned target, kept for the fetcher's error message.
