@@ -6,6 +6,7 @@ import LinkPreviewCore
 import LinkPreviewTesting
 import NIOCore
 import NIOPosix
+import NIOSSL
 
 /// `sharepipe bench-fetch`: previews per second through `MetadataProvider` against a loopback
 /// server holding the corpus under many host names, side by side with a raw AsyncHTTPClient fetch
@@ -35,6 +36,12 @@ struct FetchBenchCommand: AsyncParsableCommand {
     @Option(help: "Concurrent 1 MiB pages for the memory figure.")
     var memoryConcurrency: Int = 256
 
+    @Flag(help: "Serve https (a self-signed *.bench.example certificate both clients trust): ours goes through the vetting proxy.")
+    var tls = false
+
+    @Flag(help: "Run only MetadataProvider, at the first concurrency level, for profiling.")
+    var profile = false
+
     func run() async throws {
         #if DEBUG
         print("warning: a debug build; figures are meaningless. Use scripts/bench-fetch.sh (release).")
@@ -45,9 +52,9 @@ struct FetchBenchCommand: AsyncParsableCommand {
         }
         let levels = concurrency.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
         let pages = try CorpusPages(pagesJSON: pagesJSON)
-        let site = try await FetchBenchSite.start(pages: pages, hostCount: hosts)
+        let site = try await FetchBenchSite.start(pages: pages, hostCount: hosts, tls: tls)
         let provider = try await MetadataProvider(
-            configuration: Self.providerConfiguration(port: site.server.port),
+            configuration: Self.providerConfiguration(port: site.server.port, tls: tls),
             cache: nil,
             resolver: BenchResolver()
         )
@@ -56,21 +63,34 @@ struct FetchBenchCommand: AsyncParsableCommand {
         let rawHosts = site.hosts(rounds: [-1] + roundIDs, requests: max(requests, 300))
             .union(site.hosts(rounds: [1_000_000], requests: pages.pages.count))
             .union(site.hosts(rounds: [memoryRound, memoryRound + 1], requests: memoryConcurrency * 2))
-        let raw = Self.rawClient(hosts: rawHosts)
+        let raw = try Self.rawClient(hosts: rawHosts, tls: tls)
+        let route =
+            tls
+            ? "These pages are https: ours connects through the vetting CONNECT proxy, TLS end to end."
+            : "These pages are http: connections go straight to the vetted address "
+                + "(--tls measures the https route, through the vetting proxy)."
+        let hostsText =
+            hosts == 0 ? "every request to a host name of its own (no connection reuse)" : "under \(hosts) host names"
+        let megabytes = String(format: "%.1f", Double(pages.totalBytes) / 1e6)
         print(
             """
-            Fetch benchmark: \(pages.pages.count) corpus pages (\(String(format: "%.1f", Double(pages.totalBytes) / 1e6)) MB) \
-            served by a loopback HTTP/1.1 server in this process, \
-            \(hosts == 0 ? "every request to a host name of its own (no connection reuse)" : "under \(hosts) host names"), \
-            every URL distinct.
+            Fetch benchmark: \(pages.pages.count) corpus pages (\(megabytes) MB) served by a loopback HTTP/1.1 server \
+            in this process, \(hostsText), every URL distinct.
             ours = MetadataProvider.preview (policy, vetted address, redirects by hand, sniffing, early-stop \
-            extraction; no cache, no subresources). These pages are http: connections go straight to the vetted \
-            address (https would go through the vetting CONNECT proxy; see docs/fetching.md).
-            raw  = AsyncHTTPClient GET reading the whole body (dnsOverride to 127.0.0.1, no proxy, no policy).
+            extraction; no cache, no subresources). \(route)
+            raw  = AsyncHTTPClient GET reading the whole body (dnsOverride to 127.0.0.1, no proxy, no policy\(tls ? ", TLS" : "")).
             Runs alternate ours/raw; \(rounds) runs each per concurrency; medians of runs. 2 cores shared with the server.
 
             """
         )
+        if profile {
+            let run = await Self.runOurs(provider, site: site, requests: requests, concurrency: levels.first ?? 16, round: 0)
+            print(String(format: "profile run: %.0f previews/s, %d failed", run.perSecond, run.failures))
+            try await raw.shutdown()
+            try await provider.shutdown()
+            try await site.server.shutdown()
+            return
+        }
         // Memory first, while nothing else has grown the heap.
         await Self.reportMemory(provider, raw: raw, site: site, concurrency: memoryConcurrency, round: memoryRound)
         _ = await Self.runOurs(provider, site: site, requests: 300, concurrency: 16, round: -1)
@@ -91,15 +111,23 @@ struct FetchBenchCommand: AsyncParsableCommand {
         try await site.server.shutdown()
     }
 
-    static func providerConfiguration(port: Int) -> MetadataProvider.Configuration {
+    static func providerConfiguration(port: Int, tls: Bool) -> MetadataProvider.Configuration {
         var policy = FetchPolicy()
+        if tls { policy.additionalTrustRootsPEM = [BenchCertificate.certificatePEM] }
         policy.addresses.allowList = [.network(IPNetwork("127.0.0.0/8")!)]
         policy.addresses.allowedPorts = [80, 443, port]
         return MetadataProvider.Configuration(includeSubresources: false, policy: policy)
     }
 
-    static func rawClient(hosts: Set<String>) -> HTTPClient {
+    static func rawClient(hosts: Set<String>, tls: Bool) throws -> HTTPClient {
         var configuration = HTTPClient.Configuration()
+        if tls {
+            var tlsConfiguration = TLSConfiguration.makeClientConfiguration()
+            tlsConfiguration.additionalTrustRoots = [
+                .certificates(try NIOSSLCertificate.fromPEMBytes(Array(BenchCertificate.certificatePEM.utf8)))
+            ]
+            configuration.tlsConfiguration = tlsConfiguration
+        }
         configuration.redirectConfiguration = .disallow
         configuration.dnsOverride = Dictionary(uniqueKeysWithValues: hosts.map { ($0, "127.0.0.1") })
         // As the provider's clients: idle connections kept 5 s.

@@ -17,10 +17,19 @@ struct FetchBenchSite {
     /// Pages padded to 1 MiB with body text, for the memory figure.
     let largePageCount: Int
 
-    static func start(pages: CorpusPages, hostCount: Int, largePageCount: Int = 8) async throws -> FetchBenchSite {
+    /// `http` or `https`.
+    let scheme: String
+
+    static func start(
+        pages: CorpusPages,
+        hostCount: Int,
+        tls: Bool,
+        largePageCount: Int = 8
+    ) async throws -> FetchBenchSite {
         let bodies = pages.pages.map(\.bytes)
         let large = pages.pages.prefix(largePageCount).map { Self.padded($0.bytes, to: 1 << 20) }
-        let server = try await LoopbackHTTPServer.start { request in
+        let certificate = (Array(BenchCertificate.certificatePEM.utf8), Array(BenchCertificate.privateKeyPEM.utf8))
+        let server = try await LoopbackHTTPServer.start(tls: tls ? certificate : nil) { request in
             let parts = request.path.split(separator: "/")
             guard parts.count == 2, let index = Int(parts[1]) else { return .status(404) }
             switch parts[0] {
@@ -33,7 +42,8 @@ struct FetchBenchSite {
             server: server,
             pages: pages,
             hostCount: hostCount,
-            largePageCount: large.count
+            largePageCount: large.count,
+            scheme: tls ? "https" : "http"
         )
     }
 
@@ -51,13 +61,13 @@ struct FetchBenchSite {
     /// (no cache or single-flight can merge two requests).
     func url(_ i: Int, round: Int) -> (url: URL, pageSize: Int) {
         let page = i % pages.pages.count
-        let url = URL(string: "http://\(host(i, round: round)):\(server.port)/p/\(page)?r=\(round)-\(i)")!
+        let url = URL(string: "\(scheme)://\(host(i, round: round)):\(server.port)/p/\(page)?r=\(round)-\(i)")!
         return (url, pages.pages[page].bytes.count)
     }
 
     /// Request `i` for a 1 MiB page.
     func largeURL(_ i: Int, round: Int) -> URL {
-        URL(string: "http://\(host(i, round: round)):\(server.port)/big/\(i % largePageCount)?i=\(i)")!
+        URL(string: "\(scheme)://\(host(i, round: round)):\(server.port)/big/\(i % largePageCount)?i=\(i)")!
     }
 
     /// `bytes` followed by paragraphs up to `size` (before the closing tags, if any).
