@@ -42,6 +42,9 @@ struct FetchBenchCommand: AsyncParsableCommand {
     @Flag(help: "Run only MetadataProvider, at the first concurrency level, for profiling.")
     var profile = false
 
+    @Flag(help: .hidden)
+    var serveOnly = false
+
     func run() async throws {
         #if DEBUG
         print("warning: a debug build; figures are meaningless. Use scripts/bench-fetch.sh (release).")
@@ -52,9 +55,18 @@ struct FetchBenchCommand: AsyncParsableCommand {
         }
         let levels = concurrency.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
         let pages = try CorpusPages(pagesJSON: pagesJSON)
-        let site = try await FetchBenchSite.start(pages: pages, hostCount: hosts, tls: tls)
+        if serveOnly { return try await FetchBenchServer.runChild(pages: pages, tls: tls) }
+        let server = try FetchBenchServer(corpus: corpus, tls: tls)
+        defer { server.stop() }
+        let site = FetchBenchSite(
+            port: server.port,
+            pages: pages,
+            hostCount: hosts,
+            largePageCount: 8,
+            scheme: tls ? "https" : "http"
+        )
         let provider = try await MetadataProvider(
-            configuration: Self.providerConfiguration(port: site.server.port, tls: tls),
+            configuration: Self.providerConfiguration(port: site.port, tls: tls),
             cache: nil,
             resolver: BenchResolver()
         )
@@ -75,11 +87,11 @@ struct FetchBenchCommand: AsyncParsableCommand {
         print(
             """
             Fetch benchmark: \(pages.pages.count) corpus pages (\(megabytes) MB) served by a loopback HTTP/1.1 server \
-            in this process, \(hostsText), every URL distinct.
+            in a child process, \(hostsText), every URL distinct.
             ours = MetadataProvider.preview (policy, vetted address, redirects by hand, sniffing, early-stop \
             extraction; no cache, no subresources). \(route)
             raw  = AsyncHTTPClient GET reading the whole body (dnsOverride to 127.0.0.1, no proxy, no policy\(tls ? ", TLS" : "")).
-            Runs alternate ours/raw; \(rounds) runs each per concurrency; medians of runs. 2 cores shared with the server.
+            Runs alternate ours/raw; \(rounds) runs each per concurrency; medians of runs. 2 cores, shared with the server.
 
             """
         )
@@ -88,7 +100,6 @@ struct FetchBenchCommand: AsyncParsableCommand {
             print(String(format: "profile run: %.0f previews/s, %d failed", run.perSecond, run.failures))
             try await raw.shutdown()
             try await provider.shutdown()
-            try await site.server.shutdown()
             return
         }
         // Memory first, while nothing else has grown the heap.
@@ -108,7 +119,6 @@ struct FetchBenchCommand: AsyncParsableCommand {
         await Self.reportBytesRead(provider, site: site)
         try await raw.shutdown()
         try await provider.shutdown()
-        try await site.server.shutdown()
     }
 
     static func providerConfiguration(port: Int, tls: Bool) -> MetadataProvider.Configuration {
@@ -229,8 +239,7 @@ struct FetchBenchCommand: AsyncParsableCommand {
         print(
             String(
                 format: """
-                    memory, %d concurrent 1 MiB pages (%d requests, VmHWM reset first; the server's copies of the pages \
-                    are in the baseline): ours peak RSS %.1f MB (%.1f MB above %.1f MB) | raw peak %.1f MB (%.1f MB above \
+                    memory, %d concurrent 1 MiB pages (%d requests, VmHWM of this process, reset first): ours peak RSS %.1f MB (%.1f MB above %.1f MB) | raw peak %.1f MB (%.1f MB above \
                     %.1f MB)%@ (goal ≤ 150 MB)
                     """,
                 concurrency,

@@ -5,31 +5,29 @@ import LinkPreviewTesting
 /// The corpus pages on a loopback server under many host names (all `*.bench.example`, answering
 /// 127.0.0.1), and the URLs a benchmark round fetches.
 ///
+/// The server runs in a child process (``FetchBenchServer``), so the benchmark's memory and CPU
+/// figures are the clients' own.
+///
 /// By default every request goes to a host of its own (`r3-17.bench.example`), as a preview server
 /// sees it: links from many sites, so neither client can reuse a connection. With `hostCount` > 0
 /// requests cycle over that many hosts instead (`site5.bench.example`), which lets a client that
 /// reads whole bodies keep connections alive.
 struct FetchBenchSite {
-    let server: LoopbackHTTPServer
+    let port: Int
     let pages: CorpusPages
     /// 0: a host per request.
     let hostCount: Int
     /// Pages padded to 1 MiB with body text, for the memory figure.
     let largePageCount: Int
-
     /// `http` or `https`.
     let scheme: String
 
-    static func start(
-        pages: CorpusPages,
-        hostCount: Int,
-        tls: Bool,
-        largePageCount: Int = 8
-    ) async throws -> FetchBenchSite {
+    /// Starts a server answering `/p/N` with corpus page N and `/big/N` with it padded to 1 MiB.
+    static func serve(pages: CorpusPages, tls: Bool, largePageCount: Int = 8) async throws -> LoopbackHTTPServer {
         let bodies = pages.pages.map(\.bytes)
         let large = pages.pages.prefix(largePageCount).map { Self.padded($0.bytes, to: 1 << 20) }
         let certificate = (Array(BenchCertificate.certificatePEM.utf8), Array(BenchCertificate.privateKeyPEM.utf8))
-        let server = try await LoopbackHTTPServer.start(tls: tls ? certificate : nil) { request in
+        return try await LoopbackHTTPServer.start(tls: tls ? certificate : nil) { request in
             let parts = request.path.split(separator: "/")
             guard parts.count == 2, let index = Int(parts[1]) else { return .status(404) }
             switch parts[0] {
@@ -38,13 +36,6 @@ struct FetchBenchSite {
             default: return .status(404)
             }
         }
-        return FetchBenchSite(
-            server: server,
-            pages: pages,
-            hostCount: hostCount,
-            largePageCount: large.count,
-            scheme: tls ? "https" : "http"
-        )
     }
 
     /// The host of request `i` in round `round`.
@@ -61,13 +52,13 @@ struct FetchBenchSite {
     /// (no cache or single-flight can merge two requests).
     func url(_ i: Int, round: Int) -> (url: URL, pageSize: Int) {
         let page = i % pages.pages.count
-        let url = URL(string: "\(scheme)://\(host(i, round: round)):\(server.port)/p/\(page)?r=\(round)-\(i)")!
+        let url = URL(string: "\(scheme)://\(host(i, round: round)):\(port)/p/\(page)?r=\(round)-\(i)")!
         return (url, pages.pages[page].bytes.count)
     }
 
     /// Request `i` for a 1 MiB page.
     func largeURL(_ i: Int, round: Int) -> URL {
-        URL(string: "\(scheme)://\(host(i, round: round)):\(server.port)/big/\(i % largePageCount)?i=\(i)")!
+        URL(string: "\(scheme)://\(host(i, round: round)):\(port)/big/\(i % largePageCount)?i=\(i)")!
     }
 
     /// `bytes` followed by paragraphs up to `size` (before the closing tags, if any).
