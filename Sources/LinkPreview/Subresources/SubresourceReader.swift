@@ -88,40 +88,28 @@ struct SubresourceReader: Sendable {
     /// The images with the first one that proves to be an image first (its size filled in from its
     /// header), those that failed removed, and those not tried kept.
     func verifiedImages(_ images: [LinkMedia], deadline: ContinuousClock.Instant) async -> [LinkMedia] {
-        var remaining = images
-        var tried = 0
-        while let candidate = remaining.first, tried < limits.maxProbesPerKind {
-            remaining.removeFirst()
-            tried += 1
-            if let header = await probe(candidate.preferredURL, deadline: deadline) {
-                var image = candidate
-                if image.width == nil || image.height == nil {
-                    image.width = header.width
-                    image.height = header.height
-                }
-                image.type = image.type ?? header.format.mimeType
-                return [image] + remaining
-            }
+        let (found, remaining) = await firstImage(among: images, at: \.preferredURL, deadline: deadline)
+        guard let (candidate, header) = found else { return remaining }
+        var image = candidate
+        if image.width == nil || image.height == nil {
+            image.width = header.width
+            image.height = header.height
         }
-        return remaining
+        image.type = image.type ?? header.format.mimeType
+        return [image] + remaining
     }
 
     /// Icons in the order to show them: the first that proves to be an image, then those not tried;
     /// `/favicon.ico` when none of the declared ones works.
     func verifiedIcons(_ icons: [LinkIcon], pageURL: URL?, deadline: ContinuousClock.Instant) async -> [LinkIcon] {
-        var remaining = icons
-        var tried = 0
-        while let candidate = remaining.first, tried < limits.maxProbesPerKind {
-            remaining.removeFirst()
-            tried += 1
-            if let header = await probe(candidate.url, deadline: deadline) {
-                var icon = candidate
-                if icon.sizes == nil, let width = header.width, let height = header.height {
-                    icon.sizes = "\(width)x\(height)"
-                }
-                icon.type = icon.type ?? header.format.mimeType
-                return [icon] + remaining
+        let (found, remaining) = await firstImage(among: icons, at: \.url, deadline: deadline)
+        if let (candidate, header) = found {
+            var icon = candidate
+            if icon.sizes == nil, let width = header.width, let height = header.height {
+                icon.sizes = "\(width)x\(height)"
             }
+            icon.type = icon.type ?? header.format.mimeType
+            return [icon] + remaining
         }
         guard let pageURL, let favicon = URL(string: "/favicon.ico", relativeTo: pageURL)?.absoluteURL,
             !icons.contains(where: { $0.url == favicon }),
@@ -129,6 +117,25 @@ struct SubresourceReader: Sendable {
         else { return remaining }
         let sizes = header.width.flatMap { w in header.height.map { "\(w)x\($0)" } }
         return [LinkIcon(url: favicon, sizes: sizes, type: header.format.mimeType, rel: "icon")] + remaining
+    }
+
+    /// Probes `candidates` in order, at most ``FetchPolicy/Limits/maxProbesPerKind`` of them, until
+    /// one proves to be an image: that one with its header, and the candidates not tried.
+    func firstImage<Candidate>(
+        among candidates: [Candidate],
+        at url: (Candidate) -> URL,
+        deadline: ContinuousClock.Instant
+    ) async -> (found: (Candidate, ImageHeader)?, untried: [Candidate]) {
+        var remaining = candidates[...]
+        var tried = 0
+        while let candidate = remaining.first, tried < limits.maxProbesPerKind {
+            remaining = remaining.dropFirst()
+            tried += 1
+            if let header = await probe(url(candidate), deadline: deadline) {
+                return ((candidate, header), Array(remaining))
+            }
+        }
+        return (nil, Array(remaining))
     }
 
     /// The header of the image at `url`, or nil when it is missing, refused or not an image. Asks
