@@ -55,7 +55,11 @@ enum LoopbackResponseWriter {
             headers.add(name: "Content-Length", value: String(bytes.count))
         }
         if !keepAlive { headers.replaceOrAdd(name: "Connection", value: "close") }
-        let head = HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: response.status), headers: headers)
+        let head = HTTPResponseHead(
+            version: .http1_1,
+            status: HTTPResponseStatus(statusCode: response.status),
+            headers: headers
+        )
         do {
             try await channel.writeAndFlush(HTTPServerResponsePart.head(head)).get()
             switch response.body {
@@ -80,7 +84,11 @@ enum LoopbackResponseWriter {
         }
     }
 
-    private static func write(_ bytes: [UInt8], on channel: any Channel, record: @Sendable (String?, Int) -> Void) async throws {
+    private static func write(
+        _ bytes: [UInt8],
+        on channel: any Channel,
+        record: @Sendable (String?, Int) -> Void
+    ) async throws {
         let buffer = channel.allocator.buffer(bytes: bytes)
         try await channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(buffer))).get()
         record(nil, bytes.count)

@@ -75,12 +75,15 @@ public final class LoopbackHTTPServer: Sendable {
                     }
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
                     try channel.pipeline.syncOperations.addHandler(
-                        LoopbackConnectionHandler(handler: handler, record: { path, bytes in
-                            counters.withLock { counters in
-                                if let path { counters.requests[path, default: 0] += 1 }
-                                counters.bodyBytes += bytes
+                        LoopbackConnectionHandler(
+                            handler: handler,
+                            record: { path, bytes in
+                                counters.withLock { counters in
+                                    if let path { counters.requests[path, default: 0] += 1 }
+                                    counters.bodyBytes += bytes
+                                }
                             }
-                        })
+                        )
                     )
                 }
             }

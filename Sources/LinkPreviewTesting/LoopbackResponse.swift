@@ -1,4 +1,3 @@
-
 /// A request as ``LoopbackHTTPServer`` received it.
 public struct LoopbackRequest: Sendable {
     public var method: String

@@ -36,7 +36,10 @@ struct FetchBenchCommand: AsyncParsableCommand {
     @Option(help: "Concurrent 1 MiB pages for the memory figure.")
     var memoryConcurrency: Int = 256
 
-    @Flag(help: "Serve https (a self-signed *.bench.example certificate both clients trust): ours goes through the vetting proxy.")
+    @Flag(
+        help:
+            "Serve https (a self-signed *.bench.example certificate both clients trust): ours goes through the vetting proxy."
+    )
     var tls = false
 
     @Flag(help: "Run only MetadataProvider, at the first concurrency level, for profiling.")
@@ -96,7 +99,13 @@ struct FetchBenchCommand: AsyncParsableCommand {
             """
         )
         if profile {
-            let run = await Self.runOurs(provider, site: site, requests: requests, concurrency: levels.first ?? 16, round: 0)
+            let run = await Self.runOurs(
+                provider,
+                site: site,
+                requests: requests,
+                concurrency: levels.first ?? 16,
+                round: 0
+            )
             print(String(format: "profile run: %.0f previews/s, %d failed", run.perSecond, run.failures))
             try await raw.shutdown()
             try await provider.shutdown()
@@ -145,7 +154,13 @@ struct FetchBenchCommand: AsyncParsableCommand {
         return HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
     }
 
-    static func runOurs(_ provider: MetadataProvider, site: FetchBenchSite, requests: Int, concurrency: Int, round: Int)
+    static func runOurs(
+        _ provider: MetadataProvider,
+        site: FetchBenchSite,
+        requests: Int,
+        concurrency: Int,
+        round: Int
+    )
         async -> FetchBenchRun
     {
         await FetchBenchRun.measure(requests: requests, concurrency: concurrency) { i in
@@ -153,7 +168,13 @@ struct FetchBenchCommand: AsyncParsableCommand {
         }
     }
 
-    static func runRaw(_ client: HTTPClient, site: FetchBenchSite, requests: Int, concurrency: Int, round: Int)
+    static func runRaw(
+        _ client: HTTPClient,
+        site: FetchBenchSite,
+        requests: Int,
+        concurrency: Int,
+        round: Int
+    )
         async -> FetchBenchRun
     {
         await FetchBenchRun.measure(requests: requests, concurrency: concurrency) { i in
@@ -190,7 +211,9 @@ struct FetchBenchCommand: AsyncParsableCommand {
             median(raw.map(\.p99))
         )
         let warning = failures > 0 ? " (\(failures) failed requests!)" : ""
-        print("concurrency \(level): \(oursText) | \(rawText) | time ours÷raw \(String(format: "%.2f", ratio))×\(warning)")
+        print(
+            "concurrency \(level): \(oursText) | \(rawText) | time ours÷raw \(String(format: "%.2f", ratio))×\(warning)"
+        )
     }
 
     /// How much of each page a preview read before it had all it would get.
@@ -207,7 +230,8 @@ struct FetchBenchCommand: AsyncParsableCommand {
         }
         print(
             String(
-                format: "bytes read ÷ page size over %d pages: median %.1f%%, all pages together %.1f%% (goal: median ≤ 20%%)",
+                format:
+                    "bytes read ÷ page size over %d pages: median %.1f%%, all pages together %.1f%% (goal: median ≤ 20%%)",
                 fractions.count,
                 BenchmarkTimer.median(fractions) * 100,
                 Double(read) / Double(max(total, 1)) * 100

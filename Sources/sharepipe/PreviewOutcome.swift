@@ -16,9 +16,18 @@ enum PreviewOutcome: Sendable {
                 if let value { lines.append("\(label.padding(toLength: 10, withPad: " ", startingAt: 0)) \(value)") }
             }
             row("final", report.metadata.url?.absoluteString)
-            row("redirects", report.redirects.isEmpty ? nil : report.redirects.map(\.absoluteString).joined(separator: " → "))
-            row("time", Self.milliseconds(report.duration) + (report.source == .network ? "" : " (\(report.source.rawValue))"))
-            row("read", "\(report.bytesRead.formatted()) bytes" + (report.contentLength.map { " of \($0.formatted())" } ?? ""))
+            row(
+                "redirects",
+                report.redirects.isEmpty ? nil : report.redirects.map(\.absoluteString).joined(separator: " → ")
+            )
+            row(
+                "time",
+                Self.milliseconds(report.duration) + (report.source == .network ? "" : " (\(report.source.rawValue))")
+            )
+            row(
+                "read",
+                "\(report.bytesRead.formatted()) bytes" + (report.contentLength.map { " of \($0.formatted())" } ?? "")
+            )
             return lines.joined(separator: "\n")
         case .failure(let url, let error):
             return "✗ \(url.absoluteString)\n\(error.message)\n(\(error.category) · \(error.code))"

@@ -25,15 +25,18 @@ struct MetadataProviderCacheTests {
 
     @Test("A stale preview is revalidated with its ETag and a 304 downloads no body")
     func revalidation() async throws {
-        try await ProviderFixture.run({ request in
-            if request.header("if-none-match") == "\"v1\"" {
-                return LoopbackResponse(status: 304, headers: [("ETag", "\"v1\"")])
-            }
-            return LoopbackResponse(
-                headers: [("Content-Type", "text/html"), ("ETag", "\"v1\""), ("Cache-Control", "no-cache")],
-                body: .whole(Array(ProviderFixture.page.utf8))
-            )
-        }, configure: { $0.cacheLifetime = 0...0 }) { server, provider in
+        try await ProviderFixture.run(
+            { request in
+                if request.header("if-none-match") == "\"v1\"" {
+                    return LoopbackResponse(status: 304, headers: [("ETag", "\"v1\"")])
+                }
+                return LoopbackResponse(
+                    headers: [("Content-Type", "text/html"), ("ETag", "\"v1\""), ("Cache-Control", "no-cache")],
+                    body: .whole(Array(ProviderFixture.page.utf8))
+                )
+            },
+            configure: { $0.cacheLifetime = 0...0 }
+        ) { server, provider in
             let first = try await provider.preview(for: server.url("/etag"))
             let bytesAfterFirst = server.bodyBytesSent
             let second = try await provider.preview(for: server.url("/etag"))
@@ -77,7 +80,9 @@ struct MetadataProviderCacheTests {
             #expect(second?.code == .httpStatus)
             #expect(server.requestCount("/missing") == 1)
             // .reload goes to the network again.
-            _ = await ProviderFixture.error { _ = try await provider.metadata(for: server.url("/missing"), fetch: .reload) }
+            _ = await ProviderFixture.error {
+                _ = try await provider.metadata(for: server.url("/missing"), fetch: .reload)
+            }
             #expect(server.requestCount("/missing") == 2)
         }
     }
@@ -85,12 +90,21 @@ struct MetadataProviderCacheTests {
     @Test("At most the per-host limit of requests reach one host at once")
     func perHostLimit() async throws {
         let inFlight = Mutex((now: 0, peak: 0))
-        try await ProviderFixture.run({ _ in
-            inFlight.withLock { $0.now += 1; $0.peak = max($0.peak, $0.now) }
-            try? await Task.sleep(for: .milliseconds(100))
-            inFlight.withLock { $0.now -= 1 }
-            return .html(ProviderFixture.page)
-        }, configure: { $0.maxConcurrentRequestsPerHost = 2; $0.includeSubresources = false }) { server, provider in
+        try await ProviderFixture.run(
+            { _ in
+                inFlight.withLock {
+                    $0.now += 1
+                    $0.peak = max($0.peak, $0.now)
+                }
+                try? await Task.sleep(for: .milliseconds(100))
+                inFlight.withLock { $0.now -= 1 }
+                return .html(ProviderFixture.page)
+            },
+            configure: {
+                $0.maxConcurrentRequestsPerHost = 2
+                $0.includeSubresources = false
+            }
+        ) { server, provider in
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for index in 0..<8 {
                     group.addTask { _ = try await provider.metadata(for: server.url("/p\(index)")) }

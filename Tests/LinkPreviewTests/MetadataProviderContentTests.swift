@@ -10,7 +10,8 @@ struct MetadataProviderContentTests {
     static let png: [UInt8] =
         [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8)
         + [0, 0, 0x02, 0x80, 0, 0, 0x01, 0xE0, 8, 2, 0, 0, 0] + Array(repeating: 0, count: 2000)
-    static let mp4: [UInt8] = [0, 0, 0, 0x18] + Array("ftypisom".utf8) + [0, 0, 2, 0] + Array("isomiso2".utf8)
+    static let mp4: [UInt8] =
+        [0, 0, 0, 0x18] + Array("ftypisom".utf8) + [0, 0, 2, 0] + Array("isomiso2".utf8)
         + Array(repeating: 0, count: 100)
     static let pdf: [UInt8] = Array("%PDF-1.7\n%âãÏÓ\n1 0 obj\n".utf8) + Array(repeating: 0x20, count: 100)
 
@@ -49,7 +50,9 @@ struct MetadataProviderContentTests {
             let smuggled = try await provider.metadata(for: server.url("/smuggled"))
             #expect(smuggled.title == "The real title")
             // A page that claims to be a JPEG is neither trusted as an image nor read as a page.
-            let claims = await ProviderFixture.error { _ = try await provider.metadata(for: server.url("/claims-image")) }
+            let claims = await ProviderFixture.error {
+                _ = try await provider.metadata(for: server.url("/claims-image"))
+            }
             #expect(claims?.code == .unsupportedContent)
             // No Content-Type: sniffed as HTML.
             let untyped = try await provider.metadata(for: server.url("/untyped"))
@@ -90,7 +93,10 @@ struct MetadataProviderContentTests {
             #expect(report.metadata.url?.path == "/login")
             #expect(report.redirects.count == 1)
             // The sharer's own title fills in for the wall.
-            let provided = try await provider.metadata(for: server.url("/docs/plan"), provided: LinkMetadata(title: "Plan"))
+            let provided = try await provider.metadata(
+                for: server.url("/docs/plan"),
+                provided: LinkMetadata(title: "Plan")
+            )
             #expect(provided.title == "Plan")
             #expect(provided.wall?.kind == .login)
         }
@@ -106,7 +112,9 @@ struct MetadataProviderContentTests {
             let wall = try await provider.metadata(for: server.url("/private"))
             #expect(wall.wall?.kind == .login)
             #expect(wall.wall?.evidence.contains("status 401") == true)
-            let forbidden = await ProviderFixture.error { _ = try await provider.metadata(for: server.url("/forbidden")) }
+            let forbidden = await ProviderFixture.error {
+                _ = try await provider.metadata(for: server.url("/forbidden"))
+            }
             #expect(forbidden?.code == .httpStatus)
             #expect(forbidden?.statusCode == 403)
         }

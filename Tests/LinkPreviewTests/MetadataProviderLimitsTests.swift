@@ -15,7 +15,9 @@ struct MetadataProviderLimitsTests {
             headers: [("Content-Type", "text/html")],
             body: .chunks(Array(repeating: [UInt8](" ".utf8), count: 10_000), pause: .milliseconds(200))
         )
-        try await ProviderFixture.run({ _ in drip }, configure: { $0.timeout = .milliseconds(1500) }) { server, provider in
+        try await ProviderFixture.run({ _ in drip }, configure: { $0.timeout = .milliseconds(1500) }) {
+            server,
+            provider in
             let started = ContinuousClock.now
             let error = await ProviderFixture.error { _ = try await provider.metadata(for: server.url("/drip")) }
             #expect(error?.code == .timedOut)
@@ -51,18 +53,38 @@ struct MetadataProviderLimitsTests {
 
     @Test("An endless body without Content-Length is read no further than the HTML window")
     func endlessBody() async throws {
-        let endless = LoopbackResponse(headers: [("Content-Type", "text/html")], body: .endless(Array(repeating: UInt8(ascii: "a"), count: 16_384)))
+        let endless = LoopbackResponse(
+            headers: [("Content-Type", "text/html")],
+            body: .endless(Array(repeating: UInt8(ascii: "a"), count: 16_384))
+        )
         let page = Array(
             """
             <!doctype html><html><head><title>Slow</title><meta property="og:description" content="d">
             <meta property="og:title" content="Slow"><meta property="og:image" content="/i.png"></head><body>
             """.utf8
         )
-        try await ProviderFixture.run({ request in
-            request.path == "/endless-head"
-                ? LoopbackResponse(headers: [("Content-Type", "text/html")], body: .chunks([Self.head] + Array(repeating: Array(repeating: UInt8(ascii: " "), count: 16_384), count: 10_000), pause: .zero))
-                : LoopbackResponse(headers: [("Content-Type", "text/html")], body: .chunks([page] + Array(repeating: Array(repeating: UInt8(ascii: "a"), count: 16_384), count: 10_000), pause: .zero))
-        }, configure: { $0.policy.limits.htmlReadWindow = 256 << 10 }) { server, provider in
+        try await ProviderFixture.run(
+            { request in
+                request.path == "/endless-head"
+                    ? LoopbackResponse(
+                        headers: [("Content-Type", "text/html")],
+                        body: .chunks(
+                            [Self.head]
+                                + Array(repeating: Array(repeating: UInt8(ascii: " "), count: 16_384), count: 10_000),
+                            pause: .zero
+                        )
+                    )
+                    : LoopbackResponse(
+                        headers: [("Content-Type", "text/html")],
+                        body: .chunks(
+                            [page]
+                                + Array(repeating: Array(repeating: UInt8(ascii: "a"), count: 16_384), count: 10_000),
+                            pause: .zero
+                        )
+                    )
+            },
+            configure: { $0.policy.limits.htmlReadWindow = 256 << 10 }
+        ) { server, provider in
             // The head never ends: reading stops at the window (or the extractor's own budget).
             let report = try await provider.preview(for: server.url("/endless-head"))
             #expect(report.metadata.title == "Slow")
@@ -77,7 +99,9 @@ struct MetadataProviderLimitsTests {
 
     @Test("A gzip bomb fails as decompressionBomb instead of expanding")
     func gzipBomb() async throws {
-        let bomb = try Data(contentsOf: #require(Bundle.module.url(forResource: "Fixtures/bomb.html", withExtension: "gz")))
+        let bomb = try Data(
+            contentsOf: #require(Bundle.module.url(forResource: "Fixtures/bomb.html", withExtension: "gz"))
+        )
         let response = LoopbackResponse(
             headers: [("Content-Type", "text/html"), ("Content-Encoding", "gzip")],
             body: .whole(Array(bomb))

@@ -45,7 +45,10 @@ struct MetadataProviderPolicyTests {
 
     @Test(
         "Odd literals of loopback are refused before any lookup",
-        arguments: ["0", "127.1", "2130706433", "0x7f000001", "017700000001", "0177.0.0.1", "[::1]", "[::ffff:7f00:1]", "localhost"]
+        arguments: [
+            "0", "127.1", "2130706433", "0x7f000001", "017700000001", "0177.0.0.1", "[::1]", "[::ffff:7f00:1]",
+            "localhost",
+        ]
     )
     func oddLiterals(host: String) async throws {
         try await Self.run(answers: [:]) { server, provider in
@@ -70,7 +73,10 @@ struct MetadataProviderPolicyTests {
 
     @Test("User info and ports outside the policy are refused")
     func urlRules() async throws {
-        try await Self.run(answers: ["site.example": [IPAddress("127.0.0.1")!]], allow: [.network(IPNetwork("127.0.0.0/8")!)]) {
+        try await Self.run(
+            answers: ["site.example": [IPAddress("127.0.0.1")!]],
+            allow: [.network(IPNetwork("127.0.0.0/8")!)]
+        ) {
             server,
             provider in
             let userInfo = await ProviderFixture.error {
@@ -101,8 +107,12 @@ struct MetadataProviderPolicyTests {
 
     @Test("TLS is verified: a self-signed certificate fails the preview with tls")
     func tlsVerified() async throws {
-        let certificate = try Data(contentsOf: #require(Bundle.module.url(forResource: "Fixtures/selfsigned-cert", withExtension: "pem")))
-        let key = try Data(contentsOf: #require(Bundle.module.url(forResource: "Fixtures/selfsigned-key", withExtension: "pem")))
+        let certificate = try Data(
+            contentsOf: #require(Bundle.module.url(forResource: "Fixtures/selfsigned-cert", withExtension: "pem"))
+        )
+        let key = try Data(
+            contentsOf: #require(Bundle.module.url(forResource: "Fixtures/selfsigned-key", withExtension: "pem"))
+        )
         let server = try await LoopbackHTTPServer.start(tls: (Array(certificate), Array(key))) { _ in
             .html(ProviderFixture.page)
         }
@@ -118,9 +128,15 @@ struct MetadataProviderPolicyTests {
     }
 
     /// A TLS loopback server with the self-signed fixture certificate (for `selfsigned.example`).
-    static func tlsServer(_ handler: @escaping LoopbackHTTPServer.Handler) async throws -> (LoopbackHTTPServer, String) {
-        let certificate = try String(contentsOf: #require(Bundle.module.url(forResource: "Fixtures/selfsigned-cert", withExtension: "pem")), encoding: .utf8)
-        let key = try Data(contentsOf: #require(Bundle.module.url(forResource: "Fixtures/selfsigned-key", withExtension: "pem")))
+    static func tlsServer(_ handler: @escaping LoopbackHTTPServer.Handler) async throws -> (LoopbackHTTPServer, String)
+    {
+        let certificate = try String(
+            contentsOf: #require(Bundle.module.url(forResource: "Fixtures/selfsigned-cert", withExtension: "pem")),
+            encoding: .utf8
+        )
+        let key = try Data(
+            contentsOf: #require(Bundle.module.url(forResource: "Fixtures/selfsigned-key", withExtension: "pem"))
+        )
         let server = try await LoopbackHTTPServer.start(tls: (Array(certificate.utf8), Array(key)), handler: handler)
         return (server, certificate)
     }

@@ -60,7 +60,10 @@ struct MetadataProviderTests {
         }
     }
 
-    @Test("A redirect to another scheme is refused", arguments: ["ftp://example.com/file", "file:///etc/passwd", "gopher://x/"])
+    @Test(
+        "A redirect to another scheme is refused",
+        arguments: ["ftp://example.com/file", "file:///etc/passwd", "gopher://x/"]
+    )
     func redirectToOtherScheme(location: String) async throws {
         try await ProviderFixture.run({ _ in .redirect(location) }) { server, provider in
             let error = await ProviderFixture.error { _ = try await provider.metadata(for: server.url("/go")) }
@@ -95,7 +98,10 @@ struct MetadataProviderTests {
     @Test("Provided metadata wins field by field; fetch: .never fetches nothing")
     func providedMetadata() async throws {
         try await ProviderFixture.run({ _ in .html(ProviderFixture.page) }) { server, provider in
-            let provided = LinkMetadata(title: "Shared title", icons: [LinkIcon(url: URL(string: "https://cdn.example/i.png")!, rel: "icon")])
+            let provided = LinkMetadata(
+                title: "Shared title",
+                icons: [LinkIcon(url: URL(string: "https://cdn.example/i.png")!, rel: "icon")]
+            )
             let merged = try await provider.metadata(for: server.url("/p"), provided: provided)
             #expect(merged.title == "Shared title")
             #expect(merged.summary == "What the page is about.")
@@ -112,12 +118,14 @@ struct MetadataProviderTests {
     @Test("The transport charset and a meta charset decide the decoding")
     func charsets() async throws {
         let latin1: [UInt8] = Array("<title>Caf".utf8) + [0xE9] + Array("</title>".utf8)
-        let shiftJIS: [UInt8] = Array("<meta charset=shift_jis><title>".utf8) + [0x93, 0xFA, 0x96, 0x7B] + Array("</title>".utf8)
+        let shiftJIS: [UInt8] =
+            Array("<meta charset=shift_jis><title>".utf8) + [0x93, 0xFA, 0x96, 0x7B] + Array("</title>".utf8)
         try await ProviderFixture.run({ request in
             switch request.path {
             case "/latin1": .bytes(latin1, contentType: "text/html; charset=iso-8859-1")
             case "/nocharset": .bytes(latin1, contentType: "text/html")
-            case "/wrongcharset": .bytes(Array("<title>Caf\u{E9}</title>".utf8), contentType: "text/html; charset=bogus-charset")
+            case "/wrongcharset":
+                .bytes(Array("<title>Caf\u{E9}</title>".utf8), contentType: "text/html; charset=bogus-charset")
             default: .bytes(shiftJIS, contentType: "text/html")
             }
         }) { server, provider in
@@ -147,9 +155,13 @@ struct MetadataProviderTests {
     @Test("Only absolute http and https URLs are accepted")
     func invalidURLs() async throws {
         try await ProviderFixture.run({ _ in .html("x") }) { _, provider in
-            let ftp = await ProviderFixture.error { _ = try await provider.metadata(for: URL(string: "ftp://example.com/")!) }
+            let ftp = await ProviderFixture.error {
+                _ = try await provider.metadata(for: URL(string: "ftp://example.com/")!)
+            }
             #expect(ftp?.code == .notAllowedURL)
-            let relative = await ProviderFixture.error { _ = try await provider.metadata(for: URL(string: "/just/a/path")!) }
+            let relative = await ProviderFixture.error {
+                _ = try await provider.metadata(for: URL(string: "/just/a/path")!)
+            }
             #expect(relative?.code == .invalidURL)
         }
     }

@@ -65,8 +65,10 @@ struct SubresourceTests {
             <link rel="alternate" type="application/json+oembed" href="/oembed?url=x">
             </head></html>
             """
-        let manifest = #"{"name": "Example Application", "short_name": "Example", "icons": [{"src": "/m192.png", "sizes": "192x192", "type": "image/png"}]}"#
-        let oEmbed = #"{"type": "video", "version": "1.0", "title": "A talk", "author_name": "Ada", "provider_name": "Tube", "thumbnail_url": "/thumb.png", "thumbnail_width": 640, "thumbnail_height": 480, "html": "<iframe src=\"https://player.example/embed/1\" width=\"640\"></iframe>", "width": 640, "height": 360}"#
+        let manifest =
+            #"{"name": "Example Application", "short_name": "Example", "icons": [{"src": "/m192.png", "sizes": "192x192", "type": "image/png"}]}"#
+        let oEmbed =
+            #"{"type": "video", "version": "1.0", "title": "A talk", "author_name": "Ada", "provider_name": "Tube", "thumbnail_url": "/thumb.png", "thumbnail_width": 640, "thumbnail_height": 480, "html": "<iframe src=\"https://player.example/embed/1\" width=\"640\"></iframe>", "width": 640, "height": 360}"#
         try await ProviderFixture.run({ request in
             switch request.path {
             case "/": .html(page)
@@ -103,7 +105,10 @@ struct SubresourceTests {
 
     @Test("With subresources off, nothing but the page is requested")
     func noSubresources() async throws {
-        try await ProviderFixture.run({ _ in .html("<title>x</title><link rel=icon href=/i.png>") }, configure: { $0.includeSubresources = false }) {
+        try await ProviderFixture.run(
+            { _ in .html("<title>x</title><link rel=icon href=/i.png>") },
+            configure: { $0.includeSubresources = false }
+        ) {
             server,
             provider in
             let metadata = try await provider.metadata(for: server.url("/"))

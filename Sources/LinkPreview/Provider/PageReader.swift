@@ -92,7 +92,12 @@ struct PageReader {
                 metadata.wall
                 ?? WallDetector.detect(WallSignals(requestedURL: originalURL, pageURL: url, statusCode: status))
             guard let wall = metadata.wall else {
-                throw LinkPreviewError(.httpStatus, Self.statusMessage(status, host: host), url: url, statusCode: status)
+                throw LinkPreviewError(
+                    .httpStatus,
+                    Self.statusMessage(status, host: host),
+                    url: url,
+                    statusCode: status
+                )
             }
             metadata = LinkMetadata(originalURL: originalURL, url: url, wall: wall)
         }

@@ -18,12 +18,14 @@ struct OEmbedFacts: Sendable, Hashable {
             (object[key] as? String)?.trimmingCharacters(in: .whitespacesAndNewlines).nilIfEmpty
         }
         func int(_ key: String) -> Int? {
-            (object[key] as? Int) ?? (object[key] as? String).flatMap(Int.init) ?? (object[key] as? Double).map(Int.init)
+            (object[key] as? Int) ?? (object[key] as? String).flatMap(Int.init)
+                ?? (object[key] as? Double).map(Int.init)
         }
         title = string("title")
         authorName = string("author_name")
         providerName = string("provider_name")
-        if let thumbnail = string("thumbnail_url"), let url = URLResolver.resolveMedia(thumbnail, against: documentURL) {
+        if let thumbnail = string("thumbnail_url"), let url = URLResolver.resolveMedia(thumbnail, against: documentURL)
+        {
             self.thumbnail = LinkMedia(url: url, width: int("thumbnail_width"), height: int("thumbnail_height"))
         }
         let type = string("type")

@@ -154,7 +154,11 @@ struct SubresourceReader: Sendable {
                     bytes.append(contentsOf: chunk.readableBytesView)
                     if bytes.count >= limits.mediaHeaderBytes || ImageHeader.read(bytes)?.width != nil { break }
                 }
-                guard case .image(let format) = ContentSniffer.classify(contentType: response.contentType, leadingBytes: bytes)
+                guard
+                    case .image(let format) = ContentSniffer.classify(
+                        contentType: response.contentType,
+                        leadingBytes: bytes
+                    )
                 else { return nil }
                 return ImageHeader.read(bytes) ?? ImageHeader(format: format, width: nil, height: nil)
             }

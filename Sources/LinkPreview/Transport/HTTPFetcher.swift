@@ -66,11 +66,17 @@ final class HTTPFetcher: Sendable {
         // A refused connection or a failed TLS handshake is an answer: report it at once instead of
         // retrying until the connect timeout.
         configuration.connectionPool.retryConnectionEstablishment = false
-        let directClient = HTTPClient(eventLoopGroup: group, configuration: configuration, backgroundActivityLogger: logger)
+        let directClient = HTTPClient(
+            eventLoopGroup: group,
+            configuration: configuration,
+            backgroundActivityLogger: logger
+        )
         if !policy.additionalTrustRootsPEM.isEmpty {
             var tls = TLSConfiguration.makeClientConfiguration()
             tls.additionalTrustRoots = [
-                .certificates(try policy.additionalTrustRootsPEM.flatMap { try NIOSSLCertificate.fromPEMBytes(Array($0.utf8)) })
+                .certificates(
+                    try policy.additionalTrustRootsPEM.flatMap { try NIOSSLCertificate.fromPEMBytes(Array($0.utf8)) }
+                )
             ]
             configuration.tlsConfiguration = tls
         }
@@ -109,7 +115,15 @@ final class HTTPFetcher: Sendable {
         let (target, addresses) = try await vet(url, deadline: deadline)
         do {
             return try await limiter.withPermit(for: target.host) {
-                try await send(url, to: target, addresses: addresses, headers: extra, deadline: deadline, logger: logger, body)
+                try await send(
+                    url,
+                    to: target,
+                    addresses: addresses,
+                    headers: extra,
+                    deadline: deadline,
+                    logger: logger,
+                    body
+                )
             }
         } catch is CancellationError {
             throw LinkPreviewError(.cancelled, "The preview was cancelled.", url: url)
@@ -149,7 +163,12 @@ final class HTTPFetcher: Sendable {
         }
         do {
             return try await body(
-                FetchResponse(url: url, status: Int(response.status.code), headers: response.headers, body: response.body)
+                FetchResponse(
+                    url: url,
+                    status: Int(response.status.code),
+                    headers: response.headers,
+                    body: response.body
+                )
             )
         } catch let error as LinkPreviewError {
             throw error
@@ -245,7 +264,11 @@ final class HTTPFetcher: Sendable {
             case .deadlineExceeded:
                 return LinkPreviewError(.timedOut, "The site took too long to answer.", url: url)
             case .readTimeout:
-                return LinkPreviewError(.stalled, "\(host) stopped sending for \(policy.timeouts.read.spoken).", url: url)
+                return LinkPreviewError(
+                    .stalled,
+                    "\(host) stopped sending for \(policy.timeouts.read.spoken).",
+                    url: url
+                )
             case .invalidProxyResponse, .httpProxyHandshakeTimeout, .connectTimeout, .proxyAuthenticationRequired:
                 switch proxy.pins.lastFailure(for: target) {
                 case .timedOut?:
@@ -260,7 +283,12 @@ final class HTTPFetcher: Sendable {
                     return LinkPreviewError(.connect, "Could not connect to \(host).", url: url, underlying: described)
                 }
             case .remoteConnectionClosed, .bodyLengthMismatch, .invalidURL, .emptyHost:
-                return LinkPreviewError(.protocolError, "\(host) closed the connection or broke HTTP.", url: url, underlying: described)
+                return LinkPreviewError(
+                    .protocolError,
+                    "\(host) closed the connection or broke HTTP.",
+                    url: url,
+                    underlying: described
+                )
             default:
                 break
             }
@@ -282,7 +310,12 @@ final class HTTPFetcher: Sendable {
             )
         }
         if typeName.contains("HTTPParserError") || typeName.contains("Decompression") {
-            return LinkPreviewError(.protocolError, "\(host) sent a malformed response.", url: url, underlying: described)
+            return LinkPreviewError(
+                .protocolError,
+                "\(host) sent a malformed response.",
+                url: url,
+                underlying: described
+            )
         }
         return LinkPreviewError(.connect, "Could not fetch from \(host).", url: url, underlying: described)
     }

@@ -63,7 +63,9 @@ struct FetchBenchSite {
 
     /// `bytes` followed by paragraphs up to `size` (before the closing tags, if any).
     static func padded(_ bytes: [UInt8], to size: Int) -> [UInt8] {
-        let paragraph = Array("<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor.</p>\n".utf8)
+        let paragraph = Array(
+            "<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor.</p>\n".utf8
+        )
         var result = bytes
         while result.count < size { result += paragraph }
         return result
