@@ -14,7 +14,7 @@ extension MetadataProvider {
     ) async throws -> PreviewReport {
         let now = Date()
         do {
-            let page = try await Self.withDeadline(deadline, timeout: configuration.timeout, url: url) {
+            let page = try await withDeadline(deadline, url: url) {
                 try await self.fetchPage(url, revalidating: stale, deadline: deadline)
             }
             let expires = CacheLifetime.expiry(
@@ -74,37 +74,22 @@ extension MetadataProvider {
 
     /// Runs `operation`, throwing ``LinkPreviewError/Code/timedOut`` (and cancelling it) when
     /// `deadline` passes first.
-    static func withDeadline<T: Sendable>(
+    func withDeadline<T: Sendable>(
         _ deadline: ContinuousClock.Instant,
-        timeout: Duration,
         url: URL,
         _ operation: @escaping @Sendable () async throws -> T
     ) async throws -> T {
-        try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask { try await operation() }
-            group.addTask {
-                try await Task.sleep(until: deadline)
-                return nil
-            }
-            defer { group.cancelAll() }
-            do {
-                guard let first = try await group.next(), let value = first else {
-                    throw LinkPreviewError(
-                        .timedOut,
-                        "The site took longer than \(timeout.spoken) to answer.",
-                        url: url
-                    )
-                }
-                return value
-            } catch let error as LinkPreviewError where error.code == .cancelled && ContinuousClock.now >= deadline {
-                throw LinkPreviewError(
-                    .timedOut,
-                    "The site took longer than \(timeout.spoken) to answer.",
-                    url: url
-                )
-            } catch is CancellationError {
-                throw LinkPreviewError(.cancelled, "The preview was cancelled.", url: url)
-            }
+        let timedOut = LinkPreviewError(
+            .timedOut,
+            "The site took longer than \(configuration.timeout.spoken) to answer.",
+            url: url
+        )
+        do {
+            guard let value = try await Deadline.run(until: deadline, on: fetcher.eventLoopGroup.any(), operation)
+            else { throw timedOut }
+            return value
+        } catch is CancellationError {
+            throw LinkPreviewError(.cancelled, "The preview was cancelled.", url: url)
         }
     }
 }

@@ -40,16 +40,7 @@ struct SubresourceReader: Sendable {
         _ deadline: ContinuousClock.Instant,
         _ operation: @escaping @Sendable () async -> T?
     ) async -> T? {
-        await withTaskGroup(of: T??.self) { group in
-            group.addTask { .some(await operation()) }
-            group.addTask {
-                try? await Task.sleep(until: deadline)
-                return .none
-            }
-            defer { group.cancelAll() }
-            guard case .some(.some(let value)) = await group.next() else { return nil }
-            return value
-        }
+        (try? await Deadline.run(until: deadline, on: fetcher.eventLoopGroup.any(), operation)) ?? nil
     }
 
     /// Fetches `url` and gives the final response to `body`, following at most

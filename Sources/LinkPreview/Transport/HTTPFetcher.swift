@@ -26,6 +26,8 @@ final class HTTPFetcher: Sendable {
     let resolver: any HostResolver
     /// At most so many requests in flight to one host.
     let limiter: HostLimiter
+    /// Where connections and deadline timers run.
+    let eventLoopGroup: any EventLoopGroup
 
     init(
         client: HTTPClient,
@@ -33,8 +35,10 @@ final class HTTPFetcher: Sendable {
         proxy: VettingProxy,
         policy: FetchPolicy,
         resolver: any HostResolver,
-        limiter: HostLimiter
+        limiter: HostLimiter,
+        eventLoopGroup: any EventLoopGroup
     ) {
+        self.eventLoopGroup = eventLoopGroup
         self.client = client
         self.directClient = directClient
         self.proxy = proxy
@@ -92,7 +96,8 @@ final class HTTPFetcher: Sendable {
             proxy: proxy,
             policy: policy,
             resolver: resolver,
-            limiter: limiter
+            limiter: limiter,
+            eventLoopGroup: group
         )
     }
 
@@ -223,18 +228,14 @@ final class HTTPFetcher: Sendable {
         let resolver = self.resolver
         let limit = min(deadline, .now + policy.timeouts.dns)
         do {
-            return try await withThrowingTaskGroup(of: [IPAddress]?.self) { group in
-                group.addTask { try await resolver.resolve(host: name) }
-                group.addTask {
-                    try await Task.sleep(until: limit)
-                    return nil
-                }
-                defer { group.cancelAll() }
-                guard let first = try await group.next(), let addresses = first else {
-                    throw LinkPreviewError(.dns, "Looking up \(name) took too long.", url: url)
-                }
-                return addresses
-            }
+            guard
+                let addresses = try await Deadline.run(
+                    until: limit,
+                    on: eventLoopGroup.any(),
+                    { try await resolver.resolve(host: name) }
+                )
+            else { throw LinkPreviewError(.dns, "Looking up \(name) took too long.", url: url) }
+            return addresses
         } catch let error as LinkPreviewError {
             throw error
         } catch is CancellationError {
