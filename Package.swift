@@ -23,6 +23,7 @@ let package = Package(
     products: [
         .library(name: "LinkPreviewCore", targets: ["LinkPreviewCore"]),
         .library(name: "LinkPreview", targets: ["LinkPreview"]),
+        .library(name: "SharePipeServer", targets: ["SharePipeServer"]),
         .executable(name: "sharepipe", targets: ["sharepipe"]),
     ],
     dependencies: [
@@ -32,6 +33,14 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        .package(url: "https://github.com/vapor/sql-kit.git", from: "3.36.0"),
+        .package(url: "https://github.com/vapor/sqlite-kit.git", from: "4.5.0"),
+        .package(url: "https://github.com/vapor/postgres-kit.git", from: "2.17.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.0.0"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         // Pure: bytes in, values out. Foundation only, so it stays usable in an iOS share extension.
@@ -54,6 +63,23 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The server: accounts, devices and tokens, idempotent share ingestion, background previews.
+        .target(
+            name: "SharePipeServer",
+            dependencies: [
+                "LinkPreview", "LinkPreviewCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "SQLiteKit", package: "sqlite-kit"),
+                .product(name: "PostgresKit", package: "postgres-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // A scriptable loopback HTTP server for the fetcher's tests and benchmarks.
         .target(
             name: "LinkPreviewTesting",
@@ -68,8 +94,11 @@ let package = Package(
         .executableTarget(
             name: "sharepipe",
             dependencies: [
-                "LinkPreviewCore", "LinkPreview", "LinkPreviewTesting",
+                "LinkPreviewCore", "LinkPreview", "LinkPreviewTesting", "SharePipeServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -92,6 +121,16 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             resources: [.copy("Fixtures")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SharePipeServerTests",
+            dependencies: [
+                "SharePipeServer", "LinkPreview", "LinkPreviewCore", "LinkPreviewTesting",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "SQLKit", package: "sql-kit"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -7,8 +7,8 @@ struct SharePipe: AsyncParsableCommand {
         commandName: "sharepipe",
         abstract: "Share links with rich previews that tell the truth.",
         subcommands: [
-            PreviewCommand.self, ExtractCommand.self, ConformanceCommand.self, BenchCommand.self,
-            FetchBenchCommand.self,
+            ServeCommand.self, UsersCommand.self, DevicesCommand.self, PreviewCommand.self, ExtractCommand.self,
+            ConformanceCommand.self, BenchCommand.self, FetchBenchCommand.self,
         ]
     )
 }

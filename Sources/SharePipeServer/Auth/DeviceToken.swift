@@ -1,0 +1,32 @@
+import Crypto
+import Foundation
+
+/// Token material: 256 random bits, base64url, behind a prefix naming the scope
+/// (`sps_…` for share tokens, `spa_…` for app tokens). Only the SHA-256 of a token is stored.
+enum DeviceToken {
+    /// A new token of `scope`.
+    static func generate(_ scope: TokenScope) -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        let encoded = Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+        return scope.prefix + encoded
+    }
+
+    /// The stored form: lowercase hex SHA-256 of the whole token.
+    static func hash(_ token: String) -> String {
+        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// Compares two equal-length strings without stopping at the first difference.
+    static func constantTimeEquals(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8)
+        let y = Array(b.utf8)
+        guard x.count == y.count else { return false }
+        var difference: UInt8 = 0
+        for index in x.indices { difference |= x[index] ^ y[index] }
+        return difference == 0
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// Turns every error into an RFC 9457 `application/problem+json` response: ``ProblemDetails`` as
+/// they are, Hummingbird's HTTP errors by their status, anything else as a logged 500 that reveals
+/// nothing.
+struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let problem as ProblemDetails {
+            return Self.response(problem)
+        } catch let error as HTTPError {
+            let status = Int(error.status.code)
+            if status == 413 { return Self.response(.bodyTooLarge(limit: 0)) }
+            if status == 404 { return Self.response(.notFound()) }
+            return Self.response(
+                ProblemDetails(title: error.status.reasonPhrase, status: status, detail: error.body)
+            )
+        } catch {
+            context.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
+            return Self.response(.internalError)
+        }
+    }
+
+    static func response(_ problem: ProblemDetails) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = ProblemDetails.mediaType
+        if let retryAfter = problem.retryAfter { headers[.retryAfter] = String(retryAfter) }
+        return Response(
+            status: HTTPResponse.Status(code: problem.status),
+            headers: headers,
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: problem.jsonData()))
+        )
+    }
+}

@@ -1,0 +1,286 @@
+// The problems the server answers with. Each kind has one stable `type` URI, one title and one
+// status; only `detail`, `errors`, `retryAfter` and `instance` vary between occurrences.
+//
+// | status | type (under https://sharepipe.dev/problems/) | when |
+// |--------|----------------------------------------------|------|
+// | 400 | malformed-json | the body is empty, not UTF-8, or not JSON |
+// | 400 | wrong-field-type | well-formed JSON, but a member has the wrong JSON type (pointers) |
+// | 400 | idempotency-key-missing | `POST /v1/shares` without `Idempotency-Key` |
+// | 400 | idempotency-key-invalid | the key is empty, too long, or has characters outside the spec |
+// | 401 | token-missing | no `Authorization: Bearer` token |
+// | 401 | token-invalid | the token is unknown or malformed |
+// | 401 | token-revoked | the token's device was revoked |
+// | 401 | token-expired | the token is past its expiry |
+// | 403 | insufficient-scope | a valid token whose scope does not allow this (a share token reading `/v1/me`) |
+// | 404 | not-found | no such resource — also for another user's resource, so ids leak nothing |
+// | 409 | idempotency-key-in-flight | the first request with this key has not finished yet |
+// | 413 | body-too-large | the body exceeds the limit |
+// | 415 | unsupported-media-type | the body is not `application/json` (UTF-8) |
+// | 422 | validation-failed | well-formed JSON with invalid values; every field in `errors` |
+// | 422 | idempotency-key-reused | the key was used before with a different body |
+// | 429 | rate-limited | too many requests; `retryAfter` seconds |
+// | 500 | internal-error | a bug; the detail never says more than that |
+// | 503 | unavailable | the database is unreachable or the server is shutting down |
+
+extension ProblemDetails {
+    /// The `type` URIs of SharePipe's problems. They never change meaning once published.
+    public enum TypeURI {
+        /// The prefix every SharePipe problem type starts with.
+        public static let base = "https://sharepipe.dev/problems/"
+        /// 400: the body is empty, not UTF-8, or not JSON.
+        public static let malformedJSON = base + "malformed-json"
+        /// 400: a member of the body has the wrong JSON type.
+        public static let wrongFieldType = base + "wrong-field-type"
+        /// 400: the request has no `Idempotency-Key`.
+        public static let idempotencyKeyMissing = base + "idempotency-key-missing"
+        /// 400: the `Idempotency-Key` is not acceptable.
+        public static let idempotencyKeyInvalid = base + "idempotency-key-invalid"
+        /// 401: no bearer token.
+        public static let tokenMissing = base + "token-missing"
+        /// 401: an unknown or malformed token.
+        public static let tokenInvalid = base + "token-invalid"
+        /// 401: the token's device was revoked.
+        public static let tokenRevoked = base + "token-revoked"
+        /// 401: the token has expired.
+        public static let tokenExpired = base + "token-expired"
+        /// 403: the token's scope does not allow the request.
+        public static let insufficientScope = base + "insufficient-scope"
+        /// 404: no such resource, or one that belongs to someone else.
+        public static let notFound = base + "not-found"
+        /// 409: a request with the same idempotency key is still running.
+        public static let idempotencyKeyInFlight = base + "idempotency-key-in-flight"
+        /// 413: the body exceeds the limit.
+        public static let bodyTooLarge = base + "body-too-large"
+        /// 415: the body's media type is not accepted.
+        public static let unsupportedMediaType = base + "unsupported-media-type"
+        /// 422: well-formed JSON with invalid values.
+        public static let validationFailed = base + "validation-failed"
+        /// 422: an idempotency key reused with a different body.
+        public static let idempotencyKeyReused = base + "idempotency-key-reused"
+        /// 429: too many requests.
+        public static let rateLimited = base + "rate-limited"
+        /// 500: an unexpected server error.
+        public static let internalError = base + "internal-error"
+        /// 503: the server cannot serve requests right now.
+        public static let unavailable = base + "unavailable"
+    }
+
+    // MARK: 400
+
+    /// 400: the body could not be read as JSON.
+    /// - Parameter detail: Where parsing stopped, if known, and what to send instead.
+    public static func malformedJSON(detail: String) -> ProblemDetails {
+        ProblemDetails(type: TypeURI.malformedJSON, title: "The body is not valid JSON", status: 400, detail: detail)
+    }
+
+    /// 400: members of the body have the wrong JSON type (a number where a string belongs…).
+    /// - Parameter errors: Each offending member by pointer, saying which type was expected.
+    public static func wrongFieldTypes(_ errors: [FieldError]) -> ProblemDetails {
+        ProblemDetails(
+            type: TypeURI.wrongFieldType,
+            title: "A member of the body has the wrong JSON type",
+            status: 400,
+            detail: count(errors, "member has the wrong type", "members have the wrong type") + "; see `errors`.",
+            errors: errors
+        )
+    }
+
+    /// 400: `POST /v1/shares` needs an `Idempotency-Key` header (the client's share id).
+    public static var idempotencyKeyMissing: ProblemDetails {
+        ProblemDetails(
+            type: TypeURI.idempotencyKeyMissing,
+            title: "The request needs an Idempotency-Key",
+            status: 400,
+            detail: "Send an `Idempotency-Key` header with a unique id for this share (a UUID), "
+                + "and the same key when retrying it."
+        )
+    }
+
+    /// 400: the `Idempotency-Key` header is not acceptable.
+    /// - Parameter detail: What is wrong with it (empty, too long, characters).
+    public static func idempotencyKeyInvalid(detail: String) -> ProblemDetails {
+        ProblemDetails(
+            type: TypeURI.idempotencyKeyInvalid,
+            title: "The Idempotency-Key is not acceptable",
+            status: 400,
+            detail: detail
+        )
+    }
+
+    // MARK: 401 and 403
+
+    /// 401: the request carries no bearer token. Send it with `WWW-Authenticate: Bearer`.
+    public static var tokenMissing: ProblemDetails {
+        ProblemDetails(
+            type: TypeURI.tokenMissing,
+            title: "Authentication is required",
+            status: 401,
+            detail: "Send a token in an `Authorization: Bearer` header."
+        )
+    }
+
+    /// 401: the token is unknown or malformed. Send it with `WWW-Authenticate: Bearer error="invalid_token"`.
+    public static var tokenInvalid: ProblemDetails {
+        ProblemDetails(
+            type: TypeURI.tokenInvalid,
+            title: "The token is not valid",
+            status: 401,
+            detail: "The token is not one this server issued. Pair the device again for a new token."
+        )
+    }
+
+    /// 401: the token's device was revoked; the client should forget the token.
+    public static var tokenRevoked: ProblemDetails {
+        ProblemDetails(
+            type: TypeURI.tokenRevoked,
+            title: "The token was revoked",
+            status: 401,
+            detail: "This device was signed out. Pair it again for a new token."
+        )
+    }
+
+    /// 401: the token is past its expiry.
+    public static var tokenExpired: ProblemDetails {
+        ProblemDetails(
+            type: TypeURI.tokenExpired,
+            title: "The token has expired",
+            status: 401,
+            detail: "The token is past its expiry. Pair the device again for a new token."
+        )
+    }
+
+    /// 403: a valid token whose scope does not allow the request, such as a share token reading
+    /// another device's shares. Another *user's* resource is ``notFound(detail:)`` instead.
+    /// - Parameter required: The scope the request needs, such as `app`.
+    public static func insufficientScope(required: String) -> ProblemDetails {
+        ProblemDetails(
+            type: TypeURI.insufficientScope,
+            title: "The token's scope does not allow this",
+            status: 403,
+            detail: "This needs a token with the `\(required)` scope; a share token may only create shares "
+                + "and read its own device's shares."
+        )
+    }
+
+    // MARK: 404, 409
+
+    /// 404: no such resource. Also the answer for a resource that belongs to another user, with a
+    /// byte-identical body, so that an id reveals nothing about whether it exists.
+    /// - Parameter detail: What was not found, without saying whose it is; defaults to none.
+    public static func notFound(detail: String? = nil) -> ProblemDetails {
+        ProblemDetails(type: TypeURI.notFound, title: "Not found", status: 404, detail: detail)
+    }
+
+    /// 409: the first request with this idempotency key has not finished; retry later with the
+    /// same key and body.
+    /// - Parameter retryAfter: Seconds to wait, also sent as `Retry-After`; defaults to 1.
+    public static func idempotencyKeyInFlight(retryAfter: Int? = 1) -> ProblemDetails {
+        ProblemDetails(
+            type: TypeURI.idempotencyKeyInFlight,
+            title: "A request with this Idempotency-Key is in progress",
+            status: 409,
+            detail: "The first request with this key has not finished. Retry with the same key and body.",
+            retryAfter: retryAfter
+        )
+    }
+
+    // MARK: 413, 415
+
+    /// 413: the body is larger than the server accepts.
+    /// - Parameter limit: The largest body accepted, in bytes.
+    public static func bodyTooLarge(limit: Int) -> ProblemDetails {
+        ProblemDetails(
+            type: TypeURI.bodyTooLarge,
+            title: "The body is too large",
+            status: 413,
+            detail: "The body is over the limit of \(limit) bytes. Send less text, or share the link alone."
+        )
+    }
+
+    /// 415: the body's `Content-Type` is not one the route accepts.
+    /// - Parameters:
+    ///   - received: The `Content-Type` sent, or `nil` when there was none.
+    ///   - expected: The media type the route accepts; defaults to `application/json`.
+    public static func unsupportedMediaType(
+        received: String?,
+        expected: String = "application/json"
+    )
+        -> ProblemDetails
+    {
+        let sent = received.map { "`\($0)`" } ?? "no `Content-Type`"
+        return ProblemDetails(
+            type: TypeURI.unsupportedMediaType,
+            title: "The body's media type is not supported",
+            status: 415,
+            detail: "The request has \(sent); send `Content-Type: \(expected)` with a UTF-8 body."
+        )
+    }
+
+    // MARK: 422
+
+    /// 422: well-formed JSON whose values break the rules; every invalid field is in `errors`.
+    /// - Parameter errors: Each invalid field by pointer, saying what is accepted.
+    public static func validationFailed(_ errors: [FieldError]) -> ProblemDetails {
+        ProblemDetails(
+            type: TypeURI.validationFailed,
+            title: "The request has invalid values",
+            status: 422,
+            detail: count(errors, "field is invalid", "fields are invalid") + "; see `errors`.",
+            errors: errors
+        )
+    }
+
+    /// 422: the idempotency key was used before with a different body (IETF
+    /// httpapi-idempotency-key draft). The client should use a new key for a new share.
+    public static var idempotencyKeyReused: ProblemDetails {
+        ProblemDetails(
+            type: TypeURI.idempotencyKeyReused,
+            title: "The Idempotency-Key was used with a different body",
+            status: 422,
+            detail: "This key was already used for a different share. Use a new key for a new share, "
+                + "or resend the first body unchanged."
+        )
+    }
+
+    // MARK: 429, 5xx
+
+    /// 429: too many requests from this token or address.
+    /// - Parameter retryAfter: Seconds to wait, also sent as `Retry-After` (at least 1).
+    public static func rateLimited(retryAfter: Int) -> ProblemDetails {
+        let seconds = max(1, retryAfter)
+        return ProblemDetails(
+            type: TypeURI.rateLimited,
+            title: "Too many requests",
+            status: 429,
+            detail: "Too many requests. Try again in \(seconds) second\(seconds == 1 ? "" : "s").",
+            retryAfter: seconds
+        )
+    }
+
+    /// 500: an unexpected error. The detail never includes the underlying error; log that with the
+    /// request id instead.
+    public static var internalError: ProblemDetails {
+        ProblemDetails(
+            type: TypeURI.internalError,
+            title: "Internal server error",
+            status: 500,
+            detail: "Something went wrong on the server. It has been logged; try again later."
+        )
+    }
+
+    /// 503: the server cannot serve requests now (database unreachable, shutting down).
+    /// - Parameter retryAfter: Seconds to wait, also sent as `Retry-After`; defaults to none.
+    public static func unavailable(retryAfter: Int? = nil) -> ProblemDetails {
+        ProblemDetails(
+            type: TypeURI.unavailable,
+            title: "Service unavailable",
+            status: 503,
+            detail: "The server cannot handle requests right now. Try again shortly.",
+            retryAfter: retryAfter
+        )
+    }
+
+    private static func count(_ errors: [FieldError], _ one: String, _ many: String) -> String {
+        errors.count == 1 ? "1 \(one)" : "\(errors.count) \(many)"
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+extension ServerContext {
+    /// The largest page of shares. (A `limit` over it is lowered to it.)
+    static let maxPageSize = 100
+
+    func addReadingRoutes(to router: Router<BasicRequestContext>) {
+        router.get("/v1/shares") { request, _ in
+            let principal = try await self.principal(request, allowing: [.app, .share])
+            let query = request.uri.queryParameters
+            var limit = 50
+            if let text = query["limit"] {
+                guard let value = Int(String(text)), value > 0 else {
+                    throw ProblemDetails.validationFailed([.init(pointer: "limit", detail: "A positive whole number.")])
+                }
+                limit = min(value, Self.maxPageSize)
+            }
+            var cursor: ShareCursor?
+            if let text = query["cursor"] {
+                guard let parsed = ShareCursor(token: String(text)) else {
+                    throw ProblemDetails.validationFailed([.init(pointer: "cursor", detail: "Not a cursor this API gave.")])
+                }
+                cursor = parsed
+            }
+            let shares = try await self.database.shares(
+                userID: principal.user.id,
+                deviceID: principal.scope == .share ? principal.deviceID : nil,
+                before: cursor,
+                limit: limit
+            )
+            let next = shares.count == limit ? shares.last.map { ShareCursor(after: $0).token } : nil
+            return try jsonResponse(SharePage(shares: shares, nextCursor: next))
+        }
+        router.get("/v1/shares/:id") { request, context in
+            let principal = try await self.principal(request, allowing: [.app, .share])
+            guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)),
+                let share = try await self.database.share(id: id, userID: principal.user.id),
+                principal.scope == .app || share.deviceID == principal.deviceID
+            else { throw ProblemDetails.notFound(detail: "No such share of yours.") }
+            return try jsonResponse(share)
+        }
+        router.get("/v1/links/:id") { request, context in
+            let principal = try await self.principal(request, allowing: [.app])
+            guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)),
+                let link = try await self.database.link(id: id, sharedBy: principal.user.id)
+            else { throw ProblemDetails.notFound(detail: "No link you shared has this id.") }
+            return try jsonResponse(link)
+        }
+        router.get("/health") { _, _ in
+            jsonResponse(encoded: #"{"status":"ok"}"#)
+        }
+        router.get("/ready") { _, _ in
+            do {
+                let queued = try await self.database.pendingJobCount()
+                return jsonResponse(encoded: #"{"status":"ready","previewJobs":\#(queued)}"#)
+            } catch {
+                throw ProblemDetails.unavailable(retryAfter: 5)
+            }
+        }
+    }
+}
+
+/// A page of `GET /v1/shares`.
+struct SharePage: Codable {
+    var shares: [Share]
+    /// Pass as `cursor` for the next page; absent on the last page.
+    var nextCursor: String?
+}

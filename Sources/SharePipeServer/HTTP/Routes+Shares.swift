@@ -1,0 +1,97 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+extension ServerContext {
+    /// The longest `Idempotency-Key` accepted.
+    static let maxIdempotencyKeyLength = 255
+
+    func addShareRoutes(to router: Router<BasicRequestContext>) {
+        router.post("/v1/shares") { request, _ in
+            try await self.createShare(request)
+        }
+    }
+
+    /// `POST /v1/shares`, exactly once per `Idempotency-Key` (IETF httpapi-idempotency-key):
+    /// the first request records the share (201); a replay with the same body gets the stored
+    /// response; the same key with another body is 422; while the first is in flight, 409.
+    func createShare(_ request: Request) async throws -> Response {
+        let principal = try await principal(request, allowing: [.app, .share])
+        let key = try Self.idempotencyKey(request)
+        guard ShareSubmission.acceptsContentType(request.headers[.contentType]) else {
+            throw ProblemDetails.unsupportedMediaType(received: request.headers[.contentType])
+        }
+        let limits = ShareLimits(maxBodyBytes: configuration.maxBodyBytes)
+        var body = try await request.body.collect(upTo: limits.maxBodyBytes + 1)
+        let bytes = body.readBytes(length: body.readableBytes) ?? []
+        let submission = try ShareSubmission.decode(bytes, limits: limits).get()
+        let fingerprint = SHA256.hash(data: submission.canonicalBody).map { String(format: "%02x", $0) }.joined()
+        switch try await database.beginIdempotent(userID: principal.user.id, key: key, fingerprint: fingerprint) {
+        case .replay(let status, let body):
+            var headers = HTTPFields()
+            headers[HTTPField.Name("Idempotent-Replayed")!] = "true"
+            return jsonResponse(encoded: body, status: HTTPResponse.Status(code: status), headers: headers)
+        case .mismatch:
+            throw ProblemDetails.idempotencyKeyReused
+        case .inFlight:
+            throw ProblemDetails.idempotencyKeyInFlight()
+        case .proceed:
+            break
+        }
+        do {
+            let provided = submission.provided.isEmpty
+                ? nil
+                : ProvidedMetadata(
+                    title: submission.provided.title,
+                    summary: submission.provided.summary,
+                    siteName: submission.provided.siteName,
+                    iconURL: submission.provided.iconURL,
+                    imageURL: submission.provided.imageURL
+                )
+            let (recorded, status, body) = try await database.recordShare(
+                principal: principal,
+                idempotencyKey: key,
+                url: submission.url,
+                note: submission.note,
+                provided: provided,
+                recipients: submission.recipients.map(\.description)
+            ) { recorded in
+                (201, try APIJSON.encode(ShareCreated(share: recorded.share, link: recorded.link)))
+            }
+            if recorded.linkIsNew { worker.notify() }
+            var headers = HTTPFields()
+            headers[.location] = "/v1/shares/\(recorded.share.id.uuidString)"
+            return jsonResponse(encoded: body, status: HTTPResponse.Status(code: status), headers: headers)
+        } catch {
+            try? await database.releaseIdempotent(userID: principal.user.id, key: key)
+            if let storage = error as? StorageError, storage.code == .notFound {
+                throw ProblemDetails.validationFailed([.init(pointer: "/url", detail: storage.message)])
+            }
+            throw error
+        }
+    }
+
+    /// The request's `Idempotency-Key`: required, 1–255 visible ASCII characters (quotes of a
+    /// structured-header string are taken off).
+    static func idempotencyKey(_ request: Request) throws -> String {
+        guard var key = request.headers[HTTPField.Name("Idempotency-Key")!] else {
+            throw ProblemDetails.idempotencyKeyMissing
+        }
+        if key.count >= 2, key.hasPrefix("\""), key.hasSuffix("\"") { key = String(key.dropFirst().dropLast()) }
+        guard (1...maxIdempotencyKeyLength).contains(key.count),
+            key.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F })
+        else {
+            throw ProblemDetails.idempotencyKeyInvalid(
+                detail: "Use 1–\(maxIdempotencyKeyLength) visible ASCII characters, such as the share's UUID."
+            )
+        }
+        return key
+    }
+}
+
+/// The body of a 201 from `POST /v1/shares`.
+struct ShareCreated: Codable {
+    var share: Share
+    var link: Link
+}

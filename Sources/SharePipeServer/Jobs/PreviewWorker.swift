@@ -1,0 +1,102 @@
+import Foundation
+import LinkPreview
+import Logging
+import ServiceLifecycle
+
+/// Fetches the previews of new links in the background: takes due jobs from the database, runs at
+/// most ``ServerConfiguration/previewWorkers`` at once, retries failures with exponential backoff and
+/// jitter, and stops taking jobs when the server shuts down (running ones finish).
+final class PreviewWorker: Service, Sendable {
+    let database: Database
+    let provider: MetadataProvider
+    let configuration: ServerConfiguration
+    let logger: Logger
+    private let wakeUps: AsyncStream<Void>
+    private let wakeUp: AsyncStream<Void>.Continuation
+
+    init(database: Database, provider: MetadataProvider, configuration: ServerConfiguration, logger: Logger) {
+        self.database = database
+        self.provider = provider
+        self.configuration = configuration
+        self.logger = logger
+        (wakeUps, wakeUp) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// Tells the worker a job was queued, so it does not wait for its next poll.
+    func notify() { wakeUp.yield() }
+
+    func run() async throws {
+        await withGracefulShutdownHandler {
+            await withTaskGroup(of: Void.self) { group in
+                var running = 0
+                while !Task.isShuttingDownGracefully && !Task.isCancelled {
+                    if running >= configuration.previewWorkers {
+                        _ = await group.next()
+                        running -= 1
+                        continue
+                    }
+                    guard let job = await claim() else {
+                        await nap()
+                        continue
+                    }
+                    running += 1
+                    group.addTask { await self.process(job) }
+                }
+                await group.waitForAll()
+            }
+        } onGracefulShutdown: {
+            self.wakeUp.finish()
+        }
+    }
+
+    private func claim() async -> PreviewJob? {
+        do {
+            return try await database.claimPreviewJob(lease: configuration.jobLease)
+        } catch {
+            logger.error("claiming a preview job failed", metadata: ["error": "\(error)"])
+            return nil
+        }
+    }
+
+    /// Waits for a wake-up or half a second, whichever comes first.
+    private func nap() async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { [wakeUps] in
+                var iterator = wakeUps.makeAsyncIterator()
+                _ = await iterator.next()
+            }
+            group.addTask { try? await Task.sleep(for: .milliseconds(500)) }
+            _ = await group.next()
+            group.cancelAll()
+        }
+    }
+
+    func process(_ job: PreviewJob) async {
+        do {
+            let report = try await provider.preview(for: job.url)
+            try await database.completePreviewJob(job, metadata: report.metadata, expires: report.expires)
+            logger.debug("preview ready", metadata: ["link.id": "\(job.linkID)", "fetch.url": "\(job.url)"])
+        } catch let error as LinkPreviewError {
+            let retry = Self.isTransient(error) && job.attempts < configuration.maxPreviewAttempts
+            let retryAt = retry ? Date().addingTimeInterval(Self.backoff(attempt: job.attempts)) : nil
+            try? await database.failPreviewJob(job, reason: error.message, retryAt: retryAt)
+        } catch {
+            logger.error("preview job failed", metadata: ["link.id": "\(job.linkID)", "error": "\(error)"])
+            try? await database.failPreviewJob(job, reason: "Internal error.", retryAt: Date().addingTimeInterval(60))
+        }
+    }
+
+    /// Failures worth another try later: the site may come back.
+    static func isTransient(_ error: LinkPreviewError) -> Bool {
+        switch error.category {
+        case .fetchFailed, .timedOut: error.statusCode.map { $0 >= 500 || $0 == 429 } ?? true
+        default: false
+        }
+    }
+
+    /// Seconds before attempt `attempt + 1`: 2^attempt × 5 s, capped at an hour, with ±25 % jitter.
+    static func backoff(attempt: Int) -> TimeInterval {
+        let base = min(3600, 5 * pow(2, Double(max(0, attempt - 1))))
+        return base * Double.random(in: 0.75...1.25)
+    }
+}

@@ -1,0 +1,41 @@
+public import LinkPreview
+
+/// How the server runs. Every default is stated here and in `docs/server.md`.
+public struct ServerConfiguration: Sendable {
+    /// Address to listen on. Default 127.0.0.1.
+    public var host: String
+    /// Port. Default 8080.
+    public var port: Int
+    /// Where the data lives. Default `./sharepipe.sqlite`.
+    public var database: Database.Location
+    /// Largest request body accepted. Default 64 KiB.
+    public var maxBodyBytes: Int
+    /// Preview fetches run at the same time. Default 8.
+    public var previewWorkers: Int
+    /// Attempts of a preview before the link is marked failed. Default 5.
+    public var maxPreviewAttempts: Int
+    /// How long a worker holds a job before another may take it (a crashed worker's job). Default 2 min.
+    public var jobLease: Duration
+    /// The fetcher's settings.
+    public var preview: MetadataProvider.Configuration
+
+    public init(
+        host: String = "127.0.0.1",
+        port: Int = 8080,
+        database: Database.Location = .sqliteFile("sharepipe.sqlite"),
+        maxBodyBytes: Int = 64 << 10,
+        previewWorkers: Int = 8,
+        maxPreviewAttempts: Int = 5,
+        jobLease: Duration = .seconds(120),
+        preview: MetadataProvider.Configuration = MetadataProvider.Configuration()
+    ) {
+        self.host = host
+        self.port = port
+        self.database = database
+        self.maxBodyBytes = maxBodyBytes
+        self.previewWorkers = previewWorkers
+        self.maxPreviewAttempts = maxPreviewAttempts
+        self.jobLease = jobLease
+        self.preview = preview
+    }
+}

@@ -1,0 +1,39 @@
+public import LinkPreview
+public import Logging
+
+/// What the routes and the worker share: the database, the fetcher, the worker, the settings.
+public struct ServerContext: Sendable {
+    public let configuration: ServerConfiguration
+    public let database: Database
+    public let provider: MetadataProvider
+    let worker: PreviewWorker
+    public let logger: Logger
+
+    /// Opens the database (migrating it) and starts the fetcher.
+    public static func start(
+        configuration: ServerConfiguration,
+        resolver: any HostResolver = SystemHostResolver(),
+        logger: Logger
+    ) async throws -> ServerContext {
+        let database = try await Database.open(configuration.database, logger: logger)
+        let provider = try await MetadataProvider(
+            configuration: configuration.preview,
+            resolver: resolver,
+            logger: logger
+        )
+        let worker = PreviewWorker(database: database, provider: provider, configuration: configuration, logger: logger)
+        return ServerContext(
+            configuration: configuration,
+            database: database,
+            provider: provider,
+            worker: worker,
+            logger: logger
+        )
+    }
+
+    /// Closes the fetcher and the database (after the server stopped).
+    public func close() async throws {
+        try await provider.shutdown()
+        try await database.close()
+    }
+}

@@ -1,0 +1,30 @@
+public import Hummingbird
+import Logging
+import ServiceLifecycle
+
+extension ServerContext {
+    /// The HTTP application: routes, the problem+json middleware, and the preview worker as a service
+    /// that starts and stops with it.
+    ///
+    /// ```swift
+    /// let context = try await ServerContext.start(configuration: ServerConfiguration(), logger: logger)
+    /// try await context.application().runService()   // until SIGTERM or SIGINT
+    /// try await context.close()
+    /// ```
+    public func application() -> some ApplicationProtocol {
+        let router = Router(context: BasicRequestContext.self)
+        router.middlewares.add(ProblemMiddleware())
+        addShareRoutes(to: router)
+        addReadingRoutes(to: router)
+        addAccountRoutes(to: router)
+        return Application(
+            router: router,
+            configuration: .init(
+                address: .hostname(configuration.host, port: configuration.port),
+                serverName: "SharePipe"
+            ),
+            services: [worker],
+            logger: logger
+        )
+    }
+}

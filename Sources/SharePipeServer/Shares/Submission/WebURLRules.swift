@@ -1,0 +1,62 @@
+internal import Foundation
+
+/// The rules every URL in a share must meet: absolute `http` or `https`, a host, a port in
+/// 1…65535 if one is given, no user name or password, no whitespace or control characters, and
+/// at most a limit of bytes as stored. Other characters outside RFC 3986 (an IDN host, accented
+/// letters in a path) are accepted and encoded as a browser would.
+enum WebURLRules {
+    /// Checks a URL string.
+    /// - Parameters:
+    ///   - string: The URL as sent; surrounding whitespace is ignored.
+    ///   - field: How to name the field in a message, such as "`url`".
+    ///   - maxLength: The most UTF-8 bytes of the stored URL.
+    /// - Returns: The URL, or what is wrong with it as a sentence for a field error.
+    static func check(_ string: String, field: String, maxLength: Int) -> Result<URL, FieldProblem> {
+        let trimmed = string.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else {
+            return .failure(FieldProblem("\(field) is empty; send an absolute http or https URL."))
+        }
+        if trimmed.unicodeScalars.contains(where: {
+            $0.properties.isWhitespace || $0.properties.generalCategory == .control
+        }) {
+            return .failure(FieldProblem("\(field) contains spaces or control characters; percent-encode them."))
+        }
+        guard let url = URL(string: trimmed) else {
+            return .failure(FieldProblem("\(field) is not a URL; send an absolute http or https URL."))
+        }
+        return check(url, field: field, maxLength: maxLength)
+    }
+
+    /// Checks a parsed URL; see ``check(_:field:maxLength:)-(String,_,_)``.
+    static func check(_ url: URL, field: String, maxLength: Int) -> Result<URL, FieldProblem> {
+        guard let scheme = url.scheme?.lowercased() else {
+            return .failure(FieldProblem("\(field) is not absolute; send an absolute http or https URL."))
+        }
+        guard scheme == "http" || scheme == "https" else {
+            return .failure(FieldProblem("\(field) must use http or https, not `\(scheme.prefix(32))`."))
+        }
+        guard let host = url.host(percentEncoded: true), !host.isEmpty else {
+            return .failure(FieldProblem("\(field) has no host; send a URL such as https://example.com/page."))
+        }
+        guard url.user(percentEncoded: true) == nil, url.password(percentEncoded: true) == nil else {
+            return .failure(FieldProblem("\(field) must not contain a user name or password."))
+        }
+        if let port = url.port, !(1...65_535).contains(port) {
+            return .failure(FieldProblem("\(field) has port \(port); a port is 1 to 65535."))
+        }
+        let length = url.absoluteString.utf8.count
+        guard length <= maxLength else {
+            return .failure(FieldProblem("\(field) is \(length) bytes long; the limit is \(maxLength)."))
+        }
+        return .success(url)
+    }
+}
+
+/// What is wrong with one field, as a sentence; becomes a ``ProblemDetails/FieldError``.
+struct FieldProblem: Error, Hashable {
+    var detail: String
+
+    init(_ detail: String) {
+        self.detail = detail
+    }
+}

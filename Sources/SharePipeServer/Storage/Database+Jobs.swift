@@ -1,0 +1,107 @@
+public import Foundation
+public import LinkPreviewCore
+import SQLKit
+
+/// A preview job a worker holds.
+public struct PreviewJob: Sendable, Hashable {
+    public var id: UUID
+    public var linkID: UUID
+    public var url: URL
+    /// Attempts so far, this one included.
+    public var attempts: Int
+}
+
+extension Database {
+    static func enqueuePreview(linkID: UUID, at milliseconds: Int64, in sql: any SQLDatabase) async throws {
+        try await sql.raw(
+            """
+            INSERT INTO jobs (id, link_id, state, attempts, run_after, created_at)
+            VALUES (\(bind: UUID().uuidString), \(bind: linkID.uuidString), 'queued', 0, \(bind: milliseconds), \(bind: milliseconds))
+            """
+        ).run()
+    }
+
+    /// Takes the next due job for `lease`: a queued job whose time has come, or a running one whose
+    /// lease ran out (its worker died). Nil when there is none.
+    public func claimPreviewJob(lease: Duration) async throws -> PreviewJob? {
+        let now = Clock.millisecondsNow()
+        let leaseUntil = now + lease.components.seconds * 1000
+        return try await transaction { sql in
+            guard
+                let row = try await sql.raw(
+                    """
+                    SELECT j.id, j.link_id, j.attempts, l.url FROM jobs j JOIN links l ON l.id = j.link_id
+                    WHERE (j.state = 'queued' AND j.run_after <= \(bind: now))
+                       OR (j.state = 'running' AND j.lease_until < \(bind: now))
+                    ORDER BY j.run_after LIMIT 1
+                    """
+                ).first()
+            else { return nil }
+            let id = try row.decode(column: "id", as: String.self)
+            let attempts = try row.decode(column: "attempts", as: Int.self) + 1
+            try await sql.raw(
+                "UPDATE jobs SET state = 'running', lease_until = \(bind: leaseUntil), attempts = \(bind: attempts) WHERE id = \(bind: id)"
+            ).run()
+            return PreviewJob(
+                id: UUID(uuidString: id) ?? UUID(),
+                linkID: UUID(uuidString: try row.decode(column: "link_id", as: String.self)) ?? UUID(),
+                url: URL(string: try row.decode(column: "url", as: String.self)) ?? URL(string: "about:blank")!,
+                attempts: attempts
+            )
+        }
+    }
+
+    /// Stores a job's preview and ends the job.
+    public func completePreviewJob(_ job: PreviewJob, metadata: LinkMetadata, expires: Date?) async throws {
+        let json = try MetadataJSON.encode(metadata)
+        let status: Link.Status = metadata.wall == nil ? .ready : .wall
+        let now = Clock.millisecondsNow()
+        try await transaction { sql in
+            try await sql.raw(
+                """
+                UPDATE links SET status = \(bind: status.rawValue), metadata = \(bind: json), failure = NULL,
+                fetched_at = \(bind: now), expires_at = \(bind: expires.map(Self.milliseconds))
+                WHERE id = \(bind: job.linkID.uuidString)
+                """
+            ).run()
+            try await sql.raw("DELETE FROM jobs WHERE id = \(bind: job.id.uuidString)").run()
+            // The final and canonical URLs the fetch found lead to the same link from now on.
+            for url in [metadata.url, metadata.canonicalURL].compactMap({ $0 }) {
+                guard let key = URLNormalizer.key(for: url) else { continue }
+                let taken = try await sql.raw("SELECT link_id FROM link_aliases WHERE url_key = \(bind: key)").first()
+                if taken == nil {
+                    try await sql.raw(
+                        "INSERT INTO link_aliases (url_key, link_id) VALUES (\(bind: key), \(bind: job.linkID.uuidString))"
+                    ).run()
+                }
+            }
+        }
+    }
+
+    /// Records a failed attempt: the job runs again at `retryAt`, or, with nil, the link is marked
+    /// failed with `reason` and the job ends.
+    public func failPreviewJob(_ job: PreviewJob, reason: String, retryAt: Date?) async throws {
+        try await transaction { sql in
+            if let retryAt {
+                try await sql.raw(
+                    """
+                    UPDATE jobs SET state = 'queued', lease_until = NULL, last_error = \(bind: reason),
+                    run_after = \(bind: Self.milliseconds(retryAt)) WHERE id = \(bind: job.id.uuidString)
+                    """
+                ).run()
+            } else {
+                try await sql.raw(
+                    "UPDATE links SET status = 'failed', failure = \(bind: reason), fetched_at = \(bind: Clock.millisecondsNow()) WHERE id = \(bind: job.linkID.uuidString)"
+                ).run()
+                try await sql.raw("DELETE FROM jobs WHERE id = \(bind: job.id.uuidString)").run()
+            }
+        }
+    }
+
+    /// Jobs waiting or running (for `/ready` and metrics).
+    public func pendingJobCount() async throws -> Int {
+        try await run { sql in
+            try await sql.raw("SELECT COUNT(*) AS n FROM jobs").first()?.decode(column: "n", as: Int.self) ?? 0
+        }
+    }
+}

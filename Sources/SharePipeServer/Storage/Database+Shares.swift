@@ -1,0 +1,255 @@
+public import Foundation
+import LinkPreviewCore
+import SQLKit
+
+/// How an `Idempotency-Key` stands when a request arrives with it.
+public enum IdempotencyState: Sendable, Hashable {
+    /// First use: the request goes ahead (the key is now held, in flight).
+    case proceed
+    /// The same request was answered before: this is its stored response.
+    case replay(status: Int, body: String)
+    /// The key was used with a different body.
+    case mismatch
+    /// A request with this key is being processed right now.
+    case inFlight
+}
+
+/// A share as recorded, with its link.
+public struct RecordedShare: Sendable, Hashable, Codable {
+    public var share: Share
+    public var link: Link
+    /// Whether this share created the link (false: the link existed, shared before by anyone).
+    public var linkIsNew: Bool
+}
+
+extension Database {
+    /// How long an in-flight key blocks its replays before it counts as abandoned (a crash between
+    /// taking the key and recording the share).
+    static let abandonedAfterMilliseconds: Int64 = 60_000
+
+    /// Takes `key` for `userID`, or says why not: the stored response of an earlier identical
+    /// request, a different body, or a request still in flight.
+    public func beginIdempotent(userID: UUID, key: String, fingerprint: String) async throws -> IdempotencyState {
+        let now = Clock.millisecondsNow()
+        return try await transaction { sql in
+            if let row = try await sql.raw(
+                "SELECT fingerprint, state, status, response, created_at FROM idempotency_keys WHERE user_id = \(bind: userID.uuidString) AND key = \(bind: key)"
+            ).first() {
+                guard try row.decode(column: "fingerprint", as: String.self) == fingerprint else { return .mismatch }
+                if try row.decode(column: "state", as: String.self) == "done" {
+                    return .replay(
+                        status: try row.decode(column: "status", as: Int.self),
+                        body: try row.decode(column: "response", as: String.self)
+                    )
+                }
+                guard now - (try row.decode(column: "created_at", as: Int64.self)) > Self.abandonedAfterMilliseconds else {
+                    return .inFlight
+                }
+                try await sql.raw(
+                    "UPDATE idempotency_keys SET created_at = \(bind: now) WHERE user_id = \(bind: userID.uuidString) AND key = \(bind: key)"
+                ).run()
+                return .proceed
+            }
+            try await sql.raw(
+                """
+                INSERT INTO idempotency_keys (user_id, key, fingerprint, state, created_at)
+                VALUES (\(bind: userID.uuidString), \(bind: key), \(bind: fingerprint), 'in_flight', \(bind: now))
+                """
+            ).run()
+            return .proceed
+        }
+    }
+
+    /// Gives up a key taken by ``beginIdempotent(userID:key:fingerprint:)`` when the request failed
+    /// before anything was recorded, so the client's retry goes ahead.
+    public func releaseIdempotent(userID: UUID, key: String) async throws {
+        try await run { sql in
+            try await sql.raw(
+                "DELETE FROM idempotency_keys WHERE user_id = \(bind: userID.uuidString) AND key = \(bind: key) AND state = 'in_flight'"
+            ).run()
+        }
+    }
+
+    /// Records a share of `url` in one transaction: the link (found by any of its known URLs, or
+    /// created with a preview job), the share, and the response stored under the idempotency key.
+    public func recordShare(
+        principal: Principal,
+        idempotencyKey: String?,
+        url: URL,
+        note: String?,
+        provided: ProvidedMetadata?,
+        recipients: [String],
+        response: (RecordedShare) throws -> (status: Int, body: String)
+    ) async throws -> (recorded: RecordedShare, status: Int, body: String) {
+        guard let key = URLNormalizer.key(for: url), let normalized = URLNormalizer.normalize(url) else {
+            throw StorageError.notFound("The URL cannot be normalised.")
+        }
+        let now = Date()
+        let nowMilliseconds = Self.milliseconds(now)
+        let encoder = JSONEncoder()
+        return try await transaction { sql in
+            var linkIsNew = false
+            let link: Link
+            if let row = try await sql.raw(
+                "SELECT l.* FROM link_aliases a JOIN links l ON l.id = a.link_id WHERE a.url_key = \(bind: key)"
+            ).first() {
+                link = try Self.link(row)
+            } else {
+                linkIsNew = true
+                link = Link(id: UUID(), url: normalized, status: .pending, metadata: nil, failure: nil, fetchedAt: nil, createdAt: now)
+                try await sql.raw(
+                    """
+                    INSERT INTO links (id, url, status, created_at)
+                    VALUES (\(bind: link.id.uuidString), \(bind: normalized.absoluteString), 'pending', \(bind: nowMilliseconds))
+                    """
+                ).run()
+                try await sql.raw(
+                    "INSERT INTO link_aliases (url_key, link_id) VALUES (\(bind: key), \(bind: link.id.uuidString))"
+                ).run()
+                try await Self.enqueuePreview(linkID: link.id, at: nowMilliseconds, in: sql)
+            }
+            let share = Share(
+                id: UUID(),
+                userID: principal.user.id,
+                deviceID: principal.deviceID,
+                linkID: link.id,
+                url: link.url,
+                note: note,
+                provided: provided,
+                recipients: recipients,
+                createdAt: now
+            )
+            let providedJSON = try provided.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
+            let recipientsJSON = String(decoding: try encoder.encode(recipients), as: UTF8.self)
+            try await sql.raw(
+                """
+                INSERT INTO shares (id, user_id, device_id, link_id, note, provided, recipients, created_at)
+                VALUES (\(bind: share.id.uuidString), \(bind: share.userID.uuidString), \(bind: principal.deviceID.uuidString),
+                        \(bind: link.id.uuidString), \(bind: note), \(bind: providedJSON), \(bind: recipientsJSON), \(bind: nowMilliseconds))
+                """
+            ).run()
+            let recorded = RecordedShare(share: share, link: link, linkIsNew: linkIsNew)
+            let (status, body) = try response(recorded)
+            if let idempotencyKey {
+                try await sql.raw(
+                    """
+                    UPDATE idempotency_keys SET state = 'done', status = \(bind: status), response = \(bind: body)
+                    WHERE user_id = \(bind: principal.user.id.uuidString) AND key = \(bind: idempotencyKey)
+                    """
+                ).run()
+            }
+            return (recorded, status, body)
+        }
+    }
+
+    /// A user's shares, newest first, after a cursor (the last share of the previous page).
+    public func shares(userID: UUID, deviceID: UUID? = nil, before cursor: ShareCursor?, limit: Int) async throws -> [Share] {
+        try await run { sql in
+            var query = SQLQueryString(
+                "SELECT s.*, l.url AS link_url FROM shares s JOIN links l ON l.id = s.link_id WHERE s.user_id = \(bind: userID.uuidString)"
+            )
+            if let deviceID { query.appendInterpolation(unsafeRaw: " AND s.device_id = "); query.appendInterpolation(bind: deviceID.uuidString) }
+            if let cursor {
+                query.appendInterpolation(unsafeRaw: " AND (s.created_at < ")
+                query.appendInterpolation(bind: cursor.createdAt)
+                query.appendInterpolation(unsafeRaw: " OR (s.created_at = ")
+                query.appendInterpolation(bind: cursor.createdAt)
+                query.appendInterpolation(unsafeRaw: " AND s.id < ")
+                query.appendInterpolation(bind: cursor.id)
+                query.appendInterpolation(unsafeRaw: "))")
+            }
+            query.appendInterpolation(unsafeRaw: " ORDER BY s.created_at DESC, s.id DESC LIMIT ")
+            query.appendInterpolation(bind: limit)
+            return try await sql.raw(query).all().map(Self.share)
+        }
+    }
+
+    /// One share of the user's (nil for anyone else's: their existence is not disclosed).
+    public func share(id: UUID, userID: UUID) async throws -> Share? {
+        try await run { sql in
+            try await sql.raw(
+                "SELECT s.*, l.url AS link_url FROM shares s JOIN links l ON l.id = s.link_id WHERE s.id = \(bind: id.uuidString) AND s.user_id = \(bind: userID.uuidString)"
+            ).first().map(Self.share)
+        }
+    }
+
+    /// A link, if the user shared it (links are not browsable by id otherwise).
+    public func link(id: UUID, sharedBy userID: UUID) async throws -> Link? {
+        try await run { sql in
+            try await sql.raw(
+                """
+                SELECT l.* FROM links l WHERE l.id = \(bind: id.uuidString)
+                AND EXISTS (SELECT 1 FROM shares s WHERE s.link_id = l.id AND s.user_id = \(bind: userID.uuidString))
+                """
+            ).first().map(Self.link)
+        }
+    }
+
+    static func share(_ row: any SQLRow) throws -> Share {
+        let decoder = JSONDecoder()
+        let provided: ProvidedMetadata? =
+            try row.decodeNil(column: "provided")
+            ? nil : try decoder.decode(ProvidedMetadata.self, from: Data(try row.decode(column: "provided", as: String.self).utf8))
+        let recipients: [String] =
+            try row.decodeNil(column: "recipients")
+            ? [] : try decoder.decode([String].self, from: Data(try row.decode(column: "recipients", as: String.self).utf8))
+        return Share(
+            id: UUID(uuidString: try row.decode(column: "id", as: String.self)) ?? UUID(),
+            userID: UUID(uuidString: try row.decode(column: "user_id", as: String.self)) ?? UUID(),
+            deviceID: try row.decodeNil(column: "device_id") ? nil : UUID(uuidString: try row.decode(column: "device_id", as: String.self)),
+            linkID: UUID(uuidString: try row.decode(column: "link_id", as: String.self)) ?? UUID(),
+            url: URL(string: try row.decode(column: "link_url", as: String.self)) ?? URL(string: "about:blank")!,
+            note: try row.decodeNil(column: "note") ? nil : try row.decode(column: "note", as: String.self),
+            provided: provided,
+            recipients: recipients,
+            createdAt: date(try row.decode(column: "created_at", as: Int64.self))
+        )
+    }
+
+    static func link(_ row: any SQLRow) throws -> Link {
+        let metadata: LinkMetadata? =
+            try row.decodeNil(column: "metadata")
+            ? nil : try MetadataJSON.decode(try row.decode(column: "metadata", as: String.self))
+        return Link(
+            id: UUID(uuidString: try row.decode(column: "id", as: String.self)) ?? UUID(),
+            url: URL(string: try row.decode(column: "url", as: String.self)) ?? URL(string: "about:blank")!,
+            status: Link.Status(rawValue: try row.decode(column: "status", as: String.self)) ?? .pending,
+            metadata: metadata,
+            failure: try row.decodeNil(column: "failure") ? nil : try row.decode(column: "failure", as: String.self),
+            fetchedAt: try row.decodeNil(column: "fetched_at") ? nil : date(try row.decode(column: "fetched_at", as: Int64.self)),
+            createdAt: date(try row.decode(column: "created_at", as: Int64.self))
+        )
+    }
+}
+
+/// Where a page of shares ends: the next page starts after it.
+public struct ShareCursor: Sendable, Hashable {
+    public var createdAt: Int64
+    public var id: String
+
+    /// The opaque text form, `createdAt.id` in base64url.
+    public var token: String {
+        Data("\(createdAt).\(id)".utf8).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    public init(createdAt: Int64, id: String) {
+        self.createdAt = createdAt
+        self.id = id
+    }
+
+    public init?(token: String) {
+        var base64 = token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64 += "=" }
+        guard let data = Data(base64Encoded: base64) else { return nil }
+        let parts = String(decoding: data, as: UTF8.self).split(separator: ".", maxSplits: 1)
+        guard parts.count == 2, let createdAt = Int64(parts[0]), UUID(uuidString: String(parts[1])) != nil else { return nil }
+        self.init(createdAt: createdAt, id: String(parts[1]))
+    }
+
+    public init(after share: Share) {
+        self.init(createdAt: Database.milliseconds(share.createdAt), id: share.id.uuidString)
+    }
+}
+

@@ -1,0 +1,90 @@
+import Foundation
+import Logging
+import SQLKit
+
+/// Versioned schema changes, applied in order at start, each in its own transaction and recorded in
+/// `schema_migrations`. A migration is never edited once released; a change is a new migration.
+enum Migrations {
+    struct Migration {
+        var version: Int
+        var name: String
+        var statements: [String]
+    }
+
+    static let all: [Migration] = [
+        Migration(
+            version: 1,
+            name: "accounts, devices, tokens, links, shares, idempotency keys, jobs",
+            statements: [
+                """
+                CREATE TABLE users (
+                    id TEXT PRIMARY KEY, handle TEXT NOT NULL UNIQUE, display_name TEXT NOT NULL,
+                    avatar_url TEXT, password_hash TEXT, created_at BIGINT NOT NULL)
+                """,
+                """
+                CREATE TABLE devices (
+                    id TEXT PRIMARY KEY, user_id TEXT NOT NULL REFERENCES users(id), name TEXT NOT NULL,
+                    created_at BIGINT NOT NULL, revoked_at BIGINT)
+                """,
+                "CREATE INDEX devices_by_user ON devices (user_id, created_at)",
+                """
+                CREATE TABLE tokens (
+                    hash TEXT PRIMARY KEY, device_id TEXT NOT NULL REFERENCES devices(id), scope TEXT NOT NULL,
+                    expires_at BIGINT, created_at BIGINT NOT NULL)
+                """,
+                """
+                CREATE TABLE links (
+                    id TEXT PRIMARY KEY, url TEXT NOT NULL, status TEXT NOT NULL, metadata TEXT, failure TEXT,
+                    fetched_at BIGINT, expires_at BIGINT, created_at BIGINT NOT NULL)
+                """,
+                "CREATE TABLE link_aliases (url_key TEXT PRIMARY KEY, link_id TEXT NOT NULL REFERENCES links(id))",
+                """
+                CREATE TABLE shares (
+                    id TEXT PRIMARY KEY, user_id TEXT NOT NULL REFERENCES users(id), device_id TEXT,
+                    link_id TEXT NOT NULL REFERENCES links(id), note TEXT, provided TEXT, recipients TEXT,
+                    created_at BIGINT NOT NULL)
+                """,
+                "CREATE INDEX shares_by_user ON shares (user_id, created_at, id)",
+                """
+                CREATE TABLE idempotency_keys (
+                    user_id TEXT NOT NULL, key TEXT NOT NULL, fingerprint TEXT NOT NULL, state TEXT NOT NULL,
+                    status INTEGER, response TEXT, created_at BIGINT NOT NULL, PRIMARY KEY (user_id, key))
+                """,
+                """
+                CREATE TABLE jobs (
+                    id TEXT PRIMARY KEY, link_id TEXT NOT NULL REFERENCES links(id), state TEXT NOT NULL,
+                    attempts INTEGER NOT NULL, run_after BIGINT NOT NULL, lease_until BIGINT, last_error TEXT,
+                    created_at BIGINT NOT NULL)
+                """,
+                // One fetch per link at a time.
+                "CREATE UNIQUE INDEX jobs_one_per_link ON jobs (link_id) WHERE state IN ('queued', 'running')",
+                "CREATE INDEX jobs_due ON jobs (state, run_after)",
+            ]
+        )
+    ]
+
+    static func apply(to database: Database, logger: Logger) async throws {
+        try await database.run { sql in
+            try await sql.raw(
+                "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)"
+            ).run()
+        }
+        let applied = try await database.run { sql in
+            try await sql.raw("SELECT version FROM schema_migrations").all().map { try $0.decode(column: "version", as: Int.self) }
+        }
+        for migration in all where !applied.contains(migration.version) {
+            try await database.transaction { sql in
+                for statement in migration.statements { try await sql.raw(SQLQueryString(statement)).run() }
+                try await sql.raw(
+                    "INSERT INTO schema_migrations (version, name, applied_at) VALUES (\(bind: migration.version), \(bind: migration.name), \(bind: Clock.millisecondsNow()))"
+                ).run()
+            }
+            logger.info("applied migration", metadata: ["db.migration": "\(migration.version) \(migration.name)"])
+        }
+    }
+}
+
+/// Timestamps are stored as Unix milliseconds.
+enum Clock {
+    static func millisecondsNow() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
+}

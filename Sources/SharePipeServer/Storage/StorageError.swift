@@ -1,0 +1,17 @@
+/// A storage operation that could not be done for a reason the caller can act on.
+public struct StorageError: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Code: String, Sendable, Hashable {
+        /// A unique value is taken (a handle).
+        case conflict
+        /// The row does not exist.
+        case notFound
+    }
+
+    public var code: Code
+    public var message: String
+
+    public var description: String { "\(code): \(message)" }
+
+    static func conflict(_ message: String) -> StorageError { StorageError(code: .conflict, message: message) }
+    static func notFound(_ message: String) -> StorageError { StorageError(code: .notFound, message: message) }
+}

@@ -1,0 +1,87 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import LinkPreview
+import Logging
+import SharePipeServer
+
+/// `sharepipe serve`: the server, on an embedded SQLite file by default.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the SharePipe server (SQLite in ./sharepipe.sqlite unless told otherwise).",
+        discussion: """
+            Stops gracefully on SIGTERM or SIGINT: no new requests, running ones and preview jobs finish.
+            Options also read from the environment: SHAREPIPE_HOST, SHAREPIPE_PORT, SHAREPIPE_DATABASE.
+            First account and device: sharepipe users add ada, then sharepipe devices add ada "Ada's phone".
+            """
+    )
+
+    @OptionGroup var database: DatabaseOption
+
+    @Option(help: "Address to listen on.")
+    var host: String = ProcessInfo.processInfo.environment["SHAREPIPE_HOST"] ?? "127.0.0.1"
+
+    @Option(help: "Port to listen on.")
+    var port: Int = ProcessInfo.processInfo.environment["SHAREPIPE_PORT"].flatMap(Int.init) ?? 8080
+
+    @Option(help: "Largest request body, in bytes.")
+    var maxBodyBytes: Int = 64 << 10
+
+    @Option(help: "Preview fetches at the same time.")
+    var previewWorkers: Int = 8
+
+    func validate() throws {
+        guard (1...65535).contains(port) else { throw ValidationError("--port must be 1–65535 (got \(port)).") }
+        guard (1...64).contains(previewWorkers) else {
+            throw ValidationError("--preview-workers must be 1–64 (got \(previewWorkers)).")
+        }
+        guard (1024...(16 << 20)).contains(maxBodyBytes) else {
+            throw ValidationError("--max-body-bytes must be between 1 KiB and 16 MiB (got \(maxBodyBytes)).")
+        }
+        _ = try database.location()
+    }
+
+    func run() async throws {
+        var logger = Logger(label: "sharepipe")
+        logger.logLevel = .info
+        let configuration = ServerConfiguration(
+            host: host,
+            port: port,
+            database: try database.location(),
+            maxBodyBytes: maxBodyBytes,
+            previewWorkers: previewWorkers
+        )
+        let context = try await ServerContext.start(configuration: configuration, logger: logger)
+        print("SharePipe is listening on http://\(host):\(port)/ with \(configuration.database).")
+        print("Health: http://\(host):\(port)/health — post shares to /v1/shares with a device token.")
+        do {
+            try await context.application().runService()
+        } catch {
+            try? await context.close()
+            throw error
+        }
+        try await context.close()
+    }
+}
+
+/// `--database`: a SQLite file path (default ./sharepipe.sqlite) or `sqlite::memory:`.
+struct DatabaseOption: ParsableArguments {
+    @Option(
+        name: .customLong("database"),
+        help: "The database: a SQLite file path, or sqlite::memory: (env SHAREPIPE_DATABASE)."
+    )
+    var value: String = ProcessInfo.processInfo.environment["SHAREPIPE_DATABASE"] ?? "sharepipe.sqlite"
+
+    func location() throws -> Database.Location {
+        if value == "sqlite::memory:" { return .sqliteMemory }
+        if value.hasPrefix("postgres://") || value.hasPrefix("postgresql://") {
+            throw ValidationError(
+                "PostgreSQL is not supported yet by this build; give a SQLite file path (--database sharepipe.sqlite)."
+            )
+        }
+        let path = value.hasPrefix("sqlite:") ? String(value.dropFirst("sqlite:".count)) : value
+        guard !path.isEmpty else { throw ValidationError("--database needs a file path.") }
+        return .sqliteFile(path)
+    }
+}
