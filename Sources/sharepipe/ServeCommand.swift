@@ -65,21 +65,18 @@ struct ServeCommand: AsyncParsableCommand {
     }
 }
 
-/// `--database`: a SQLite file path (default ./sharepipe.sqlite) or `sqlite::memory:`.
+/// `--database`: a SQLite file path (default ./sharepipe.sqlite), `sqlite::memory:`, or a PostgreSQL
+/// URL (`postgres://user:password@host:5432/database`).
 struct DatabaseOption: ParsableArguments {
     @Option(
         name: .customLong("database"),
-        help: "The database: a SQLite file path, or sqlite::memory: (env SHAREPIPE_DATABASE)."
+        help: "The database: a SQLite file path, sqlite::memory:, or postgres://user:pass@host/db (env SHAREPIPE_DATABASE)."
     )
     var value: String = ProcessInfo.processInfo.environment["SHAREPIPE_DATABASE"] ?? "sharepipe.sqlite"
 
     func location() throws -> Database.Location {
         if value == "sqlite::memory:" { return .sqliteMemory }
-        if value.hasPrefix("postgres://") || value.hasPrefix("postgresql://") {
-            throw ValidationError(
-                "PostgreSQL is not supported yet by this build; give a SQLite file path (--database sharepipe.sqlite)."
-            )
-        }
+        if value.hasPrefix("postgres://") || value.hasPrefix("postgresql://") { return .postgres(value) }
         let path = value.hasPrefix("sqlite:") ? String(value.dropFirst("sqlite:".count)) : value
         guard !path.isEmpty else { throw ValidationError("--database needs a file path.") }
         return .sqliteFile(path)

@@ -24,12 +24,12 @@ struct PreviewJobTests {
         return [:]
     }
 
-    @Test("A shared link's preview is fetched in the background; its canonical URL joins the same link")
-    func previewBecomesReady() async throws {
+    @Test("A shared link's preview is fetched in the background", arguments: TestDatabase.all)
+    func previewBecomesReady(database: TestDatabase) async throws {
         let site = try await LoopbackHTTPServer.start { request in
             request.path == "/missing" ? .status(404) : .html(Self.page)
         }
-        try await ServerFixture.run(allowLoopbackPort: site.port) { fixture, client in
+        try await ServerFixture.run(on: database, allowLoopbackPort: site.port) { fixture, client in
             let created = try await client.execute(
                 uri: "/v1/shares",
                 method: .post,

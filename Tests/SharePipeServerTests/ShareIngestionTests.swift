@@ -7,9 +7,9 @@ import Testing
 
 @Suite("POST /v1/shares: exactly once per Idempotency-Key")
 struct ShareIngestionTests {
-    @Test("First request 201; same body replays the stored response; another body 422")
-    func idempotency() async throws {
-        try await ServerFixture.run { fixture, client in
+    @Test("First request 201; same body replays the stored response; another body 422", arguments: TestDatabase.all)
+    func idempotency(database: TestDatabase) async throws {
+        try await ServerFixture.run(on: database) { fixture, client in
             let headers = ServerFixture.headers(token: fixture.shareToken, key: "share-1")
             let body = #"{"url": "https://example.com/a?utm_source=x", "note": "look"}"#
             let first = try await client.execute(uri: "/v1/shares", method: .post, headers: headers, body: ServerFixture.body(body))
@@ -39,9 +39,9 @@ struct ShareIngestionTests {
         }
     }
 
-    @Test("One link per normalised URL: two shares of URL variants share it")
-    func oneLinkPerURL() async throws {
-        try await ServerFixture.run { fixture, client in
+    @Test("One link per normalised URL: two shares of URL variants share it", arguments: TestDatabase.all)
+    func oneLinkPerURL(database: TestDatabase) async throws {
+        try await ServerFixture.run(on: database) { fixture, client in
             var linkIDs: [String] = []
             for (index, url) in ["https://Example.com:443/a?utm_medium=m&x=1", "https://example.com/a?x=1#frag"].enumerated() {
                 let response = try await client.execute(
@@ -58,9 +58,9 @@ struct ShareIngestionTests {
         }
     }
 
-    @Test("100 parallel requests with one key record exactly one share")
-    func parallelReplays() async throws {
-        try await ServerFixture.run { fixture, client in
+    @Test("100 parallel requests with one key record exactly one share", arguments: TestDatabase.all)
+    func parallelReplays(database: TestDatabase) async throws {
+        try await ServerFixture.run(on: database) { fixture, client in
             let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
                 for _ in 0..<100 {
                     group.addTask {
@@ -109,9 +109,9 @@ struct ShareIngestionTests {
             ("share", "k", #"{"url": "https://user:pw@example.com/"}"#, 422),
         ]
 
-    @Test("A share token reads only its device's shares and cannot read the account")
-    func shareScope() async throws {
-        try await ServerFixture.run { fixture, client in
+    @Test("A share token reads only its device's shares and cannot read the account", arguments: TestDatabase.all)
+    func shareScope(database: TestDatabase) async throws {
+        try await ServerFixture.run(on: database) { fixture, client in
             let me = try await client.execute(uri: "/v1/me", method: .get, headers: ServerFixture.headers(token: fixture.shareToken))
             #expect(me.status == .forbidden)
             let list = try await client.execute(uri: "/v1/shares", method: .get, headers: ServerFixture.headers(token: fixture.shareToken))
@@ -119,9 +119,9 @@ struct ShareIngestionTests {
         }
     }
 
-    @Test("A revoked device's tokens stop working on the next request")
-    func revocation() async throws {
-        try await ServerFixture.run { fixture, client in
+    @Test("A revoked device's tokens stop working on the next request", arguments: TestDatabase.all)
+    func revocation(database: TestDatabase) async throws {
+        try await ServerFixture.run(on: database) { fixture, client in
             let devices = try await fixture.context.database.devices(userID: fixture.user.id)
             let revoke = try await client.execute(
                 uri: "/v1/devices/\(devices[0].id.uuidString)",

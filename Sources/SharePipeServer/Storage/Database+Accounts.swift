@@ -13,6 +13,7 @@ extension Database {
     public func createUser(handle: String, displayName: String, passwordHash: String?) async throws -> User {
         let user = User(id: UUID(), handle: handle.lowercased(), displayName: displayName, avatarURL: nil, createdAt: Date())
         try await transaction { sql in
+            try await self.lockForCreation("user \(user.handle)", in: sql)
             let taken = try await sql.raw("SELECT id FROM users WHERE handle = \(bind: user.handle)").first()
             if taken != nil { throw StorageError.conflict("The handle @\(user.handle) is taken.") }
             try await sql.raw(

@@ -26,6 +26,9 @@ extension Database {
     public func claimPreviewJob(lease: Duration) async throws -> PreviewJob? {
         let now = Clock.millisecondsNow()
         let leaseUntil = now + lease.components.seconds * 1000
+        // On PostgreSQL several servers claim at once: a row another transaction locked is skipped,
+        // so each job goes to exactly one of them.
+        let skipLocked = dialect == .postgres ? " FOR UPDATE OF j SKIP LOCKED" : ""
         return try await transaction { sql in
             guard
                 let row = try await sql.raw(
@@ -33,7 +36,7 @@ extension Database {
                     SELECT j.id, j.link_id, j.attempts, l.url FROM jobs j JOIN links l ON l.id = j.link_id
                     WHERE (j.state = 'queued' AND j.run_after <= \(bind: now))
                        OR (j.state = 'running' AND j.lease_until < \(bind: now))
-                    ORDER BY j.run_after LIMIT 1
+                    ORDER BY j.run_after LIMIT 1\(unsafeRaw: skipLocked)
                     """
                 ).first()
             else { return nil }

@@ -32,6 +32,7 @@ extension Database {
     public func beginIdempotent(userID: UUID, key: String, fingerprint: String) async throws -> IdempotencyState {
         let now = Clock.millisecondsNow()
         return try await transaction { sql in
+            try await self.lockForCreation("idempotency \(userID) \(key)", in: sql)
             if let row = try await sql.raw(
                 "SELECT fingerprint, state, status, response, created_at FROM idempotency_keys WHERE user_id = \(bind: userID.uuidString) AND key = \(bind: key)"
             ).first() {
@@ -79,7 +80,7 @@ extension Database {
         note: String?,
         provided: ProvidedMetadata?,
         recipients: [String],
-        response: (RecordedShare) throws -> (status: Int, body: String)
+        response: @Sendable (RecordedShare) throws -> (status: Int, body: String)
     ) async throws -> (recorded: RecordedShare, status: Int, body: String) {
         guard let key = URLNormalizer.key(for: url), let normalized = URLNormalizer.normalize(url) else {
             throw StorageError.notFound("The URL cannot be normalised.")
@@ -88,6 +89,7 @@ extension Database {
         let nowMilliseconds = Self.milliseconds(now)
         let encoder = JSONEncoder()
         return try await transaction { sql in
+            try await self.lockForCreation("link \(key)", in: sql)
             var linkIsNew = false
             let link: Link
             if let row = try await sql.raw(

@@ -1,15 +1,20 @@
+import Foundation
 public import Logging
-
 import NIOCore
-import NIOPosix
+import PostgresKit
+import PostgresNIO
 import SQLKit
 import SQLiteKit
 
-/// The server's database: an embedded SQLite file (WAL) by default.
+/// The server's database: an embedded SQLite file (WAL) by default, PostgreSQL for scale.
 ///
-/// SQLite takes one writer at a time, so the server keeps one connection and runs every statement
-/// and transaction through it in turn (``AsyncLock``): a transaction never sees another request's
-/// statements, and requests never wait on `SQLITE_BUSY`.
+/// - SQLite takes one writer at a time, so the server keeps one connection and runs every statement
+///   and transaction through it in turn (``AsyncLock``): a transaction never sees another request's
+///   statements, and requests never wait on `SQLITE_BUSY`.
+/// - PostgreSQL: a pool (`PostgresClient`); transactions on a leased connection; where two servers
+///   could race to create the same row, a transaction-scoped advisory lock orders them.
+///
+/// The SQL is the same for both, through sql-kit, but for the few places ``Dialect`` names.
 public final class Database: Sendable {
     /// Where the data lives.
     public enum Location: Sendable, Hashable, CustomStringConvertible {
@@ -17,69 +22,139 @@ public final class Database: Sendable {
         case sqliteFile(String)
         /// A private in-memory SQLite database (tests).
         case sqliteMemory
+        /// A PostgreSQL database, by URL (`postgres://user:password@host:5432/database`); a `schema`
+        /// query parameter (`?schema=sharepipe`) keeps the tables in that schema, created if missing.
+        case postgres(String)
 
         public var description: String {
             switch self {
             case .sqliteFile(let path): "sqlite:\(path)"
             case .sqliteMemory: "sqlite::memory:"
+            case .postgres(let url): "postgres://…@" + (url.split(separator: "@").last.map(String.init) ?? "")
             }
         }
     }
 
-    let sql: any SQLDatabase
-    private let connection: SQLiteConnection
-    private let lock = AsyncLock()
-    public let location: Location
+    enum Dialect: Sendable { case sqlite, postgres }
 
-    private init(connection: SQLiteConnection, location: Location, logger: Logger) {
-        self.connection = connection
-        self.sql = connection.sql(queryLogLevel: .trace)
+    private enum Backend: Sendable {
+        case sqlite(SQLiteConnection, AsyncLock)
+        case postgres(PostgresClient, Task<Void, Never>)
+    }
+
+    private let backend: Backend
+    let dialect: Dialect
+    public let location: Location
+    let logger: Logger
+
+    private init(backend: Backend, location: Location, logger: Logger) {
+        self.backend = backend
         self.location = location
+        self.logger = logger
+        switch backend {
+        case .sqlite: dialect = .sqlite
+        case .postgres: dialect = .postgres
+        }
     }
 
     /// Opens (or creates) the database and brings its schema up to date.
     public static func open(_ location: Location, logger: Logger) async throws -> Database {
-        let storage: SQLiteConnection.Storage
+        let database: Database
         switch location {
-        case .sqliteFile(let path): storage = .file(path: path)
-        case .sqliteMemory: storage = .memory
-        }
-        let connection = try await SQLiteConnection.open(storage: storage, logger: logger).get()
-        let database = Database(connection: connection, location: location, logger: logger)
-        try await database.run { sql in
-            if case .sqliteFile = location {
-                try await sql.raw("PRAGMA journal_mode = WAL").run()
-                try await sql.raw("PRAGMA synchronous = NORMAL").run()
+        case .sqliteFile, .sqliteMemory:
+            let storage: SQLiteConnection.Storage
+            if case .sqliteFile(let path) = location { storage = .file(path: path) } else { storage = .memory }
+            let connection = try await SQLiteConnection.open(storage: storage, logger: logger).get()
+            database = Database(backend: .sqlite(connection, AsyncLock()), location: location, logger: logger)
+            try await database.run { sql in
+                if case .sqliteFile = location {
+                    try await sql.raw("PRAGMA journal_mode = WAL").run()
+                    try await sql.raw("PRAGMA synchronous = NORMAL").run()
+                }
+                try await sql.raw("PRAGMA foreign_keys = ON").run()
             }
-            try await sql.raw("PRAGMA foreign_keys = ON").run()
-            try await sql.raw("PRAGMA busy_timeout = 5000").run()
+        case .postgres(let text):
+            var components = URLComponents(string: text)
+            let schema = components?.queryItems?.first { $0.name == "schema" }?.value
+            let otherItems = components?.queryItems?.filter { $0.name != "schema" } ?? []
+            components?.queryItems = otherItems.isEmpty ? nil : otherItems
+            let configuration = try SQLPostgresConfiguration(url: components?.string ?? text)
+            var clientConfiguration = PostgresClient.Configuration(
+                host: configuration.coreConfiguration.host ?? "127.0.0.1",
+                port: configuration.coreConfiguration.port ?? 5432,
+                username: configuration.coreConfiguration.username,
+                password: configuration.coreConfiguration.password,
+                database: configuration.coreConfiguration.database,
+                tls: .disable
+            )
+            clientConfiguration.options.maximumConnections = 16
+            if let schema {
+                guard schema.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) else {
+                    throw StorageError.notFound("The schema name '\(schema)' may hold only letters, digits and _.")
+                }
+                let setup = PostgresClient(configuration: clientConfiguration, backgroundLogger: logger)
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask { await setup.run() }
+                    try await setup.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(schema)"))
+                    group.cancelAll()
+                }
+                clientConfiguration.options.additionalStartupParameters = [("search_path", schema)]
+            }
+            let client = PostgresClient(configuration: clientConfiguration, backgroundLogger: logger)
+            let running = Task { await client.run() }
+            database = Database(backend: .postgres(client, running), location: location, logger: logger)
         }
         try await Migrations.apply(to: database, logger: logger)
         return database
     }
 
     /// Runs statements outside a transaction (each is atomic on its own).
-    func run<T>(_ body: (any SQLDatabase) async throws -> T) async throws -> T {
-        try await lock.withLock { try await body(sql) }
-    }
-
-    /// Runs `body` in one transaction: all of it is written, or none.
-    func transaction<T>(_ body: (any SQLDatabase) async throws -> T) async throws -> T {
-        try await lock.withLock {
-            try await sql.raw("BEGIN IMMEDIATE").run()
-            do {
-                let value = try await body(sql)
-                try await sql.raw("COMMIT").run()
-                return value
-            } catch {
-                try? await sql.raw("ROLLBACK").run()
-                throw error
+    func run<T: Sendable>(_ body: (any SQLDatabase) async throws -> T) async throws -> T {
+        switch backend {
+        case .sqlite(let connection, let lock):
+            return try await lock.withLock { try await body(connection.sql(queryLogLevel: .trace)) }
+        case .postgres(let client, _):
+            return try await client.withConnection { connection in
+                try await body(connection.sql(queryLogLevel: .trace))
             }
         }
     }
 
-    /// Closes the connection (after the server stopped).
+    /// Runs `body` in one transaction: all of it is written, or none.
+    func transaction<T: Sendable>(_ body: (any SQLDatabase) async throws -> T) async throws -> T {
+        switch backend {
+        case .sqlite(let connection, let lock):
+            return try await lock.withLock {
+                let sql = connection.sql(queryLogLevel: .trace)
+                try await sql.raw("BEGIN IMMEDIATE").run()
+                do {
+                    let value = try await body(sql)
+                    try await sql.raw("COMMIT").run()
+                    return value
+                } catch {
+                    try? await sql.raw("ROLLBACK").run()
+                    throw error
+                }
+            }
+        case .postgres(let client, _):
+            return try await client.withTransaction(logger: logger) { connection in
+                try await body(connection.sql(queryLogLevel: .trace))
+            }
+        }
+    }
+
+    /// Orders transactions that would create the same row (PostgreSQL; SQLite runs them one by one
+    /// anyway): holds an advisory lock on `key` until the transaction ends.
+    func lockForCreation(_ key: String, in sql: any SQLDatabase) async throws {
+        guard dialect == .postgres else { return }
+        try await sql.raw("SELECT pg_advisory_xact_lock(hashtext(\(bind: key)))").run()
+    }
+
+    /// Closes the connection or pool (after the server stopped).
     public func close() async throws {
-        try await connection.close().get()
+        switch backend {
+        case .sqlite(let connection, _): try await connection.close().get()
+        case .postgres(_, let running): running.cancel()
+        }
     }
 }

@@ -15,11 +15,12 @@ struct ServerFixture: Sendable {
     let shareToken: String
 
     static func run(
+        on database: TestDatabase = .sqlite,
         allowLoopbackPort port: Int? = nil,
         resolver: any HostResolver = StaticHostResolver([:]),
         _ body: @escaping @Sendable (ServerFixture, any TestClientProtocol) async throws -> Void
     ) async throws {
-        var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, database: .sqliteMemory)
+        var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, database: database.location)
         if let port {
             configuration.preview.policy.addresses.allowList = [.network(IPNetwork("127.0.0.0/8")!)]
             configuration.preview.policy.addresses.allowedPorts.insert(port)
