@@ -70,7 +70,8 @@ struct ServeCommand: AsyncParsableCommand {
 struct DatabaseOption: ParsableArguments {
     @Option(
         name: .customLong("database"),
-        help: "The database: a SQLite file path, sqlite::memory:, or postgres://user:pass@host/db (env SHAREPIPE_DATABASE)."
+        help:
+            "The database: a SQLite file path, sqlite::memory:, or postgres://user:pass@host/db (env SHAREPIPE_DATABASE)."
     )
     var value: String = ProcessInfo.processInfo.environment["SHAREPIPE_DATABASE"] ?? "sharepipe.sqlite"
 

@@ -12,7 +12,12 @@ struct ShareIngestionTests {
         try await ServerFixture.run(on: database) { fixture, client in
             let headers = ServerFixture.headers(token: fixture.shareToken, key: "share-1")
             let body = #"{"url": "https://example.com/a?utm_source=x", "note": "look"}"#
-            let first = try await client.execute(uri: "/v1/shares", method: .post, headers: headers, body: ServerFixture.body(body))
+            let first = try await client.execute(
+                uri: "/v1/shares",
+                method: .post,
+                headers: headers,
+                body: ServerFixture.body(body)
+            )
             #expect(first.status == .created)
             let replay = try await client.execute(
                 uri: "/v1/shares",
@@ -31,7 +36,11 @@ struct ShareIngestionTests {
             )
             #expect(other.status == .unprocessableContent)
             #expect(other.headers[.contentType] == "application/problem+json")
-            let list = try await client.execute(uri: "/v1/shares", method: .get, headers: ServerFixture.headers(token: fixture.appToken))
+            let list = try await client.execute(
+                uri: "/v1/shares",
+                method: .get,
+                headers: ServerFixture.headers(token: fixture.appToken)
+            )
             #expect(list.status == .ok)
             let shares = try ServerFixture.json(list)["shares"] as? [[String: Any]]
             #expect(shares?.count == 1)
@@ -43,7 +52,9 @@ struct ShareIngestionTests {
     func oneLinkPerURL(database: TestDatabase) async throws {
         try await ServerFixture.run(on: database) { fixture, client in
             var linkIDs: [String] = []
-            for (index, url) in ["https://Example.com:443/a?utm_medium=m&x=1", "https://example.com/a?x=1#frag"].enumerated() {
+            for (index, url) in ["https://Example.com:443/a?utm_medium=m&x=1", "https://example.com/a?x=1#frag"]
+                .enumerated()
+            {
                 let response = try await client.execute(
                     uri: "/v1/shares",
                     method: .post,
@@ -99,22 +110,30 @@ struct ShareIngestionTests {
     }
 
     static let badCases: [(String?, String?, String, Int)] = [
-            (nil, "k", #"{"url": "https://example.com/"}"#, 401),
-            ("sps_not-a-token", "k", #"{"url": "https://example.com/"}"#, 401),
-            ("share", nil, #"{"url": "https://example.com/"}"#, 400),
-            ("share", "k", #"{"url": "https://exa"#, 400),
-            ("share", "k", #"{"url": 42}"#, 400),
-            ("share", "k", #"{"url": "ftp://example.com/"}"#, 422),
-            ("share", "k", #"{"text": "no link here"}"#, 422),
-            ("share", "k", #"{"url": "https://user:pw@example.com/"}"#, 422),
-        ]
+        (nil, "k", #"{"url": "https://example.com/"}"#, 401),
+        ("sps_not-a-token", "k", #"{"url": "https://example.com/"}"#, 401),
+        ("share", nil, #"{"url": "https://example.com/"}"#, 400),
+        ("share", "k", #"{"url": "https://exa"#, 400),
+        ("share", "k", #"{"url": 42}"#, 400),
+        ("share", "k", #"{"url": "ftp://example.com/"}"#, 422),
+        ("share", "k", #"{"text": "no link here"}"#, 422),
+        ("share", "k", #"{"url": "https://user:pw@example.com/"}"#, 422),
+    ]
 
     @Test("A share token reads only its device's shares and cannot read the account", arguments: TestDatabase.all)
     func shareScope(database: TestDatabase) async throws {
         try await ServerFixture.run(on: database) { fixture, client in
-            let me = try await client.execute(uri: "/v1/me", method: .get, headers: ServerFixture.headers(token: fixture.shareToken))
+            let me = try await client.execute(
+                uri: "/v1/me",
+                method: .get,
+                headers: ServerFixture.headers(token: fixture.shareToken)
+            )
             #expect(me.status == .forbidden)
-            let list = try await client.execute(uri: "/v1/shares", method: .get, headers: ServerFixture.headers(token: fixture.shareToken))
+            let list = try await client.execute(
+                uri: "/v1/shares",
+                method: .get,
+                headers: ServerFixture.headers(token: fixture.shareToken)
+            )
             #expect(list.status == .ok)
         }
     }
@@ -129,7 +148,11 @@ struct ShareIngestionTests {
                 headers: ServerFixture.headers(token: fixture.appToken)
             )
             #expect(revoke.status == .noContent)
-            let after = try await client.execute(uri: "/v1/me", method: .get, headers: ServerFixture.headers(token: fixture.appToken))
+            let after = try await client.execute(
+                uri: "/v1/me",
+                method: .get,
+                headers: ServerFixture.headers(token: fixture.appToken)
+            )
             #expect(after.status == .unauthorized)
             #expect((try ServerFixture.json(after)["type"] as? String)?.hasSuffix("token-revoked") == true)
         }

@@ -13,7 +13,9 @@ extension ServerContext {
         switch try await database.authenticate(token: token) {
         case .valid(let principal):
             guard scopes.contains(principal.scope) else {
-                throw ProblemDetails.insufficientScope(required: scopes.map(\.rawValue).sorted().joined(separator: " or "))
+                throw ProblemDetails.insufficientScope(
+                    required: scopes.map(\.rawValue).sorted().joined(separator: " or ")
+                )
             }
             return principal
         case .unknown: throw ProblemDetails.tokenInvalid

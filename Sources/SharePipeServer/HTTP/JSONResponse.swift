@@ -2,7 +2,8 @@ import HTTPTypes
 import Hummingbird
 
 /// A JSON response from an already encoded body.
-func jsonResponse(encoded body: String, status: HTTPResponse.Status = .ok, headers extra: HTTPFields = [:]) -> Response {
+func jsonResponse(encoded body: String, status: HTTPResponse.Status = .ok, headers extra: HTTPFields = [:]) -> Response
+{
     var headers = extra
     headers[.contentType] = "application/json"
     return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: body)))

@@ -20,7 +20,9 @@ extension ServerContext {
             var cursor: ShareCursor?
             if let text = query["cursor"] {
                 guard let parsed = ShareCursor(token: String(text)) else {
-                    throw ProblemDetails.validationFailed([.init(pointer: "cursor", detail: "Not a cursor this API gave.")])
+                    throw ProblemDetails.validationFailed([
+                        .init(pointer: "cursor", detail: "Not a cursor this API gave.")
+                    ])
                 }
                 cursor = parsed
             }

@@ -40,7 +40,8 @@ extension ServerContext {
             break
         }
         do {
-            let provided = submission.provided.isEmpty
+            let provided =
+                submission.provided.isEmpty
                 ? nil
                 : ProvidedMetadata(
                     title: submission.provided.title,

@@ -11,7 +11,13 @@ public struct Principal: Sendable, Hashable {
 extension Database {
     /// Creates an account. Throws ``StorageError/Code/conflict`` when the handle is taken.
     public func createUser(handle: String, displayName: String, passwordHash: String?) async throws -> User {
-        let user = User(id: UUID(), handle: handle.lowercased(), displayName: displayName, avatarURL: nil, createdAt: Date())
+        let user = User(
+            id: UUID(),
+            handle: handle.lowercased(),
+            displayName: displayName,
+            avatarURL: nil,
+            createdAt: Date()
+        )
         try await transaction { sql in
             try await self.lockForCreation("user \(user.handle)", in: sql)
             let taken = try await sql.raw("SELECT id FROM users WHERE handle = \(bind: user.handle)").first()
@@ -36,7 +42,10 @@ extension Database {
     public func passwordHash(handle: String) async throws -> String? {
         try await run { sql in
             try await sql.raw("SELECT password_hash FROM users WHERE handle = \(bind: handle.lowercased())").first()
-                .flatMap { try $0.decodeNil(column: "password_hash") ? nil : $0.decode(column: "password_hash", as: String.self) }
+                .flatMap {
+                    try $0.decodeNil(column: "password_hash")
+                        ? nil : $0.decode(column: "password_hash", as: String.self)
+                }
         }
     }
 

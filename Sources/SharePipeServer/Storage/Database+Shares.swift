@@ -43,7 +43,8 @@ extension Database {
                         body: try row.decode(column: "response", as: String.self)
                     )
                 }
-                guard now - (try row.decode(column: "created_at", as: Int64.self)) > Self.abandonedAfterMilliseconds else {
+                guard now - (try row.decode(column: "created_at", as: Int64.self)) > Self.abandonedAfterMilliseconds
+                else {
                     return .inFlight
                 }
                 try await sql.raw(
@@ -98,7 +99,15 @@ extension Database {
                 link = try Self.link(row)
             } else {
                 linkIsNew = true
-                link = Link(id: UUID(), url: normalized, status: .pending, metadata: nil, failure: nil, fetchedAt: nil, createdAt: now)
+                link = Link(
+                    id: UUID(),
+                    url: normalized,
+                    status: .pending,
+                    metadata: nil,
+                    failure: nil,
+                    fetchedAt: nil,
+                    createdAt: now
+                )
                 try await sql.raw(
                     """
                     INSERT INTO links (id, url, status, created_at)
@@ -145,12 +154,20 @@ extension Database {
     }
 
     /// A user's shares, newest first, after a cursor (the last share of the previous page).
-    public func shares(userID: UUID, deviceID: UUID? = nil, before cursor: ShareCursor?, limit: Int) async throws -> [Share] {
+    public func shares(
+        userID: UUID,
+        deviceID: UUID? = nil,
+        before cursor: ShareCursor?,
+        limit: Int
+    ) async throws -> [Share] {
         try await run { sql in
             var query = SQLQueryString(
                 "SELECT s.*, l.url AS link_url FROM shares s JOIN links l ON l.id = s.link_id WHERE s.user_id = \(bind: userID.uuidString)"
             )
-            if let deviceID { query.appendInterpolation(unsafeRaw: " AND s.device_id = "); query.appendInterpolation(bind: deviceID.uuidString) }
+            if let deviceID {
+                query.appendInterpolation(unsafeRaw: " AND s.device_id = ")
+                query.appendInterpolation(bind: deviceID.uuidString)
+            }
             if let cursor {
                 query.appendInterpolation(unsafeRaw: " AND (s.created_at < ")
                 query.appendInterpolation(bind: cursor.createdAt)
@@ -191,14 +208,20 @@ extension Database {
         let decoder = JSONDecoder()
         let provided: ProvidedMetadata? =
             try row.decodeNil(column: "provided")
-            ? nil : try decoder.decode(ProvidedMetadata.self, from: Data(try row.decode(column: "provided", as: String.self).utf8))
+            ? nil
+            : try decoder.decode(
+                ProvidedMetadata.self,
+                from: Data(try row.decode(column: "provided", as: String.self).utf8)
+            )
         let recipients: [String] =
             try row.decodeNil(column: "recipients")
-            ? [] : try decoder.decode([String].self, from: Data(try row.decode(column: "recipients", as: String.self).utf8))
+            ? []
+            : try decoder.decode([String].self, from: Data(try row.decode(column: "recipients", as: String.self).utf8))
         return Share(
             id: UUID(uuidString: try row.decode(column: "id", as: String.self)) ?? UUID(),
             userID: UUID(uuidString: try row.decode(column: "user_id", as: String.self)) ?? UUID(),
-            deviceID: try row.decodeNil(column: "device_id") ? nil : UUID(uuidString: try row.decode(column: "device_id", as: String.self)),
+            deviceID: try row.decodeNil(column: "device_id")
+                ? nil : UUID(uuidString: try row.decode(column: "device_id", as: String.self)),
             linkID: UUID(uuidString: try row.decode(column: "link_id", as: String.self)) ?? UUID(),
             url: URL(string: try row.decode(column: "link_url", as: String.self)) ?? URL(string: "about:blank")!,
             note: try row.decodeNil(column: "note") ? nil : try row.decode(column: "note", as: String.self),
@@ -218,7 +241,8 @@ extension Database {
             status: Link.Status(rawValue: try row.decode(column: "status", as: String.self)) ?? .pending,
             metadata: metadata,
             failure: try row.decodeNil(column: "failure") ? nil : try row.decode(column: "failure", as: String.self),
-            fetchedAt: try row.decodeNil(column: "fetched_at") ? nil : date(try row.decode(column: "fetched_at", as: Int64.self)),
+            fetchedAt: try row.decodeNil(column: "fetched_at")
+                ? nil : date(try row.decode(column: "fetched_at", as: Int64.self)),
             createdAt: date(try row.decode(column: "created_at", as: Int64.self))
         )
     }
@@ -246,7 +270,9 @@ public struct ShareCursor: Sendable, Hashable {
         while base64.count % 4 != 0 { base64 += "=" }
         guard let data = Data(base64Encoded: base64) else { return nil }
         let parts = String(decoding: data, as: UTF8.self).split(separator: ".", maxSplits: 1)
-        guard parts.count == 2, let createdAt = Int64(parts[0]), UUID(uuidString: String(parts[1])) != nil else { return nil }
+        guard parts.count == 2, let createdAt = Int64(parts[0]), UUID(uuidString: String(parts[1])) != nil else {
+            return nil
+        }
         self.init(createdAt: createdAt, id: String(parts[1]))
     }
 
@@ -254,4 +280,3 @@ public struct ShareCursor: Sendable, Hashable {
         self.init(createdAt: Database.milliseconds(share.createdAt), id: share.id.uuidString)
     }
 }
-

@@ -70,7 +70,9 @@ enum Migrations {
             ).run()
         }
         let applied = try await database.run { sql in
-            try await sql.raw("SELECT version FROM schema_migrations").all().map { try $0.decode(column: "version", as: Int.self) }
+            try await sql.raw("SELECT version FROM schema_migrations").all().map {
+                try $0.decode(column: "version", as: Int.self)
+            }
         }
         for migration in all where !applied.contains(migration.version) {
             try await database.transaction { sql in
