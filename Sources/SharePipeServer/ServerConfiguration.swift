@@ -18,6 +18,8 @@ public struct ServerConfiguration: Sendable {
     public var jobLease: Duration
     /// The fetcher's settings.
     public var preview: MetadataProvider.Configuration
+    /// `GET /v1/preview` requests per account per minute (a burst of as many is allowed). Default 60.
+    public var previewsPerMinute: Int
 
     public init(
         host: String = "127.0.0.1",
@@ -27,8 +29,10 @@ public struct ServerConfiguration: Sendable {
         previewWorkers: Int = 8,
         maxPreviewAttempts: Int = 5,
         jobLease: Duration = .seconds(120),
-        preview: MetadataProvider.Configuration = MetadataProvider.Configuration()
+        preview: MetadataProvider.Configuration = MetadataProvider.Configuration(),
+        previewsPerMinute: Int = 60
     ) {
+        self.previewsPerMinute = previewsPerMinute
         self.host = host
         self.port = port
         self.database = database

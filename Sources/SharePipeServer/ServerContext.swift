@@ -7,6 +7,8 @@ public struct ServerContext: Sendable {
     public let database: Database
     public let provider: MetadataProvider
     let worker: PreviewWorker
+    /// `GET /v1/preview`'s limit per account.
+    let previewLimiter: RateLimiter
     public let logger: Logger
 
     /// Opens the database (migrating it) and starts the fetcher.
@@ -27,6 +29,10 @@ public struct ServerContext: Sendable {
             database: database,
             provider: provider,
             worker: worker,
+            previewLimiter: RateLimiter(
+                capacity: configuration.previewsPerMinute,
+                perSecond: Double(configuration.previewsPerMinute) / 60
+            ),
             logger: logger
         )
     }

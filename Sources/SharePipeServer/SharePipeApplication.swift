@@ -17,6 +17,7 @@ extension ServerContext {
         addShareRoutes(to: router)
         addReadingRoutes(to: router)
         addAccountRoutes(to: router)
+        addPreviewRoutes(to: router)
         return Application(
             router: router,
             configuration: .init(

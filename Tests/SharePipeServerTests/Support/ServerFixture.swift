@@ -17,10 +17,12 @@ struct ServerFixture: Sendable {
     static func run(
         on database: TestDatabase = .sqlite,
         allowLoopbackPort port: Int? = nil,
+        previewsPerMinute: Int = 60,
         resolver: any HostResolver = StaticHostResolver([:]),
         _ body: @escaping @Sendable (ServerFixture, any TestClientProtocol) async throws -> Void
     ) async throws {
         var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, database: database.location)
+        configuration.previewsPerMinute = previewsPerMinute
         if let port {
             configuration.preview.policy.addresses.allowList = [.network(IPNetwork("127.0.0.0/8")!)]
             configuration.preview.policy.addresses.allowedPorts.insert(port)

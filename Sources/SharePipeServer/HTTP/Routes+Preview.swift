@@ -1,0 +1,63 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import LinkPreview
+import LinkPreviewCore
+
+extension ServerContext {
+    func addPreviewRoutes(to router: Router<BasicRequestContext>) {
+        router.get("/v1/preview") { request, _ in
+            try await self.preview(request)
+        }
+    }
+
+    /// `GET /v1/preview?url=`: a preview as a service for a signed-in account (app token), through
+    /// the server's fetcher and its cache, at most ``ServerConfiguration/previewsPerMinute`` a minute
+    /// per account.
+    func preview(_ request: Request) async throws -> Response {
+        let principal = try await principal(request, allowing: [.app])
+        if let wait = previewLimiter.take(principal.user.id.uuidString) {
+            throw ProblemDetails.rateLimited(retryAfter: wait)
+        }
+        guard let text = request.uri.queryParameters["url"], let url = URL(string: String(text)),
+            let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host() != nil
+        else {
+            throw ProblemDetails.validationFailed([.init(pointer: "url", detail: "An absolute http or https URL.")])
+        }
+        do {
+            let report = try await provider.preview(for: url)
+            return try jsonResponse(
+                PreviewView(metadata: report.metadata, source: report.source.rawValue, expires: report.expires)
+            )
+        } catch let error as LinkPreviewError {
+            throw ProblemDetails.previewFailed(error)
+        }
+    }
+}
+
+/// `GET /v1/preview`.
+struct PreviewView: Encodable {
+    var metadata: LinkMetadata
+    /// `network`, `cache` or `revalidated`.
+    var source: String
+    var expires: Date?
+}
+
+extension ProblemDetails {
+    /// A preview that could not be made: 422 when the policy refused the URL or its content, 504 when
+    /// the site timed out, 502 otherwise; the fetcher's code and message are kept.
+    static func previewFailed(_ error: LinkPreviewError) -> ProblemDetails {
+        let status: Int
+        switch error.category {
+        case .notAllowed: status = 422
+        case .timedOut: status = 504
+        default: status = 502
+        }
+        return ProblemDetails(
+            type: TypeURI.base + "preview-" + error.code.rawValue,
+            title: "The preview could not be made",
+            status: status,
+            detail: error.message
+        )
+    }
+}

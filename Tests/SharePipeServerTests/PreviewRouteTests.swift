@@ -1,0 +1,60 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import LinkPreviewTesting
+import SharePipeServer
+import Testing
+
+@Suite("GET /v1/preview")
+struct PreviewRouteTests {
+    @Test("Previews for an app token; refused URLs are 422 problems; a share token is 403")
+    func preview() async throws {
+        let site = try await LoopbackHTTPServer.start { _ in .html("<title>Hello</title>") }
+        try await ServerFixture.run(allowLoopbackPort: site.port) { fixture, client in
+            let url = site.url("/page").absoluteString
+            let ok = try await client.execute(
+                uri: "/v1/preview?url=\(url.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)",
+                method: .get,
+                headers: ServerFixture.headers(token: fixture.appToken)
+            )
+            #expect(ok.status == .ok)
+            #expect((try ServerFixture.json(ok)["metadata"] as? [String: Any])?["title"] as? String == "Hello")
+
+            let refused = try await client.execute(
+                uri: "/v1/preview?url=http%3A%2F%2F10.0.0.1%2F",
+                method: .get,
+                headers: ServerFixture.headers(token: fixture.appToken)
+            )
+            #expect(refused.status == .unprocessableContent)
+            #expect((try ServerFixture.json(refused)["type"] as? String)?.hasSuffix("preview-blockedAddress") == true)
+
+            let scope = try await client.execute(
+                uri: "/v1/preview?url=\(url)",
+                method: .get,
+                headers: ServerFixture.headers(token: fixture.shareToken)
+            )
+            #expect(scope.status == .forbidden)
+        }
+        try await site.shutdown()
+    }
+
+    @Test("Over the per-account limit: 429 with Retry-After")
+    func rateLimited() async throws {
+        try await ServerFixture.run(previewsPerMinute: 2) { fixture, client in
+            var statuses: [HTTPResponse.Status] = []
+            var retryAfter: String?
+            for _ in 0..<3 {
+                let response = try await client.execute(
+                    uri: "/v1/preview?url=ftp%3A%2F%2Fexample.com%2F",
+                    method: .get,
+                    headers: ServerFixture.headers(token: fixture.appToken)
+                )
+                statuses.append(response.status)
+                retryAfter = response.headers[.retryAfter] ?? retryAfter
+            }
+            #expect(statuses == [.unprocessableContent, .unprocessableContent, .tooManyRequests])
+            #expect(retryAfter.flatMap(Int.init).map { $0 >= 1 } == true)
+        }
+    }
+}
