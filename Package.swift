@@ -133,6 +133,17 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Tests with several processes (and, later, a real PostgreSQL) — see STYLE.md.
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "SharePipeCLITests",
             dependencies: [

@@ -1,0 +1,100 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOFoundationCompat
+import NIOHTTP1
+import Synchronization
+import Testing
+
+@Suite("The server as a process", .serialized)
+struct CrashRecoveryTests {
+    /// POSTs a share with `key`; the share id when the server answered 201.
+    static func post(_ client: HTTPClient, port: Int, token: String, key: String) async -> String? {
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/shares")
+        request.method = .POST
+        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        request.headers.add(name: "Idempotency-Key", value: key)
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.body = .bytes(ByteBuffer(string: #"{"url": "https://example.com/\#(key)", "note": "\#(key)"}"#))
+        guard let response = try? await client.execute(request, timeout: .seconds(5)), response.status == .created,
+            let body = try? await response.body.collect(upTo: 1 << 20),
+            let json = try? JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any]
+        else { return nil }
+        return (json["share"] as? [String: Any])?["id"] as? String
+    }
+
+    static func tokens(_ output: String) -> (app: String, share: String)? {
+        func token(_ label: String) -> String? {
+            output.split(separator: "\n").first { $0.hasPrefix(label) }?.split(separator: " ").last.map(String.init)
+        }
+        guard let app = token("app token:"), let share = token("share token:") else { return nil }
+        return (app, share)
+    }
+
+    /// SQLite always; PostgreSQL when `SHAREPIPE_TEST_POSTGRES_URL` names one (`.ci/run` sets it).
+    static var databases: [String] {
+        var databases = ["sqlite"]
+        if let url = ProcessInfo.processInfo.environment["SHAREPIPE_TEST_POSTGRES_URL"], !url.isEmpty {
+            databases.append(url)
+        }
+        return databases
+    }
+
+    @Test("SIGKILL during an ingestion load loses no share that got a 201", arguments: Self.databases)
+    func sigkillLosesNothing(backend: String) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "sharepipe-crash-\(UUID().uuidString)"
+        )
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let schema = "crash_" + UUID().uuidString.prefix(8).lowercased()
+        let database =
+            backend == "sqlite"
+            ? folder.appendingPathComponent("sharepipe.sqlite").path
+            : backend + (backend.contains("?") ? "&" : "?") + "schema=\(schema)"
+        try ServerProcess.run(["users", "add", "ada", "--database", database])
+        let tokens = try #require(
+            Self.tokens(try ServerProcess.run(["devices", "add", "ada", "phone", "--database", database]))
+        )
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+
+        let server = try await ServerProcess.start(database: database, client: client)
+        let acknowledged = Acknowledged()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for worker in 0..<8 {
+                group.addTask {
+                    for index in 0..<10_000 {
+                        let key = "w\(worker)-\(index)"
+                        guard let id = await Self.post(client, port: server.port, token: tokens.share, key: key) else {
+                            return  // the server is gone
+                        }
+                        acknowledged.record(key, id)
+                    }
+                }
+            }
+            group.addTask {
+                try await Task.sleep(for: .milliseconds(1500))
+                server.kill()
+            }
+            try await group.waitForAll()
+        }
+        let before = acknowledged.all
+        #expect(before.count > 50, "the load made too few shares to tell anything (\(before.count))")
+
+        let restarted = try await ServerProcess.start(database: database, client: client)
+        // Every acknowledged key replays to the same share: it was recorded, with its response.
+        for (key, id) in before {
+            let replayed = await Self.post(client, port: restarted.port, token: tokens.share, key: key)
+            #expect(replayed == id, "share \(key) acknowledged before the crash")
+        }
+        #expect(restarted.terminate() == 0)
+        try await client.shutdown()
+    }
+}
+
+/// Shares the server answered 201 for: key → share id.
+final class Acknowledged: Sendable {
+    private let shares = Mutex<[String: String]>([:])
+    func record(_ key: String, _ id: String) { shares.withLock { $0[key] = id } }
+    var all: [String: String] { shares.withLock { $0 } }
+}
