@@ -78,6 +78,7 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
+            resources: [.copy("OpenAPI/openapi.json")],
             swiftSettings: swiftSettings
         ),
         // A scriptable loopback HTTP server for the fetcher's tests and benchmarks.

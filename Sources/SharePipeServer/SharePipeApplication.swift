@@ -18,6 +18,7 @@ extension ServerContext {
         addReadingRoutes(to: router)
         addAccountRoutes(to: router)
         addPreviewRoutes(to: router)
+        addOpenAPIRoute(to: router)
         return Application(
             router: router,
             configuration: .init(

@@ -1,0 +1,35 @@
+public import Foundation
+
+/// Every route the server answers, as the OpenAPI document names them; a test checks the two agree
+/// and that the router answers each one.
+public enum APIRoutes {
+    public struct Route: Hashable, Sendable, CustomStringConvertible {
+        public var method: String
+        /// The OpenAPI path template (`/v1/shares/{id}`).
+        public var path: String
+        /// Whether a bearer token is required.
+        public var authenticated: Bool
+
+        public var description: String { "\(method) \(path)" }
+    }
+
+    public static let all: [Route] = [
+        Route(method: "POST", path: "/v1/shares", authenticated: true),
+        Route(method: "GET", path: "/v1/shares", authenticated: true),
+        Route(method: "GET", path: "/v1/shares/{id}", authenticated: true),
+        Route(method: "GET", path: "/v1/links/{id}", authenticated: true),
+        Route(method: "GET", path: "/v1/me", authenticated: true),
+        Route(method: "GET", path: "/v1/devices", authenticated: true),
+        Route(method: "DELETE", path: "/v1/devices/{id}", authenticated: true),
+        Route(method: "GET", path: "/v1/preview", authenticated: true),
+        Route(method: "GET", path: "/health", authenticated: false),
+        Route(method: "GET", path: "/ready", authenticated: false),
+        Route(method: "GET", path: "/openapi.json", authenticated: false),
+    ]
+
+    /// The OpenAPI 3.1 document (kept in the repository as `Sources/SharePipeServer/OpenAPI/openapi.json`).
+    public static var openAPIDocument: Data {
+        (Bundle.module.url(forResource: "openapi", withExtension: "json")).flatMap { try? Data(contentsOf: $0) }
+            ?? Data()
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import SharePipeServer
+import Testing
+
+@Suite("The OpenAPI document")
+struct OpenAPITests {
+    static func operations() throws -> Set<String> {
+        let document = try #require(try JSONSerialization.jsonObject(with: APIRoutes.openAPIDocument) as? [String: Any])
+        #expect(document["openapi"] as? String == "3.1.0")
+        let paths = try #require(document["paths"] as? [String: [String: Any]])
+        return Set(paths.flatMap { path, operations in operations.keys.map { "\($0.uppercased()) \(path)" } })
+    }
+
+    @Test("Names exactly the routes the server has")
+    func matchesTheRoutes() throws {
+        #expect(try Self.operations() == Set(APIRoutes.all.map(\.description)))
+    }
+
+    @Test("Every route answers: protected ones 401 without a token, the others 200; /openapi.json serves the document")
+    func routerAnswersEveryRoute() async throws {
+        try await ServerFixture.run { _, client in
+            for route in APIRoutes.all {
+                let uri = route.path.replacingOccurrences(of: "{id}", with: UUID().uuidString)
+                let response = try await client.execute(
+                    uri: uri,
+                    method: HTTPRequest.Method(rawValue: route.method)!,
+                    headers: [:]
+                )
+                #expect(response.status == (route.authenticated ? .unauthorized : .ok), "\(route)")
+            }
+            let served = try await client.execute(uri: "/openapi.json", method: .get)
+            #expect(ServerFixture.bytes(served) == Array(APIRoutes.openAPIDocument))
+        }
+    }
+}
