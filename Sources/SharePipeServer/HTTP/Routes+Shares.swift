@@ -66,7 +66,7 @@ extension ServerContext {
             return jsonResponse(encoded: body, status: HTTPResponse.Status(code: status), headers: headers)
         } catch {
             try? await database.releaseIdempotent(userID: principal.user.id, key: key)
-            if let storage = error as? StorageError, storage.code == .notFound {
+            if let storage = error as? StorageError, storage.code == .invalid {
                 throw ProblemDetails.validationFailed([.init(pointer: "/url", detail: storage.message)])
             }
             throw error

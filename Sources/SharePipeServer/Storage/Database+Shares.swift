@@ -84,7 +84,7 @@ extension Database {
         response: @Sendable (RecordedShare) throws -> (status: Int, body: String)
     ) async throws -> (recorded: RecordedShare, status: Int, body: String) {
         guard let key = URLNormalizer.key(for: url), let normalized = URLNormalizer.normalize(url) else {
-            throw StorageError.notFound("The URL cannot be normalised.")
+            throw StorageError.invalid("The URL cannot be normalised.")
         }
         let now = Date()
         let nowMilliseconds = Self.milliseconds(now)

@@ -90,7 +90,7 @@ public final class Database: Sendable {
             clientConfiguration.options.maximumConnections = 16
             if let schema {
                 guard schema.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) else {
-                    throw StorageError.notFound("The schema name '\(schema)' may hold only letters, digits and _.")
+                    throw StorageError.invalid("The schema name '\(schema)' may hold only letters, digits and _.")
                 }
                 let setup = PostgresClient(configuration: clientConfiguration, backgroundLogger: logger)
                 try await withThrowingTaskGroup(of: Void.self) { group in
@@ -102,6 +102,8 @@ public final class Database: Sendable {
             }
             let client = PostgresClient(configuration: clientConfiguration, backgroundLogger: logger)
             let running = Task { await client.run() }
+            // Let the pool's run loop start before the first lease (it would work, with a warning).
+            try await Task.sleep(for: .milliseconds(20))
             database = Database(backend: .postgres(client, running), location: location, logger: logger)
         }
         try await Migrations.apply(to: database, logger: logger)

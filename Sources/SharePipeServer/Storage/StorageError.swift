@@ -5,6 +5,8 @@ public struct StorageError: Error, Sendable, Hashable, CustomStringConvertible {
         case conflict
         /// The row does not exist.
         case notFound
+        /// A value given to the storage cannot be used (a URL that does not normalise, a schema name).
+        case invalid
     }
 
     public var code: Code
@@ -14,4 +16,5 @@ public struct StorageError: Error, Sendable, Hashable, CustomStringConvertible {
 
     static func conflict(_ message: String) -> StorageError { StorageError(code: .conflict, message: message) }
     static func notFound(_ message: String) -> StorageError { StorageError(code: .notFound, message: message) }
+    static func invalid(_ message: String) -> StorageError { StorageError(code: .invalid, message: message) }
 }
