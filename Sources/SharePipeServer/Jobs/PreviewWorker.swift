@@ -11,19 +11,17 @@ final class PreviewWorker: Service, Sendable {
     let provider: MetadataProvider
     let configuration: ServerConfiguration
     let logger: Logger
-    private let wakeUps: AsyncStream<Void>
-    private let wakeUp: AsyncStream<Void>.Continuation
+    private let wakeUp = WakeUpSignal()
 
     init(database: Database, provider: MetadataProvider, configuration: ServerConfiguration, logger: Logger) {
         self.database = database
         self.provider = provider
         self.configuration = configuration
         self.logger = logger
-        (wakeUps, wakeUp) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
     /// Tells the worker a job was queued, so it does not wait for its next poll.
-    func notify() { wakeUp.yield() }
+    func notify() { wakeUp.notify() }
 
     func run() async throws {
         await withGracefulShutdownHandler {
@@ -45,7 +43,7 @@ final class PreviewWorker: Service, Sendable {
                 await group.waitForAll()
             }
         } onGracefulShutdown: {
-            self.wakeUp.finish()
+            self.wakeUp.notify()
         }
     }
 
@@ -60,15 +58,7 @@ final class PreviewWorker: Service, Sendable {
 
     /// Waits for a wake-up or half a second, whichever comes first.
     private func nap() async {
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { [wakeUps] in
-                var iterator = wakeUps.makeAsyncIterator()
-                _ = await iterator.next()
-            }
-            group.addTask { try? await Task.sleep(for: .milliseconds(500)) }
-            _ = await group.next()
-            group.cancelAll()
-        }
+        await wakeUp.wait(upTo: .milliseconds(500))
     }
 
     func process(_ job: PreviewJob) async {

@@ -1,0 +1,63 @@
+import Synchronization
+
+/// Wakes one waiting worker loop: ``notify()`` before or during a ``wait(upTo:)`` ends that wait
+/// (a notification with nobody waiting is kept for the next wait); otherwise the wait ends after
+/// its timeout. Cancelling the waiting task ends the wait too.
+final class WakeUpSignal: Sendable {
+    private struct State {
+        var pending = false
+        var waiter: (id: Int, continuation: CheckedContinuation<Void, Never>)?
+        var nextID = 0
+    }
+
+    private let state = Mutex(State())
+
+    func notify() {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard let waiter = state.waiter else {
+                state.pending = true
+                return nil
+            }
+            state.waiter = nil
+            return waiter.continuation
+        }
+        waiter?.resume()
+    }
+
+    func wait(upTo timeout: Duration) async {
+        let id = state.withLock { state -> Int in
+            state.nextID += 1
+            return state.nextID
+        }
+        let timer = Task { [weak self] in
+            try? await Task.sleep(for: timeout)
+            self?.fire(id)
+        }
+        defer { timer.cancel() }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let resumeNow = state.withLock { state -> Bool in
+                    if state.pending {
+                        state.pending = false
+                        return true
+                    }
+                    state.waiter = (id, continuation)
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        } onCancel: {
+            fire(id)
+        }
+    }
+
+    /// Ends wait `id` if it is still waiting.
+    private func fire(_ id: Int) {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard let waiter = state.waiter, waiter.id == id else { return nil }
+            state.waiter = nil
+            return waiter.continuation
+        }
+        waiter?.resume()
+    }
+}

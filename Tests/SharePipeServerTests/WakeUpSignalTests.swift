@@ -1,0 +1,42 @@
+import Testing
+
+@testable import SharePipeServer
+
+@Suite("WakeUpSignal")
+struct WakeUpSignalTests {
+    @Test("A notification wakes the waiter at once, and one sent before the wait is kept for it")
+    func notifications() async {
+        let signal = WakeUpSignal()
+        signal.notify()
+        let clock = ContinuousClock()
+        let kept = await clock.measure { await signal.wait(upTo: .seconds(30)) }
+        #expect(kept < .seconds(5))
+
+        async let woken: Void = signal.wait(upTo: .seconds(30))
+        try? await Task.sleep(for: .milliseconds(50))
+        let started = clock.now
+        signal.notify()
+        await woken
+        #expect(clock.now - started < .seconds(5))
+    }
+
+    @Test("Without a notification the wait ends at its timeout, not at once")
+    func timeout() async {
+        let signal = WakeUpSignal()
+        let elapsed = await ContinuousClock().measure { await signal.wait(upTo: .milliseconds(200)) }
+        #expect(elapsed >= .milliseconds(200))
+        // A second wait is not woken by the first one's timer.
+        let second = await ContinuousClock().measure { await signal.wait(upTo: .milliseconds(200)) }
+        #expect(second >= .milliseconds(200))
+    }
+
+    @Test("Cancelling the waiting task ends the wait")
+    func cancellation() async {
+        let signal = WakeUpSignal()
+        let task = Task { await signal.wait(upTo: .seconds(30)) }
+        try? await Task.sleep(for: .milliseconds(50))
+        task.cancel()
+        let elapsed = await ContinuousClock().measure { await task.value }
+        #expect(elapsed < .seconds(5))
+    }
+}
