@@ -27,7 +27,33 @@ extension ServerContext {
         let bytes = body.readBytes(length: body.readableBytes) ?? []
         let submission = try ShareSubmission.decode(bytes, limits: limits).get()
         let fingerprint = SHA256.hash(data: submission.canonicalBody).map { String(format: "%02x", $0) }.joined()
-        switch try await database.beginIdempotent(userID: principal.user.id, key: key, fingerprint: fingerprint) {
+        let provided =
+            submission.provided.isEmpty
+            ? nil
+            : ProvidedMetadata(
+                title: submission.provided.title,
+                summary: submission.provided.summary,
+                siteName: submission.provided.siteName,
+                iconURL: submission.provided.iconURL,
+                imageURL: submission.provided.imageURL
+            )
+        let outcome: Database.IngestOutcome
+        do {
+            outcome = try await database.ingestShare(
+                principal: principal,
+                idempotencyKey: key,
+                fingerprint: fingerprint,
+                url: submission.url,
+                note: submission.note,
+                provided: provided,
+                recipients: submission.recipients.map(\.description)
+            ) { recorded in
+                (201, try APIJSON.encode(ShareCreated(share: recorded.share, link: recorded.link)))
+            }
+        } catch let storage as StorageError where storage.code == .invalid {
+            throw ProblemDetails.validationFailed([.init(pointer: "/url", detail: storage.message)])
+        }
+        switch outcome {
         case .replay(let status, let body):
             var headers = HTTPFields()
             headers[HTTPField.Name("Idempotent-Replayed")!] = "true"
@@ -36,40 +62,11 @@ extension ServerContext {
             throw ProblemDetails.idempotencyKeyReused
         case .inFlight:
             throw ProblemDetails.idempotencyKeyInFlight()
-        case .proceed:
-            break
-        }
-        do {
-            let provided =
-                submission.provided.isEmpty
-                ? nil
-                : ProvidedMetadata(
-                    title: submission.provided.title,
-                    summary: submission.provided.summary,
-                    siteName: submission.provided.siteName,
-                    iconURL: submission.provided.iconURL,
-                    imageURL: submission.provided.imageURL
-                )
-            let (recorded, status, body) = try await database.recordShare(
-                principal: principal,
-                idempotencyKey: key,
-                url: submission.url,
-                note: submission.note,
-                provided: provided,
-                recipients: submission.recipients.map(\.description)
-            ) { recorded in
-                (201, try APIJSON.encode(ShareCreated(share: recorded.share, link: recorded.link)))
-            }
+        case .recorded(let recorded, let status, let body):
             if recorded.linkIsNew { worker.notify() }
             var headers = HTTPFields()
             headers[.location] = "/v1/shares/\(recorded.share.id.uuidString)"
             return jsonResponse(encoded: body, status: HTTPResponse.Status(code: status), headers: headers)
-        } catch {
-            try? await database.releaseIdempotent(userID: principal.user.id, key: key)
-            if let storage = error as? StorageError, storage.code == .invalid {
-                throw ProblemDetails.validationFailed([.init(pointer: "/url", detail: storage.message)])
-            }
-            throw error
         }
     }
 

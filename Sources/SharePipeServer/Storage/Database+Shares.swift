@@ -3,7 +3,7 @@ import LinkPreviewCore
 import SQLKit
 
 /// How an `Idempotency-Key` stands when a request arrives with it.
-public enum IdempotencyState: Sendable, Hashable {
+enum IdempotencyState: Sendable, Hashable {
     /// First use: the request goes ahead (the key is now held, in flight).
     case proceed
     /// The same request was answered before: this is its stored response.
@@ -29,42 +29,130 @@ extension Database {
 
     /// Takes `key` for `userID`, or says why not: the stored response of an earlier identical
     /// request, a different body, or a request still in flight.
-    public func beginIdempotent(userID: UUID, key: String, fingerprint: String) async throws -> IdempotencyState {
+    func beginIdempotent(userID: UUID, key: String, fingerprint: String) async throws -> IdempotencyState {
+        try await transaction { sql in
+            try await self.takeIdempotencyKey(userID: userID, key: key, fingerprint: fingerprint, in: sql)
+        }
+    }
+
+    /// ``beginIdempotent(userID:key:fingerprint:)`` inside a transaction the caller holds.
+    func takeIdempotencyKey(
+        userID: UUID,
+        key: String,
+        fingerprint: String,
+        in sql: any SQLDatabase
+    ) async throws -> IdempotencyState {
         let now = Clock.millisecondsNow()
-        return try await transaction { sql in
-            try await self.lockForCreation("idempotency \(userID) \(key)", in: sql)
-            if let row = try await sql.raw(
-                "SELECT fingerprint, state, status, response, created_at FROM idempotency_keys WHERE user_id = \(bind: userID.uuidString) AND key = \(bind: key)"
-            ).first() {
-                guard try row.decode(column: "fingerprint", as: String.self) == fingerprint else { return .mismatch }
-                if try row.decode(column: "state", as: String.self) == "done" {
-                    return .replay(
-                        status: try row.decode(column: "status", as: Int.self),
-                        body: try row.decode(column: "response", as: String.self)
-                    )
-                }
-                guard now - (try row.decode(column: "created_at", as: Int64.self)) > Self.abandonedAfterMilliseconds
-                else {
-                    return .inFlight
-                }
-                try await sql.raw(
-                    "UPDATE idempotency_keys SET created_at = \(bind: now) WHERE user_id = \(bind: userID.uuidString) AND key = \(bind: key)"
-                ).run()
-                return .proceed
+        try await lockForCreation("idempotency \(userID) \(key)", in: sql)
+        if let row = try await sql.raw(
+            "SELECT fingerprint, state, status, response, created_at FROM idempotency_keys WHERE user_id = \(bind: userID.uuidString) AND key = \(bind: key)"
+        ).first() {
+            guard try row.decode(column: "fingerprint", as: String.self) == fingerprint else { return .mismatch }
+            if try row.decode(column: "state", as: String.self) == "done" {
+                return .replay(
+                    status: try row.decode(column: "status", as: Int.self),
+                    body: try row.decode(column: "response", as: String.self)
+                )
+            }
+            guard now - (try row.decode(column: "created_at", as: Int64.self)) > Self.abandonedAfterMilliseconds else {
+                return .inFlight
             }
             try await sql.raw(
-                """
-                INSERT INTO idempotency_keys (user_id, key, fingerprint, state, created_at)
-                VALUES (\(bind: userID.uuidString), \(bind: key), \(bind: fingerprint), 'in_flight', \(bind: now))
-                """
+                "UPDATE idempotency_keys SET created_at = \(bind: now) WHERE user_id = \(bind: userID.uuidString) AND key = \(bind: key)"
             ).run()
             return .proceed
+        }
+        try await sql.raw(
+            """
+            INSERT INTO idempotency_keys (user_id, key, fingerprint, state, created_at)
+            VALUES (\(bind: userID.uuidString), \(bind: key), \(bind: fingerprint), 'in_flight', \(bind: now))
+            """
+        ).run()
+        return .proceed
+    }
+
+    /// What ``ingestShare(principal:idempotencyKey:fingerprint:url:note:provided:recipients:response:)`` did.
+    public enum IngestOutcome: Sendable {
+        case recorded(RecordedShare, status: Int, body: String)
+        case replay(status: Int, body: String)
+        case mismatch
+        case inFlight
+    }
+
+    /// Takes the idempotency key and records the share.
+    ///
+    /// On SQLite both happen in one transaction: writers run one at a time there, so another request
+    /// can never see the key in flight, and one transaction saves a commit and a round of statements.
+    /// On PostgreSQL the key is taken and committed first, so a concurrent request with the same key
+    /// sees it in flight (409) instead of waiting; a failure gives the key back.
+    public func ingestShare(
+        principal: Principal,
+        idempotencyKey key: String,
+        fingerprint: String,
+        url: URL,
+        note: String?,
+        provided: ProvidedMetadata?,
+        recipients: [String],
+        response: @escaping @Sendable (RecordedShare) throws -> (status: Int, body: String)
+    ) async throws -> IngestOutcome {
+        func outcome(_ state: IdempotencyState) -> IngestOutcome? {
+            switch state {
+            case .replay(let status, let body): .replay(status: status, body: body)
+            case .mismatch: .mismatch
+            case .inFlight: .inFlight
+            case .proceed: nil
+            }
+        }
+        if dialect == .sqlite {
+            return try await transaction { sql in
+                let state = try await self.takeIdempotencyKey(
+                    userID: principal.user.id,
+                    key: key,
+                    fingerprint: fingerprint,
+                    in: sql
+                )
+                if let decided = outcome(state) { return decided }
+                let (recorded, status, body) = try await self.recordShare(
+                    principal: principal,
+                    idempotencyKey: key,
+                    url: url,
+                    note: note,
+                    provided: provided,
+                    recipients: recipients,
+                    response: response,
+                    in: sql
+                )
+                return .recorded(recorded, status: status, body: body)
+            }
+        }
+        if let decided = outcome(
+            try await beginIdempotent(userID: principal.user.id, key: key, fingerprint: fingerprint)
+        ) {
+            return decided
+        }
+        do {
+            let (recorded, status, body) = try await transaction { sql in
+                try await self.recordShare(
+                    principal: principal,
+                    idempotencyKey: key,
+                    url: url,
+                    note: note,
+                    provided: provided,
+                    recipients: recipients,
+                    response: response,
+                    in: sql
+                )
+            }
+            return .recorded(recorded, status: status, body: body)
+        } catch {
+            try? await releaseIdempotent(userID: principal.user.id, key: key)
+            throw error
         }
     }
 
     /// Gives up a key taken by ``beginIdempotent(userID:key:fingerprint:)`` when the request failed
     /// before anything was recorded, so the client's retry goes ahead.
-    public func releaseIdempotent(userID: UUID, key: String) async throws {
+    func releaseIdempotent(userID: UUID, key: String) async throws {
         try await run { sql in
             try await sql.raw(
                 "DELETE FROM idempotency_keys WHERE user_id = \(bind: userID.uuidString) AND key = \(bind: key) AND state = 'in_flight'"
@@ -72,16 +160,17 @@ extension Database {
         }
     }
 
-    /// Records a share of `url` in one transaction: the link (found by any of its known URLs, or
+    /// Records a share of `url` inside the caller's transaction: the link (found by any of its known URLs, or
     /// created with a preview job), the share, and the response stored under the idempotency key.
-    public func recordShare(
+    func recordShare(
         principal: Principal,
         idempotencyKey: String?,
         url: URL,
         note: String?,
         provided: ProvidedMetadata?,
         recipients: [String],
-        response: @Sendable (RecordedShare) throws -> (status: Int, body: String)
+        response: @Sendable (RecordedShare) throws -> (status: Int, body: String),
+        in sql: any SQLDatabase
     ) async throws -> (recorded: RecordedShare, status: Int, body: String) {
         guard let key = URLNormalizer.key(for: url), let normalized = URLNormalizer.normalize(url) else {
             throw StorageError.invalid("The URL cannot be normalised.")
@@ -89,7 +178,7 @@ extension Database {
         let now = Date()
         let nowMilliseconds = Self.milliseconds(now)
         let encoder = JSONEncoder()
-        return try await transaction { sql in
+        do {
             try await self.lockForCreation("link \(key)", in: sql)
             var linkIsNew = false
             let link: Link
