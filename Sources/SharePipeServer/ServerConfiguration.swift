@@ -20,6 +20,10 @@ public struct ServerConfiguration: Sendable {
     public var preview: MetadataProvider.Configuration
     /// `GET /v1/preview` requests per account per minute (a burst of as many is allowed). Default 60.
     public var previewsPerMinute: Int
+    /// `/v1/` requests per second per bearer token, bursts of twice as many; 0 for no limit. Default 100.
+    public var requestsPerSecondPerToken: Int
+    /// `/v1/` requests per second per peer address, bursts of twice as many; 0 for no limit. Default 200.
+    public var requestsPerSecondPerAddress: Int
 
     public init(
         host: String = "127.0.0.1",
@@ -30,9 +34,13 @@ public struct ServerConfiguration: Sendable {
         maxPreviewAttempts: Int = 5,
         jobLease: Duration = .seconds(120),
         preview: MetadataProvider.Configuration = MetadataProvider.Configuration(),
-        previewsPerMinute: Int = 60
+        previewsPerMinute: Int = 60,
+        requestsPerSecondPerToken: Int = 100,
+        requestsPerSecondPerAddress: Int = 200
     ) {
         self.previewsPerMinute = previewsPerMinute
+        self.requestsPerSecondPerToken = requestsPerSecondPerToken
+        self.requestsPerSecondPerAddress = requestsPerSecondPerAddress
         self.host = host
         self.port = port
         self.database = database

@@ -12,8 +12,14 @@ extension ServerContext {
     /// try await context.close()
     /// ```
     public func application() -> some ApplicationProtocol {
-        let router = Router(context: BasicRequestContext.self)
+        let router = Router(context: ServerRequestContext.self)
         router.middlewares.add(ProblemMiddleware())
+        router.middlewares.add(
+            RateLimitMiddleware(
+                requestsPerSecondPerToken: configuration.requestsPerSecondPerToken,
+                requestsPerSecondPerAddress: configuration.requestsPerSecondPerAddress
+            )
+        )
         addShareRoutes(to: router)
         addReadingRoutes(to: router)
         addAccountRoutes(to: router)

@@ -31,10 +31,19 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Preview fetches at the same time.")
     var previewWorkers: Int = 8
 
+    @Option(help: "/v1/ requests per second per token (bursts of twice as many); 0 for no limit.")
+    var requestsPerSecondPerToken: Int = 100
+
+    @Option(help: "/v1/ requests per second per client address (bursts of twice as many); 0 for no limit.")
+    var requestsPerSecondPerAddress: Int = 200
+
     func validate() throws {
         guard (1...65535).contains(port) else { throw ValidationError("--port must be 1–65535 (got \(port)).") }
         guard (1...64).contains(previewWorkers) else {
             throw ValidationError("--preview-workers must be 1–64 (got \(previewWorkers)).")
+        }
+        guard requestsPerSecondPerToken >= 0, requestsPerSecondPerAddress >= 0 else {
+            throw ValidationError("Rate limits are requests per second: 0 (no limit) or more.")
         }
         guard (1024...(16 << 20)).contains(maxBodyBytes) else {
             throw ValidationError("--max-body-bytes must be between 1 KiB and 16 MiB (got \(maxBodyBytes)).")
@@ -50,7 +59,9 @@ struct ServeCommand: AsyncParsableCommand {
             port: port,
             database: try database.location(),
             maxBodyBytes: maxBodyBytes,
-            previewWorkers: previewWorkers
+            previewWorkers: previewWorkers,
+            requestsPerSecondPerToken: requestsPerSecondPerToken,
+            requestsPerSecondPerAddress: requestsPerSecondPerAddress
         )
         let context = try await ServerContext.start(configuration: configuration, logger: logger)
         print("SharePipe is listening on http://\(host):\(port)/ with \(configuration.database).")

@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 
 extension ServerContext {
-    func addAccountRoutes(to router: Router<BasicRequestContext>) {
+    func addAccountRoutes(to router: Router<ServerRequestContext>) {
         router.get("/v1/me") { request, _ in
             let principal = try await self.principal(request, allowing: [.app])
             return try jsonResponse(MeView(user: principal.user, deviceID: principal.deviceID))

@@ -5,7 +5,7 @@ import LinkPreview
 import LinkPreviewCore
 
 extension ServerContext {
-    func addPreviewRoutes(to router: Router<BasicRequestContext>) {
+    func addPreviewRoutes(to router: Router<ServerRequestContext>) {
         router.get("/v1/preview") { request, _ in
             try await self.preview(request)
         }

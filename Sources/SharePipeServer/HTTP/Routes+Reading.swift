@@ -6,7 +6,7 @@ extension ServerContext {
     /// The largest page of shares. (A `limit` over it is lowered to it.)
     static let maxPageSize = 100
 
-    func addReadingRoutes(to router: Router<BasicRequestContext>) {
+    func addReadingRoutes(to router: Router<ServerRequestContext>) {
         router.get("/v1/shares") { request, _ in
             let principal = try await self.principal(request, allowing: [.app, .share])
             let query = request.uri.queryParameters

@@ -7,7 +7,7 @@ extension ServerContext {
     /// The longest `Idempotency-Key` accepted.
     static let maxIdempotencyKeyLength = 255
 
-    func addShareRoutes(to router: Router<BasicRequestContext>) {
+    func addShareRoutes(to router: Router<ServerRequestContext>) {
         router.post("/v1/shares") { request, _ in
             try await self.createShare(request)
         }

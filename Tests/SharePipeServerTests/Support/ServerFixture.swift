@@ -18,11 +18,13 @@ struct ServerFixture: Sendable {
         on database: TestDatabase = .sqlite,
         allowLoopbackPort port: Int? = nil,
         previewsPerMinute: Int = 60,
+        requestsPerSecondPerToken: Int = 1000,
         resolver: any HostResolver = StaticHostResolver([:]),
         _ body: @escaping @Sendable (ServerFixture, any TestClientProtocol) async throws -> Void
     ) async throws {
         var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, database: database.location)
         configuration.previewsPerMinute = previewsPerMinute
+        configuration.requestsPerSecondPerToken = requestsPerSecondPerToken
         if let port {
             configuration.preview.policy.addresses.allowList = [.network(IPNetwork("127.0.0.0/8")!)]
             configuration.preview.policy.addresses.allowedPorts.insert(port)

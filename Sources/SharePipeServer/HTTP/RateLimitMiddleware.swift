@@ -1,0 +1,37 @@
+import Hummingbird
+
+/// Limits `/v1/` requests per bearer token and per peer address (token buckets; a limit of 0 turns
+/// that one off). Past a limit: 429 problem+json with `Retry-After`.
+struct RateLimitMiddleware: RouterMiddleware {
+    typealias Context = ServerRequestContext
+
+    let perToken: RateLimiter?
+    let perAddress: RateLimiter?
+
+    init(requestsPerSecondPerToken: Int, requestsPerSecondPerAddress: Int) {
+        perToken =
+            requestsPerSecondPerToken > 0
+            ? RateLimiter(capacity: 2 * requestsPerSecondPerToken, perSecond: Double(requestsPerSecondPerToken)) : nil
+        perAddress =
+            requestsPerSecondPerAddress > 0
+            ? RateLimiter(capacity: 2 * requestsPerSecondPerAddress, perSecond: Double(requestsPerSecondPerAddress))
+            : nil
+    }
+
+    func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        guard request.uri.path.hasPrefix("/v1/") else { return try await next(request, context) }
+        if let perAddress, let address = context.remoteAddress?.ipAddress, let wait = perAddress.take(address) {
+            throw ProblemDetails.rateLimited(retryAfter: wait)
+        }
+        if let perToken, let authorization = request.headers[.authorization],
+            let wait = perToken.take(DeviceToken.hash(authorization))
+        {
+            throw ProblemDetails.rateLimited(retryAfter: wait)
+        }
+        return try await next(request, context)
+    }
+}
