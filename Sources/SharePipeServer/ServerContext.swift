@@ -7,6 +7,7 @@ public struct ServerContext: Sendable {
     public let database: Database
     public let provider: MetadataProvider
     let worker: PreviewWorker
+    let metrics: ServerMetrics
     /// `GET /v1/preview`'s limit per account.
     let previewLimiter: RateLimiter
     public let logger: Logger
@@ -23,12 +24,20 @@ public struct ServerContext: Sendable {
             resolver: resolver,
             logger: logger
         )
-        let worker = PreviewWorker(database: database, provider: provider, configuration: configuration, logger: logger)
+        let metrics = ServerMetrics()
+        let worker = PreviewWorker(
+            database: database,
+            provider: provider,
+            configuration: configuration,
+            metrics: metrics,
+            logger: logger
+        )
         return ServerContext(
             configuration: configuration,
             database: database,
             provider: provider,
             worker: worker,
+            metrics: metrics,
             previewLimiter: RateLimiter(
                 capacity: configuration.previewsPerMinute,
                 perSecond: Double(configuration.previewsPerMinute) / 60

@@ -13,6 +13,7 @@ extension ServerContext {
     /// ```
     public func application() -> some ApplicationProtocol {
         let router = Router(context: ServerRequestContext.self)
+        router.middlewares.add(MetricsMiddleware(metrics: metrics))
         router.middlewares.add(ProblemMiddleware())
         router.middlewares.add(
             RateLimitMiddleware(
@@ -25,6 +26,7 @@ extension ServerContext {
         addAccountRoutes(to: router)
         addPreviewRoutes(to: router)
         addOpenAPIRoute(to: router)
+        addMetricsRoute(to: router)
         return Application(
             router: router,
             configuration: .init(

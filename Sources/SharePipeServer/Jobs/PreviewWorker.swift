@@ -1,5 +1,6 @@
 import Foundation
 import LinkPreview
+import LinkPreviewCore
 import Logging
 import ServiceLifecycle
 
@@ -10,10 +11,18 @@ final class PreviewWorker: Service, Sendable {
     let database: Database
     let provider: MetadataProvider
     let configuration: ServerConfiguration
+    let metrics: ServerMetrics
     let logger: Logger
     private let wakeUp = WakeUpSignal()
 
-    init(database: Database, provider: MetadataProvider, configuration: ServerConfiguration, logger: Logger) {
+    init(
+        database: Database,
+        provider: MetadataProvider,
+        configuration: ServerConfiguration,
+        metrics: ServerMetrics,
+        logger: Logger
+    ) {
+        self.metrics = metrics
         self.database = database
         self.provider = provider
         self.configuration = configuration
@@ -65,11 +74,13 @@ final class PreviewWorker: Service, Sendable {
         do {
             let report = try await provider.preview(for: job.url)
             try await database.completePreviewJob(job, metadata: report.metadata, expires: report.expires)
+            metrics.recordPreview(report.metadata.wall == nil ? "ready" : "wall")
             logger.debug("preview ready", metadata: ["link.id": "\(job.linkID)", "fetch.url": "\(job.url)"])
         } catch let error as LinkPreviewError {
             let retry = Self.isTransient(error) && job.attempts < configuration.maxPreviewAttempts
             let retryAt = retry ? Date().addingTimeInterval(Self.backoff(attempt: job.attempts)) : nil
             try? await database.failPreviewJob(job, reason: error.message, retryAt: retryAt)
+            metrics.recordPreview(retry ? "retry" : "failed")
         } catch {
             logger.error("preview job failed", metadata: ["link.id": "\(job.linkID)", "error": "\(error)"])
             try? await database.failPreviewJob(job, reason: "Internal error.", retryAt: Date().addingTimeInterval(60))

@@ -25,6 +25,7 @@ public enum APIRoutes {
         Route(method: "GET", path: "/health", authenticated: false),
         Route(method: "GET", path: "/ready", authenticated: false),
         Route(method: "GET", path: "/openapi.json", authenticated: false),
+        Route(method: "GET", path: "/metrics", authenticated: false),
     ]
 
     /// The OpenAPI 3.1 document (kept in the repository as `Sources/SharePipeServer/OpenAPI/openapi.json`).

@@ -101,7 +101,24 @@ extension Database {
         }
     }
 
-    /// Jobs waiting or running (for `/ready` and metrics).
+    /// Jobs waiting and running (for `/metrics`).
+    func jobCounts() async throws -> (queued: Int, running: Int) {
+        try await run { sql in
+            let rows = try await sql.raw("SELECT state, COUNT(*) AS n FROM jobs GROUP BY state").all()
+            var counts = (queued: 0, running: 0)
+            for row in rows {
+                let n = try row.decode(column: "n", as: Int.self)
+                switch try row.decode(column: "state", as: String.self) {
+                case "queued": counts.queued = n
+                case "running": counts.running = n
+                default: break
+                }
+            }
+            return counts
+        }
+    }
+
+    /// Jobs waiting or running (for `/ready`).
     public func pendingJobCount() async throws -> Int {
         try await run { sql in
             try await sql.raw("SELECT COUNT(*) AS n FROM jobs").first()?.decode(column: "n", as: Int.self) ?? 0
