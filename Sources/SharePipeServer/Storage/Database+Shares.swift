@@ -2,18 +2,6 @@ public import Foundation
 import LinkPreviewCore
 import SQLKit
 
-/// How an `Idempotency-Key` stands when a request arrives with it.
-enum IdempotencyState: Sendable, Hashable {
-    /// First use: the request goes ahead (the key is now held, in flight).
-    case proceed
-    /// The same request was answered before: this is its stored response.
-    case replay(status: Int, body: String)
-    /// The key was used with a different body.
-    case mismatch
-    /// A request with this key is being processed right now.
-    case inFlight
-}
-
 /// A share as recorded, with its link.
 public struct RecordedShare: Sendable, Hashable, Codable {
     public var share: Share
@@ -27,21 +15,15 @@ extension Database {
     /// taking the key and recording the share).
     static let abandonedAfterMilliseconds: Int64 = 60_000
 
-    /// Takes `key` for `userID`, or says why not: the stored response of an earlier identical
+    /// Takes `key` for `userID` inside the caller's transaction: nil when the request goes ahead
+    /// (the key is now held, in flight), else why not: the stored response of an earlier identical
     /// request, a different body, or a request still in flight.
-    func beginIdempotent(userID: UUID, key: String, fingerprint: String) async throws -> IdempotencyState {
-        try await transaction { sql in
-            try await self.takeIdempotencyKey(userID: userID, key: key, fingerprint: fingerprint, in: sql)
-        }
-    }
-
-    /// ``beginIdempotent(userID:key:fingerprint:)`` inside a transaction the caller holds.
     func takeIdempotencyKey(
         userID: UUID,
         key: String,
         fingerprint: String,
         in sql: any SQLDatabase
-    ) async throws -> IdempotencyState {
+    ) async throws -> IngestOutcome? {
         let now = Clock.millisecondsNow()
         try await lockForCreation("idempotency \(userID) \(key)", in: sql)
         if let row = try await sql.raw(
@@ -60,7 +42,7 @@ extension Database {
             try await sql.raw(
                 "UPDATE idempotency_keys SET created_at = \(bind: now) WHERE user_id = \(bind: userID.uuidString) AND key = \(bind: key)"
             ).run()
-            return .proceed
+            return nil
         }
         try await sql.raw(
             """
@@ -68,7 +50,7 @@ extension Database {
             VALUES (\(bind: userID.uuidString), \(bind: key), \(bind: fingerprint), 'in_flight', \(bind: now))
             """
         ).run()
-        return .proceed
+        return nil
     }
 
     /// What ``ingestShare(principal:idempotencyKey:fingerprint:url:note:provided:recipients:response:)`` did.
@@ -95,62 +77,38 @@ extension Database {
         recipients: [String],
         response: @escaping @Sendable (RecordedShare) throws -> (status: Int, body: String)
     ) async throws -> IngestOutcome {
-        func outcome(_ state: IdempotencyState) -> IngestOutcome? {
-            switch state {
-            case .replay(let status, let body): .replay(status: status, body: body)
-            case .mismatch: .mismatch
-            case .inFlight: .inFlight
-            case .proceed: nil
-            }
+        @Sendable func takeKey(in sql: any SQLDatabase) async throws -> IngestOutcome? {
+            try await self.takeIdempotencyKey(userID: principal.user.id, key: key, fingerprint: fingerprint, in: sql)
+        }
+        @Sendable func record(in sql: any SQLDatabase) async throws -> IngestOutcome {
+            let (recorded, status, body) = try await self.recordShare(
+                principal: principal,
+                idempotencyKey: key,
+                url: url,
+                note: note,
+                provided: provided,
+                recipients: recipients,
+                response: response,
+                in: sql
+            )
+            return .recorded(recorded, status: status, body: body)
         }
         if dialect == .sqlite {
             return try await transaction { sql in
-                let state = try await self.takeIdempotencyKey(
-                    userID: principal.user.id,
-                    key: key,
-                    fingerprint: fingerprint,
-                    in: sql
-                )
-                if let decided = outcome(state) { return decided }
-                let (recorded, status, body) = try await self.recordShare(
-                    principal: principal,
-                    idempotencyKey: key,
-                    url: url,
-                    note: note,
-                    provided: provided,
-                    recipients: recipients,
-                    response: response,
-                    in: sql
-                )
-                return .recorded(recorded, status: status, body: body)
+                if let decided = try await takeKey(in: sql) { return decided }
+                return try await record(in: sql)
             }
         }
-        if let decided = outcome(
-            try await beginIdempotent(userID: principal.user.id, key: key, fingerprint: fingerprint)
-        ) {
-            return decided
-        }
+        if let decided = try await transaction({ sql in try await takeKey(in: sql) }) { return decided }
         do {
-            let (recorded, status, body) = try await transaction { sql in
-                try await self.recordShare(
-                    principal: principal,
-                    idempotencyKey: key,
-                    url: url,
-                    note: note,
-                    provided: provided,
-                    recipients: recipients,
-                    response: response,
-                    in: sql
-                )
-            }
-            return .recorded(recorded, status: status, body: body)
+            return try await transaction { sql in try await record(in: sql) }
         } catch {
             try? await releaseIdempotent(userID: principal.user.id, key: key)
             throw error
         }
     }
 
-    /// Gives up a key taken by ``beginIdempotent(userID:key:fingerprint:)`` when the request failed
+    /// Gives up a key taken by ``takeIdempotencyKey(userID:key:fingerprint:in:)`` when the request failed
     /// before anything was recorded, so the client's retry goes ahead.
     func releaseIdempotent(userID: UUID, key: String) async throws {
         try await run { sql in
