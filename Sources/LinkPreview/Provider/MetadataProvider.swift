@@ -40,7 +40,7 @@ public final class MetadataProvider: Sendable {
             timeout: Duration = .seconds(30),
             includeSubresources: Bool = true,
             policy: FetchPolicy = FetchPolicy(),
-            cacheLifetime: ClosedRange<TimeInterval> = 3600...(7 * 86400),
+            cacheLifetime: ClosedRange<TimeInterval> = CacheLifetime.defaultBounds,
             negativeCaching: NegativeCaching = NegativeCaching(),
             maxConcurrentRequestsPerHost: Int = 4
         ) {

@@ -22,14 +22,15 @@ struct SubresourceReader: Sendable {
         }
         async let images = bounded(deadline) { await verifiedImages(metadata.images, deadline: deadline) }
         let manifestFacts = await manifest
-        let candidates = metadata.rankedIcons() + (manifestFacts?.icons ?? [])
+        let declaredIcons = metadata.rankedIcons()
+        let candidates = declaredIcons + (manifestFacts?.icons ?? [])
         async let icons = bounded(deadline) {
             await verifiedIcons(candidates, pageURL: metadata.url, deadline: deadline)
         }
         var result = metadata
         // A kind whose checks did not finish in time keeps what the page declared.
         result.images = await images ?? metadata.images
-        result.icons = await icons ?? metadata.rankedIcons()
+        result.icons = await icons ?? declaredIcons
         if let manifestFacts { manifestFacts.fill(&result) }
         if let facts = await oEmbed { facts.fill(&result) }
         return result
