@@ -135,7 +135,7 @@ struct ShareSubmissionDecodingTests {
             accepted(#"{"url": "https://example.com/", "urgent": true, "provided": {"author": "Ada", "title": "T"}}"#)
         )
         #expect(share.url.absoluteString == "https://example.com/")
-        #expect(share.provided == ShareSubmission.ProvidedMetadata(title: "T"))
+        #expect(share.provided == ProvidedMetadata(title: "T"))
     }
 
     @Test func byteOrderMarkIsAccepted() throws {

@@ -27,16 +27,6 @@ extension ServerContext {
         let bytes = body.readBytes(length: body.readableBytes) ?? []
         let submission = try ShareSubmission.decode(bytes, limits: limits).get()
         let fingerprint = SHA256.hash(data: submission.canonicalBody).map { String(format: "%02x", $0) }.joined()
-        let provided =
-            submission.provided.isEmpty
-            ? nil
-            : ProvidedMetadata(
-                title: submission.provided.title,
-                summary: submission.provided.summary,
-                siteName: submission.provided.siteName,
-                iconURL: submission.provided.iconURL,
-                imageURL: submission.provided.imageURL
-            )
         let outcome: Database.IngestOutcome
         do {
             outcome = try await database.ingestShare(
@@ -45,7 +35,7 @@ extension ServerContext {
                 fingerprint: fingerprint,
                 url: submission.url,
                 note: submission.note,
-                provided: provided,
+                provided: submission.provided.isEmpty ? nil : submission.provided,
                 recipients: submission.recipients.map(\.description)
             ) { recorded in
                 (201, try APIJSON.encode(ShareCreated(share: recorded.share, link: recorded.link)))

@@ -148,7 +148,7 @@ private struct RawSubmission {
 
         let note =
             record("/note", Self.clean(note, field: "`note`", multiline: true, maxLength: limits.maxNoteLength)) ?? nil
-        let provided = ShareSubmission.ProvidedMetadata(
+        let provided = ProvidedMetadata(
             title: record(
                 "/provided/title",
                 Self.clean(title, field: "`provided.title`", multiline: false, maxLength: limits.maxTitleLength)
