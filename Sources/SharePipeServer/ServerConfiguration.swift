@@ -24,6 +24,17 @@ public struct ServerConfiguration: Sendable {
     public var requestsPerSecondPerToken: Int
     /// `/v1/` requests per second per peer address, bursts of twice as many; 0 for no limit. Default 200.
     public var requestsPerSecondPerAddress: Int
+    /// Whether anyone may create an account on the web page. Default true; when false, accounts are
+    /// added with `sharepipe users add`.
+    public var allowSignUp: Bool
+    /// How long a web session lasts after signing in. Default 30 days.
+    public var sessionLifetime: Duration
+    /// Whether cookies carry `Secure` (only sent over https). Turn on when users reach the server
+    /// over TLS (behind a proxy that terminates it). Default false.
+    public var secureCookies: Bool
+    /// Sign-in attempts (web form or `POST /v1/devices`) per handle and per address in five minutes.
+    /// Default 10.
+    public var signInAttemptsPerFiveMinutes: Int
 
     public init(
         host: String = "127.0.0.1",
@@ -36,8 +47,16 @@ public struct ServerConfiguration: Sendable {
         preview: MetadataProvider.Configuration = MetadataProvider.Configuration(),
         previewsPerMinute: Int = 60,
         requestsPerSecondPerToken: Int = 100,
-        requestsPerSecondPerAddress: Int = 200
+        requestsPerSecondPerAddress: Int = 200,
+        allowSignUp: Bool = true,
+        sessionLifetime: Duration = .seconds(30 * 24 * 3600),
+        secureCookies: Bool = false,
+        signInAttemptsPerFiveMinutes: Int = 10
     ) {
+        self.allowSignUp = allowSignUp
+        self.sessionLifetime = sessionLifetime
+        self.secureCookies = secureCookies
+        self.signInAttemptsPerFiveMinutes = signInAttemptsPerFiveMinutes
         self.previewsPerMinute = previewsPerMinute
         self.requestsPerSecondPerToken = requestsPerSecondPerToken
         self.requestsPerSecondPerAddress = requestsPerSecondPerAddress

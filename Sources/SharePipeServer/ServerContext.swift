@@ -10,6 +10,10 @@ public struct ServerContext: Sendable {
     let metrics: ServerMetrics
     /// `GET /v1/preview`'s limit per account.
     let previewLimiter: RateLimiter
+    /// Sign-in attempts per handle and per address.
+    let signInLimiter: RateLimiter
+    /// The web page's templates and assets.
+    let web: WebResources
     public let logger: Logger
 
     /// Opens the database (migrating it) and starts the fetcher.
@@ -42,6 +46,11 @@ public struct ServerContext: Sendable {
                 capacity: configuration.previewsPerMinute,
                 perSecond: Double(configuration.previewsPerMinute) / 60
             ),
+            signInLimiter: RateLimiter(
+                capacity: configuration.signInAttemptsPerFiveMinutes,
+                perSecond: Double(configuration.signInAttemptsPerFiveMinutes) / 300
+            ),
+            web: try await WebResources.load(),
             logger: logger
         )
     }

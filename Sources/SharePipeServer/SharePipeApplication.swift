@@ -24,6 +24,8 @@ extension ServerContext {
         addShareRoutes(to: router)
         addReadingRoutes(to: router)
         addAccountRoutes(to: router)
+        addDeviceLoginRoute(to: router)
+        addWebRoutes(to: router)
         addPreviewRoutes(to: router)
         addOpenAPIRoute(to: router)
         addMetricsRoute(to: router)

@@ -12,7 +12,8 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Run the SharePipe server (SQLite in ./sharepipe.sqlite unless told otherwise).",
         discussion: """
             Stops gracefully on SIGTERM or SIGINT: no new requests, running ones and preview jobs finish.
-            Options also read from the environment: SHAREPIPE_HOST, SHAREPIPE_PORT, SHAREPIPE_DATABASE.
+            Options also read from the environment: SHAREPIPE_HOST, SHAREPIPE_PORT, SHAREPIPE_DATABASE,
+            SHAREPIPE_SIGN_UP=off.
             First account and device: sharepipe users add ada, then sharepipe devices add ada "Ada's phone".
             """
     )
@@ -36,6 +37,15 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: "/v1/ requests per second per client address (bursts of twice as many); 0 for no limit.")
     var requestsPerSecondPerAddress: Int = 200
+
+    @Flag(
+        inversion: .prefixedNo,
+        help: "Whether anyone may create an account on the web page (SHAREPIPE_SIGN_UP=off turns it off)."
+    )
+    var signUp: Bool = ProcessInfo.processInfo.environment["SHAREPIPE_SIGN_UP"]?.lowercased() != "off"
+
+    @Flag(help: "Mark cookies Secure: turn on when users reach the server over https (through a TLS proxy).")
+    var secureCookies = false
 
     func validate() throws {
         guard (1...65535).contains(port) else { throw ValidationError("--port must be 1–65535 (got \(port)).") }
@@ -61,10 +71,13 @@ struct ServeCommand: AsyncParsableCommand {
             maxBodyBytes: maxBodyBytes,
             previewWorkers: previewWorkers,
             requestsPerSecondPerToken: requestsPerSecondPerToken,
-            requestsPerSecondPerAddress: requestsPerSecondPerAddress
+            requestsPerSecondPerAddress: requestsPerSecondPerAddress,
+            allowSignUp: signUp,
+            secureCookies: secureCookies
         )
         let context = try await ServerContext.start(configuration: configuration, logger: logger)
         print("SharePipe is listening on http://\(host):\(port)/ with \(configuration.database).")
+        print("Web page: http://\(host):\(port)/ (sign-up is \(signUp ? "open" : "closed")).")
         print("Health: http://\(host):\(port)/health — post shares to /v1/shares with a device token.")
         do {
             try await context.application().runService()

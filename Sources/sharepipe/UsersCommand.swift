@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import HummingbirdBcrypt
 import Logging
 import SharePipeServer
 
@@ -28,20 +27,22 @@ struct UsersCommand: AsyncParsableCommand {
         @OptionGroup var database: DatabaseOption
 
         func validate() throws {
-            let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789_")
-            guard (1...32).contains(handle.count), handle.lowercased().allSatisfy(allowed.contains) else {
-                throw ValidationError("'\(handle)' is not a handle: use 1–32 of a–z, 0–9 and _.")
+            guard User.handle(from: handle) != nil else {
+                throw ValidationError("'\(handle)' is not a handle. \(User.handleRule)")
             }
+            if let password, let problem = Passwords.problem(with: password) { throw ValidationError(problem) }
         }
 
         func run() async throws {
             let logger = Logger(label: "sharepipe")
             let database = try await Database.open(try self.database.location(), logger: logger)
             let secret = password ?? ProcessInfo.processInfo.environment["SHAREPIPE_PASSWORD"]
-            let hash = secret.map { Bcrypt.hash($0, cost: 12) }
+            if let secret, let problem = Passwords.problem(with: secret) { throw CLIError(problem) }
+            var hash: String?
+            if let secret { hash = try await Passwords.hash(secret) }
             do {
                 let user = try await database.createUser(
-                    handle: handle,
+                    handle: User.handle(from: handle) ?? handle,
                     displayName: displayName ?? handle,
                     passwordHash: hash
                 )

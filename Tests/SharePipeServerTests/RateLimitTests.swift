@@ -12,7 +12,10 @@ struct RateLimitTests {
         try await ServerFixture.run(requestsPerSecondPerToken: 1) { fixture, client in
             var statuses: [HTTPResponse.Status] = []
             var retryAfter: String?
-            for _ in 0..<3 {
+            // A burst of 2, refilled at 1 a second: of 10 quick requests, the first two pass and
+            // later ones are refused (however slowly a loaded machine sends them, at most one more
+            // token a second comes back).
+            for _ in 0..<10 {
                 let response = try await client.execute(
                     uri: "/v1/me",
                     method: .get,
@@ -21,7 +24,8 @@ struct RateLimitTests {
                 statuses.append(response.status)
                 retryAfter = response.headers[.retryAfter] ?? retryAfter
             }
-            #expect(statuses == [.ok, .ok, .tooManyRequests])
+            #expect(statuses.prefix(2) == [.ok, .ok])
+            #expect(statuses.contains(.tooManyRequests))
             #expect(retryAfter.flatMap(Int.init).map { $0 >= 1 } == true)
             // Another token is not held back by the first one's limit.
             let other = try await client.execute(

@@ -2,17 +2,24 @@ import Crypto
 import Foundation
 
 /// Token material: 256 random bits, base64url, behind a prefix naming the scope
-/// (`sps_…` for share tokens, `spa_…` for app tokens). Only the SHA-256 of a token is stored.
+/// (`sps_…` for share tokens, `spa_…` for app tokens, `spw_…` for web sessions). Only the SHA-256
+/// of a token is stored.
 enum DeviceToken {
+    /// The prefix of web session cookies.
+    static let sessionPrefix = "spw_"
+
     /// A new token of `scope`.
-    static func generate(_ scope: TokenScope) -> String {
+    static func generate(_ scope: TokenScope) -> String { generate(prefix: scope.prefix) }
+
+    /// A new token behind `prefix`.
+    static func generate(prefix: String) -> String {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
         let encoded = Data(bytes).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
-        return scope.prefix + encoded
+        return prefix + encoded
     }
 
     /// The stored form: lowercase hex SHA-256 of the whole token.

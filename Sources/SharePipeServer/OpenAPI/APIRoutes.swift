@@ -20,6 +20,7 @@ public enum APIRoutes {
         Route(method: "GET", path: "/v1/links/{id}", authenticated: true),
         Route(method: "GET", path: "/v1/me", authenticated: true),
         Route(method: "GET", path: "/v1/devices", authenticated: true),
+        Route(method: "POST", path: "/v1/devices", authenticated: false),
         Route(method: "DELETE", path: "/v1/devices/{id}", authenticated: true),
         Route(method: "GET", path: "/v1/preview", authenticated: true),
         Route(method: "GET", path: "/health", authenticated: false),

@@ -60,7 +60,20 @@ enum Migrations {
                 "CREATE UNIQUE INDEX jobs_one_per_link ON jobs (link_id) WHERE state IN ('queued', 'running')",
                 "CREATE INDEX jobs_due ON jobs (state, run_after)",
             ]
-        )
+        ),
+        Migration(
+            version: 2,
+            name: "web sessions; idempotency keys by age, for the sweep",
+            statements: [
+                """
+                CREATE TABLE sessions (
+                    hash TEXT PRIMARY KEY, user_id TEXT NOT NULL REFERENCES users(id),
+                    created_at BIGINT NOT NULL, expires_at BIGINT NOT NULL)
+                """,
+                "CREATE INDEX sessions_by_expiry ON sessions (expires_at)",
+                "CREATE INDEX idempotency_keys_by_age ON idempotency_keys (created_at)",
+            ]
+        ),
     ]
 
     static func apply(to database: Database, logger: Logger) async throws {

@@ -20,11 +20,13 @@ struct ServerFixture: Sendable {
         previewsPerMinute: Int = 60,
         requestsPerSecondPerToken: Int = 1000,
         resolver: any HostResolver = StaticHostResolver([:]),
+        configure: (inout ServerConfiguration) -> Void = { _ in },
         _ body: @escaping @Sendable (ServerFixture, any TestClientProtocol) async throws -> Void
     ) async throws {
         var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, database: database.location)
         configuration.previewsPerMinute = previewsPerMinute
         configuration.requestsPerSecondPerToken = requestsPerSecondPerToken
+        configure(&configuration)
         if let port {
             configuration.preview.policy.addresses.allowList = [.network(IPNetwork("127.0.0.0/8")!)]
             configuration.preview.policy.addresses.allowedPorts.insert(port)

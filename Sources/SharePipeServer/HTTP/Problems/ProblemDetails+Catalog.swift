@@ -11,8 +11,12 @@
 // | 401 | token-invalid | the token is unknown or malformed |
 // | 401 | token-revoked | the token's device was revoked |
 // | 401 | token-expired | the token is past its expiry |
+// | 401 | invalid-credentials | `POST /v1/devices` or the sign-in form with a wrong handle or password |
+// | 403 | sign-up-closed | the sign-up form while sign-up is turned off |
+// | 403 | csrf-failed | a web form post without the page's CSRF token, or from another origin |
 // | 403 | insufficient-scope | a valid token whose scope does not allow this (a share token reading `/v1/me`) |
 // | 404 | not-found | no such resource — also for another user's resource, so ids leak nothing |
+// | 409 | handle-taken | sign-up with a handle someone has |
 // | 409 | idempotency-key-in-flight | the first request with this key has not finished yet |
 // | 413 | body-too-large | the body exceeds the limit |
 // | 415 | unsupported-media-type | the body is not `application/json` (UTF-8) |
@@ -43,6 +47,14 @@ extension ProblemDetails {
         public static let tokenRevoked = base + "token-revoked"
         /// 401: the token has expired.
         public static let tokenExpired = base + "token-expired"
+        /// 401: a wrong handle or password.
+        public static let invalidCredentials = base + "invalid-credentials"
+        /// 403: sign-up is turned off on this server.
+        public static let signUpClosed = base + "sign-up-closed"
+        /// 403: a form post without a matching CSRF token, or from another origin.
+        public static let csrfFailed = base + "csrf-failed"
+        /// 409: the handle belongs to someone else.
+        public static let handleTaken = base + "handle-taken"
         /// 403: the token's scope does not allow the request.
         public static let insufficientScope = base + "insufficient-scope"
         /// 404: no such resource, or one that belongs to someone else.

@@ -1,0 +1,15 @@
+extension User {
+    /// `text` as a handle (lower-cased, without a leading `@`), or nil when it breaks the rule: 1–32
+    /// of `a`–`z`, `0`–`9` and `_`, any letter case. The same rule as ``ShareRecipient``'s.
+    public static func handle(from text: String) -> String? {
+        let bare = text.hasPrefix("@") ? String(text.dropFirst()) : text
+        guard case .user(let handle) = ShareRecipient(parsing: "@" + bare) else { return nil }
+        return handle
+    }
+
+    /// What to tell someone whose handle breaks the rule.
+    public static let handleRule = "Use 1–32 of a–z, 0–9 and _ for the handle."
+
+    /// The longest display name, in characters.
+    public static let maxDisplayNameLength = 64
+}

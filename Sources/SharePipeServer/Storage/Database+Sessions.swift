@@ -1,0 +1,45 @@
+public import Foundation
+import SQLKit
+
+extension Database {
+    /// Starts a web session for `userID` and returns its cookie value, shown once; only its SHA-256
+    /// is stored (as for device tokens).
+    public func createSession(userID: UUID, lifetime: Duration) async throws -> String {
+        let token = DeviceToken.generate(prefix: DeviceToken.sessionPrefix)
+        let now = Clock.millisecondsNow()
+        let expiry = now + lifetime.components.seconds * 1000
+        try await run { sql in
+            try await sql.raw(
+                """
+                INSERT INTO sessions (hash, user_id, created_at, expires_at)
+                VALUES (\(bind: DeviceToken.hash(token)), \(bind: userID.uuidString), \(bind: now), \(bind: expiry))
+                """
+            ).run()
+        }
+        return token
+    }
+
+    /// The user a session cookie stands for, or nil when it is unknown or expired.
+    public func sessionUser(token: String) async throws -> User? {
+        let hash = DeviceToken.hash(token)
+        return try await run { sql in
+            guard
+                let row = try await sql.raw(
+                    """
+                    SELECT s.hash AS session_hash, u.* FROM sessions s JOIN users u ON u.id = s.user_id
+                    WHERE s.hash = \(bind: hash) AND s.expires_at > \(bind: Clock.millisecondsNow())
+                    """
+                ).first(),
+                DeviceToken.constantTimeEquals(try row.decode(column: "session_hash", as: String.self), hash)
+            else { return nil }
+            return try Self.user(row)
+        }
+    }
+
+    /// Ends a session (signing out); unknown tokens are ignored.
+    public func deleteSession(token: String) async throws {
+        try await run { sql in
+            try await sql.raw("DELETE FROM sessions WHERE hash = \(bind: DeviceToken.hash(token))").run()
+        }
+    }
+}

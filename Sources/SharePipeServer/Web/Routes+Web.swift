@@ -1,0 +1,123 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+extension ServerContext {
+    /// The web page: sign up, sign in, sign out and the home page. Forms post
+    /// `application/x-www-form-urlencoded` with a CSRF token (``CSRFProtection``); a failed post
+    /// shows its form again with the reason and the problem's status.
+    func addWebRoutes(to router: Router<ServerRequestContext>) {
+        router.get("/assets/sharepipe.css") { _, _ in self.web.assets.stylesheetResponse() }
+        router.get("/") { request, _ in
+            guard let user = try await self.webUser(request) else { return Response.redirect(to: "/signin") }
+            let csrf = CSRFProtection.token(for: request)
+            let page = WebPageValues.Home(
+                csrf: csrf.value,
+                user: .init(user),
+                handle: user.handle,
+                displayName: user.displayName
+            )
+            return self.withCSRFCookie(self.web.pages.render("home", page), csrf)
+        }
+        router.get("/signin") { request, _ in
+            if try await self.webUser(request) != nil { return Response.redirect(to: "/") }
+            return self.signInPage(request)
+        }
+        router.post("/signin") { request, context in
+            let form = try await WebForm.decode(SignInForm.self, from: request)
+            do {
+                guard CSRFProtection.allows(request, formToken: form.csrf) else { throw ProblemDetails.csrfFailed }
+                let user = try await self.signIn(
+                    handle: form.handle,
+                    password: form.password,
+                    from: context.remoteAddress?.ipAddress
+                )
+                return try await self.startSession(for: user)
+            } catch let problem as ProblemDetails {
+                return self.signInPage(request, handle: form.handle, problem: problem)
+            }
+        }
+        router.get("/signup") { request, _ in
+            if try await self.webUser(request) != nil { return Response.redirect(to: "/") }
+            return self.signUpPage(request)
+        }
+        router.post("/signup") { request, _ in
+            let form = try await WebForm.decode(SignUpForm.self, from: request)
+            do {
+                guard CSRFProtection.allows(request, formToken: form.csrf) else { throw ProblemDetails.csrfFailed }
+                let user = try await self.signUp(
+                    handle: form.handle,
+                    displayName: form.displayName ?? "",
+                    password: form.password
+                )
+                return try await self.startSession(for: user)
+            } catch let problem as ProblemDetails {
+                return self.signUpPage(request, form: form, problem: problem)
+            }
+        }
+        router.post("/signout") { request, _ in
+            let form = try await WebForm.decode(SignOutForm.self, from: request)
+            guard CSRFProtection.allows(request, formToken: form.csrf) else {
+                return self.messagePage(request, ProblemDetails.csrfFailed)
+            }
+            if let token = request.cookies[SessionCookie.name]?.value { try await self.database.deleteSession(token: token) }
+            var response = Response.redirect(to: "/signin")
+            response.setCookie(SessionCookie.cleared(secure: self.configuration.secureCookies))
+            return response
+        }
+    }
+
+    private func startSession(for user: User) async throws -> Response {
+        let token = try await database.createSession(userID: user.id, lifetime: configuration.sessionLifetime)
+        var response = Response.redirect(to: "/")
+        response.setCookie(
+            SessionCookie.make(token, lifetime: configuration.sessionLifetime, secure: configuration.secureCookies)
+        )
+        return response
+    }
+
+    private func signInPage(_ request: Request, handle: String = "", problem: ProblemDetails? = nil) -> Response {
+        let csrf = CSRFProtection.token(for: request)
+        let page = WebPageValues.SignIn(
+            csrf: csrf.value,
+            handle: handle,
+            error: problem?.detail,
+            signUpOpen: configuration.allowSignUp
+        )
+        return withCSRFCookie(web.pages.render("signin", page, status: Self.status(of: problem)), csrf)
+    }
+
+    private func signUpPage(_ request: Request, form: SignUpForm? = nil, problem: ProblemDetails? = nil) -> Response {
+        guard configuration.allowSignUp else { return messagePage(request, .signUpClosed) }
+        let csrf = CSRFProtection.token(for: request)
+        let page = WebPageValues.SignUp(
+            csrf: csrf.value,
+            handle: form?.handle ?? "",
+            displayName: form?.displayName ?? "",
+            error: problem.map(Self.sentence)
+        )
+        return withCSRFCookie(web.pages.render("signup", page, status: Self.status(of: problem)), csrf)
+    }
+
+    private func messagePage(_ request: Request, _ problem: ProblemDetails) -> Response {
+        let page = WebPageValues.Message(title: problem.title, heading: problem.title, message: problem.detail ?? "")
+        return web.pages.render("message", page, status: Self.status(of: problem))
+    }
+
+    private func withCSRFCookie(_ response: Response, _ csrf: (value: String, isNew: Bool)) -> Response {
+        guard csrf.isNew else { return response }
+        var response = response
+        response.setCookie(CSRFProtection.cookie(csrf.value, secure: configuration.secureCookies))
+        return response
+    }
+
+    private static func status(of problem: ProblemDetails?) -> HTTPResponse.Status {
+        problem.map { HTTPResponse.Status(code: $0.status) } ?? .ok
+    }
+
+    /// A problem as one sentence for a form: the field errors when there are some, else the detail.
+    private static func sentence(_ problem: ProblemDetails) -> String {
+        if let errors = problem.errors, !errors.isEmpty { return errors.map(\.detail).joined(separator: " ") }
+        return problem.detail ?? problem.title
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import SharePipeServer
+import Testing
+
+@Suite("Signing a device in: POST /v1/devices")
+struct DeviceLoginTests {
+    static let password = "correct horse battery"
+
+    static func addGrace(_ fixture: ServerFixture) async throws {
+        _ = try await fixture.context.database.createUser(
+            handle: "grace",
+            displayName: "Grace",
+            passwordHash: try await Passwords.hash(password)
+        )
+    }
+
+    static func login(_ client: any TestClientProtocol, _ body: String, json: Bool = true) async throws -> TestResponse {
+        try await client.execute(
+            uri: "/v1/devices",
+            method: .post,
+            headers: ServerFixture.headers(token: nil, json: json),
+            body: ServerFixture.body(body)
+        )
+    }
+
+    @Test("The right handle and password give a device whose share and app tokens work, shown once")
+    func signsIn() async throws {
+        try await ServerFixture.run { fixture, client in
+            try await Self.addGrace(fixture)
+            let response = try await Self.login(
+                client,
+                #"{"handle": "@Grace", "password": "\#(Self.password)", "name": "Grace's iPhone"}"#
+            )
+            #expect(response.status == .created)
+            #expect(response.headers[.cacheControl] == "no-store")
+            let json = try ServerFixture.json(response)
+            let shareToken = try #require(json["shareToken"] as? String)
+            let appToken = try #require(json["appToken"] as? String)
+            #expect(shareToken.hasPrefix("sps_") && appToken.hasPrefix("spa_"))
+            #expect((json["device"] as? [String: Any])?["name"] as? String == "Grace's iPhone")
+
+            let me = try await client.execute(uri: "/v1/me", method: .get, headers: ServerFixture.headers(token: appToken))
+            #expect((try ServerFixture.json(me)["user"] as? [String: Any])?["handle"] as? String == "grace")
+            let share = try await client.execute(
+                uri: "/v1/shares",
+                method: .post,
+                headers: ServerFixture.headers(token: shareToken, key: UUID().uuidString),
+                body: ServerFixture.body(#"{"url": "https://example.com/a"}"#)
+            )
+            #expect(share.status == .created)
+        }
+    }
+
+    @Test("A wrong password and an unknown handle get the same 401, which says not which was wrong")
+    func wrongCredentials() async throws {
+        try await ServerFixture.run { fixture, client in
+            try await Self.addGrace(fixture)
+            let wrongPassword = try await Self.login(
+                client,
+                #"{"handle": "grace", "password": "not the password", "name": "x"}"#
+            )
+            let unknownHandle = try await Self.login(
+                client,
+                #"{"handle": "nobody", "password": "\#(Self.password)", "name": "x"}"#
+            )
+            // Ada has no password at all: she cannot sign in with any.
+            let noPassword = try await Self.login(client, #"{"handle": "ada", "password": "", "name": "x"}"#)
+            for response in [wrongPassword, unknownHandle, noPassword] {
+                #expect(response.status == .unauthorized)
+                #expect(response.headers[.contentType] == "application/problem+json")
+                #expect(try ServerFixture.json(response)["type"] as? String == ProblemDetails.TypeURI.invalidCredentials)
+            }
+            #expect(ServerFixture.bytes(wrongPassword) == ServerFixture.bytes(unknownHandle))
+            #expect(try await fixture.context.database.devices(userID: fixture.user.id).count == 1)
+        }
+    }
+
+    @Test("Bad bodies get the matching problem", arguments: [
+        (#"{"handle": "grace", "password": "x"}"#, true, 422, ProblemDetails.TypeURI.validationFailed),
+        (#"{"handle": "grace", "password": 7, "name": "x"}"#, true, 400, ProblemDetails.TypeURI.wrongFieldType),
+        (#"{"handle": "grace""#, true, 400, ProblemDetails.TypeURI.malformedJSON),
+        (#"{"handle": "grace", "password": "x", "name": "   "}"#, true, 422, ProblemDetails.TypeURI.validationFailed),
+        (#"handle=grace"#, false, 415, ProblemDetails.TypeURI.unsupportedMediaType),
+    ])
+    func badBodies(body: String, json: Bool, status: Int, type: String) async throws {
+        try await ServerFixture.run { _, client in
+            let response = try await Self.login(client, body, json: json)
+            #expect(response.status.code == status)
+            #expect(try ServerFixture.json(response)["type"] as? String == type)
+        }
+    }
+
+    @Test("Past the sign-in limit a handle gets 429 with Retry-After, even with the right password")
+    func throttled() async throws {
+        try await ServerFixture.run(configure: { $0.signInAttemptsPerFiveMinutes = 2 }) { fixture, client in
+            try await Self.addGrace(fixture)
+            for _ in 0..<2 {
+                let wrong = try await Self.login(client, #"{"handle": "grace", "password": "guess1234", "name": "x"}"#)
+                #expect(wrong.status == .unauthorized)
+            }
+            let right = try await Self.login(
+                client,
+                #"{"handle": "grace", "password": "\#(Self.password)", "name": "x"}"#
+            )
+            #expect(right.status == .tooManyRequests)
+            #expect(right.headers[.retryAfter].flatMap(Int.init).map { $0 >= 1 } == true)
+        }
+    }
+}

@@ -1,0 +1,206 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import SharePipeServer
+import Testing
+
+/// A browser's cookie jar, just enough for the web page's forms.
+struct Browser {
+    var cookies: [String: String] = [:]
+
+    var headers: HTTPFields {
+        var headers = HTTPFields()
+        if !cookies.isEmpty {
+            headers[.cookie] = cookies.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
+        }
+        return headers
+    }
+
+    /// Remembers (or, with `Max-Age=0`, forgets) the response's cookies; returns the raw `Set-Cookie` lines.
+    @discardableResult
+    mutating func receive(_ response: TestResponse) -> [String] {
+        let lines = response.headers[values: .setCookie]
+        for line in lines {
+            let pair = line.split(separator: ";")[0].split(separator: "=", maxSplits: 1)
+            let name = String(pair[0])
+            if line.contains("Max-Age=0") { cookies[name] = nil } else { cookies[name] = pair.count > 1 ? String(pair[1]) : "" }
+        }
+        return lines
+    }
+
+    mutating func get(_ client: any TestClientProtocol, _ uri: String) async throws -> TestResponse {
+        let response = try await client.execute(uri: uri, method: .get, headers: headers)
+        receive(response)
+        return response
+    }
+
+    mutating func post(
+        _ client: any TestClientProtocol,
+        _ uri: String,
+        _ form: [(String, String)],
+        origin: String? = nil
+    ) async throws -> TestResponse {
+        var headers = self.headers
+        headers[.contentType] = "application/x-www-form-urlencoded"
+        if let origin { headers[.origin] = origin }
+        let body = form.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" }
+            .joined(separator: "&")
+        let response = try await client.execute(uri: uri, method: .post, headers: headers, body: ByteBuffer(string: body))
+        receive(response)
+        return response
+    }
+
+    /// The hidden CSRF field of a page.
+    static func csrf(in response: TestResponse) -> String? {
+        let html = String(buffer: response.body)
+        guard let range = html.range(of: #"name="csrf" value=""#) else { return nil }
+        return String(html[range.upperBound...].prefix { $0 != "\"" })
+    }
+}
+
+@Suite("The web page's accounts: sign-up, sign-in, sessions, CSRF")
+struct WebSessionTests {
+    static let password = "correct horse battery"
+
+    /// Signs `handle` up through the form and returns the signed-in browser.
+    static func signUp(_ client: any TestClientProtocol, _ handle: String) async throws -> Browser {
+        var browser = Browser()
+        let form = try await browser.get(client, "/signup")
+        let csrf = try #require(Browser.csrf(in: form))
+        let response = try await browser.post(
+            client,
+            "/signup",
+            [("csrf", csrf), ("handle", handle), ("displayName", "Grace Hopper"), ("password", password)]
+        )
+        #expect(response.status == .seeOther)
+        #expect(response.headers[.location] == "/")
+        return browser
+    }
+
+    @Test("Pages carry a strict Content-Security-Policy, and forms a CSRF cookie that scripts cannot read")
+    func pageHeaders() async throws {
+        try await ServerFixture.run { _, client in
+            var browser = Browser()
+            let page = try await browser.get(client, "/signin")
+            #expect(page.status == .ok)
+            #expect(page.headers[.contentType] == "text/html; charset=utf-8")
+            let csp = try #require(page.headers[.contentSecurityPolicy])
+            #expect(csp.contains("default-src 'none'") && csp.contains("frame-ancestors 'none'"))
+            let cookie = try #require(page.headers[values: .setCookie].first { $0.hasPrefix("sharepipe_csrf=") })
+            #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"))
+            #expect(Browser.csrf(in: page) == browser.cookies["sharepipe_csrf"])
+            let css = try await browser.get(client, "/assets/sharepipe.css")
+            #expect(css.status == .ok && css.headers[.contentType] == "text/css; charset=utf-8")
+        }
+    }
+
+    @Test("Sign up, see the home page, sign out: the old session cookie no longer works")
+    func signUpAndOut() async throws {
+        try await ServerFixture.run { _, client in
+            var browser = try await Self.signUp(client, "Grace")
+            let session = try #require(browser.cookies["sharepipe_session"])
+            #expect(session.hasPrefix("spw_"))
+            let home = try await browser.get(client, "/")
+            #expect(home.status == .ok)
+            #expect(String(buffer: home.body).contains("@grace"))
+            let csrf = try #require(Browser.csrf(in: home))
+            let out = try await browser.post(client, "/signout", [("csrf", csrf)])
+            #expect(out.status == .seeOther && out.headers[.location] == "/signin")
+            #expect(browser.cookies["sharepipe_session"] == nil)
+            // Replaying the old cookie (a stolen copy) gets nothing either.
+            browser.cookies["sharepipe_session"] = session
+            let after = try await browser.get(client, "/")
+            #expect(after.status == .seeOther && after.headers[.location] == "/signin")
+        }
+    }
+
+    @Test("Sign in with the form; a wrong password shows the form again with the reason and the handle kept")
+    func signIn() async throws {
+        try await ServerFixture.run { _, client in
+            _ = try await Self.signUp(client, "grace")
+            var browser = Browser()
+            let form = try await browser.get(client, "/signin")
+            let csrf = try #require(Browser.csrf(in: form))
+            let wrong = try await browser.post(client, "/signin", [("csrf", csrf), ("handle", "grace"), ("password", "nope-nope")])
+            #expect(wrong.status == .unauthorized)
+            let page = String(buffer: wrong.body)
+            #expect(page.contains("The handle or the password is wrong") && page.contains(#"value="grace""#))
+            #expect(browser.cookies["sharepipe_session"] == nil)
+            let right = try await browser.post(
+                client,
+                "/signin",
+                [("csrf", csrf), ("handle", "grace"), ("password", Self.password)]
+            )
+            #expect(right.status == .seeOther)
+            let cookie = try #require(right.headers[values: .setCookie].first { $0.hasPrefix("sharepipe_session=") })
+            #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax") && !cookie.contains("Secure"))
+            #expect(try await browser.get(client, "/").status == .ok)
+        }
+    }
+
+    @Test("A form post without the page's token, with another token, or from another origin is refused")
+    func forgedPosts() async throws {
+        try await ServerFixture.run { _, client in
+            _ = try await Self.signUp(client, "grace")
+            var browser = Browser()
+            let form = try await browser.get(client, "/signin")
+            let csrf = try #require(Browser.csrf(in: form))
+            let credentials = [("handle", "grace"), ("password", Self.password)]
+            let missing = try await browser.post(client, "/signin", credentials)
+            let other = try await browser.post(client, "/signin", [("csrf", "spc_" + String(repeating: "a", count: 43))] + credentials)
+            let crossSite = try await browser.post(
+                client,
+                "/signin",
+                [("csrf", csrf)] + credentials,
+                origin: "https://evil.example"
+            )
+            var noCookie = Browser()
+            let forged = try await noCookie.post(client, "/signin", [("csrf", csrf)] + credentials)
+            for response in [missing, other, crossSite, forged] {
+                #expect(response.status == .forbidden)
+                #expect(String(buffer: response.body).contains("Reload the page"))
+                #expect(!response.headers[values: .setCookie].contains { $0.hasPrefix("sharepipe_session=") })
+            }
+        }
+    }
+
+    @Test("Sign-up can be closed; a taken handle and a short password are refused with the reason")
+    func signUpRules() async throws {
+        try await ServerFixture.run(configure: { $0.allowSignUp = false }) { _, client in
+            var browser = Browser()
+            let page = try await browser.get(client, "/signup")
+            #expect(page.status == .forbidden)
+            #expect(String(buffer: page.body).contains("does not take new accounts"))
+            let signIn = try await browser.get(client, "/signin")
+            #expect(!String(buffer: signIn.body).contains("/signup"))
+        }
+        try await ServerFixture.run { _, client in
+            var browser = Browser()
+            let form = try await browser.get(client, "/signup")
+            let csrf = try #require(Browser.csrf(in: form))
+            let taken = try await browser.post(client, "/signup", [("csrf", csrf), ("handle", "ada"), ("password", Self.password)])
+            #expect(taken.status == .conflict)
+            #expect(String(buffer: taken.body).contains("@ada belongs to someone else"))
+            let short = try await browser.post(client, "/signup", [("csrf", csrf), ("handle", "bob"), ("password", "short")])
+            #expect(short.status == .unprocessableContent)
+            #expect(String(buffer: short.body).contains("8–72 bytes"))
+            let badHandle = try await browser.post(
+                client,
+                "/signup",
+                [("csrf", csrf), ("handle", "no spaces"), ("password", Self.password)]
+            )
+            #expect(badHandle.status == .unprocessableContent)
+            #expect(browser.cookies["sharepipe_session"] == nil)
+        }
+    }
+
+    @Test("With secure cookies on, the session and CSRF cookies carry Secure")
+    func secureCookies() async throws {
+        try await ServerFixture.run(configure: { $0.secureCookies = true }) { _, client in
+            var browser = Browser()
+            let page = try await browser.get(client, "/signin")
+            #expect(page.headers[values: .setCookie].allSatisfy { $0.contains("Secure") })
+        }
+    }
+}
