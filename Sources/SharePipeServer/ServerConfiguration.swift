@@ -16,6 +16,9 @@ public struct ServerConfiguration: Sendable {
     public var maxPreviewAttempts: Int
     /// How long a worker holds a job before another may take it (a crashed worker's job). Default 2 min.
     public var jobLease: Duration
+    /// When a failing host's jobs wait: 5 failures in a row open its circuit for 60 s, doubling up
+    /// to 30 min while trials keep failing.
+    public var circuitBreaker = CircuitBreakerSettings()
     /// The fetcher's settings.
     public var preview: MetadataProvider.Configuration
     /// `GET /v1/preview` requests per account per minute (a burst of as many is allowed). Default 60.

@@ -13,6 +13,7 @@ extension ServerContext {
     /// ```
     public func application() -> some ApplicationProtocol {
         let router = Router(context: ServerRequestContext.self)
+        router.middlewares.add(RequestIDMiddleware())
         router.middlewares.add(MetricsMiddleware(metrics: metrics))
         router.middlewares.add(ProblemMiddleware())
         router.middlewares.add(

@@ -26,10 +26,12 @@ extension ServerContext {
         }
         do {
             let report = try await provider.preview(for: url)
+            metrics.recordFetch(source: "api", result: report.metadata.wall == nil ? "ok" : "wall")
             return try jsonResponse(
                 PreviewView(metadata: report.metadata, source: report.source.rawValue, expires: report.expires)
             )
         } catch let error as LinkPreviewError {
+            metrics.recordFetch(source: "api", result: error.code.rawValue)
             throw ProblemDetails.previewFailed(error)
         }
     }

@@ -3,10 +3,12 @@ import LinkPreview
 import LinkPreviewCore
 import Logging
 import ServiceLifecycle
+import Synchronization
 
 /// Fetches the previews of new links in the background: takes due jobs from the database, runs at
 /// most ``ServerConfiguration/previewWorkers`` at once, retries failures with exponential backoff and
-/// jitter, and stops taking jobs when the server shuts down (running ones finish).
+/// jitter, postpones the jobs of hosts that keep failing (``HostCircuitBreaker``), and stops taking
+/// jobs when the server shuts down (running ones finish).
 final class PreviewWorker: Service, Sendable {
     let database: Database
     let provider: MetadataProvider
@@ -14,6 +16,7 @@ final class PreviewWorker: Service, Sendable {
     let metrics: ServerMetrics
     let logger: Logger
     private let wakeUp = WakeUpSignal()
+    private let breaker: Mutex<HostCircuitBreaker>
 
     init(
         database: Database,
@@ -27,6 +30,7 @@ final class PreviewWorker: Service, Sendable {
         self.provider = provider
         self.configuration = configuration
         self.logger = logger
+        self.breaker = Mutex(HostCircuitBreaker(settings: configuration.circuitBreaker))
     }
 
     /// Tells the worker a job was queued, so it does not wait for its next poll.
@@ -71,12 +75,24 @@ final class PreviewWorker: Service, Sendable {
     }
 
     func process(_ job: PreviewJob) async {
+        let host = job.url.host()?.lowercased() ?? ""
+        if case .wait(let until) = breaker.withLock({ $0.decide(host: host, now: .now) }) {
+            let delay = ContinuousClock.now.duration(to: until)
+            let at = Date().addingTimeInterval(Double(delay.components.seconds) + 1)
+            try? await database.postponePreviewJob(job, until: at)
+            metrics.recordPreview("postponed")
+            return
+        }
         do {
             let report = try await provider.preview(for: job.url)
+            breaker.withLock { $0.record(host: host, healthy: true, now: .now) }
+            metrics.recordFetch(source: "job", result: report.metadata.wall == nil ? "ok" : "wall")
             try await database.completePreviewJob(job, metadata: report.metadata, expires: report.expires)
             metrics.recordPreview(report.metadata.wall == nil ? "ready" : "wall")
             logger.debug("preview ready", metadata: ["link.id": "\(job.linkID)", "fetch.url": "\(job.url)"])
         } catch let error as LinkPreviewError {
+            breaker.withLock { $0.record(host: host, healthy: Self.hostAnswered(error), now: .now) }
+            metrics.recordFetch(source: "job", result: error.code.rawValue)
             let retry = Self.isTransient(error) && job.attempts < configuration.maxPreviewAttempts
             let retryAt = retry ? Date().addingTimeInterval(Self.backoff(attempt: job.attempts)) : nil
             try? await database.failPreviewJob(job, reason: error.message, retryAt: retryAt)
@@ -84,6 +100,16 @@ final class PreviewWorker: Service, Sendable {
         } catch {
             logger.error("preview job failed", metadata: ["link.id": "\(job.linkID)", "error": "\(error)"])
             try? await database.failPreviewJob(job, reason: "Internal error.", retryAt: Date().addingTimeInterval(60))
+        }
+    }
+
+    /// Whether a failure still shows the host answering (a 404, a refused content type, a policy
+    /// refusal), as opposed to the host being down or overloaded.
+    static func hostAnswered(_ error: LinkPreviewError) -> Bool {
+        switch error.code {
+        case .dns, .connect, .tls, .timedOut, .stalled, .protocolError: false
+        case .httpStatus: error.statusCode.map { $0 < 500 && $0 != 429 } ?? false
+        default: true
         }
     }
 

@@ -33,6 +33,15 @@ final class ServerMetrics: Sendable {
             helpText: "Preview jobs ended, by outcome: ready, wall, retry, failed."
         )
     }
+    static var fetches: MetricNameDescriptor {
+        MetricNameDescriptor(
+            namespace: "sharepipe",
+            metricName: "preview_fetches",
+            unitName: "total",
+            helpText: "Preview fetches by source (job, api) and result: ok, wall, or the fetcher's error code "
+                + "(dns, connect, tls, httpStatus, timedOut, blockedAddress, ...)."
+        )
+    }
     static var jobs: MetricNameDescriptor {
         MetricNameDescriptor(
             namespace: "sharepipe",
@@ -55,7 +64,12 @@ final class ServerMetrics: Sendable {
         ).record(duration)
     }
 
-    /// A preview job's end: `ready`, `wall`, `retry`, `failed`.
+    /// One fetch's result: `ok`, `wall`, or a ``LinkPreviewError/Code`` raw value.
+    func recordFetch(source: String, result: String) {
+        registry.makeCounter(descriptor: Self.fetches, labels: [("source", source), ("result", result)]).increment()
+    }
+
+    /// A preview job's end: `ready`, `wall`, `retry`, `failed`, `postponed` (its host's circuit is open).
     func recordPreview(_ outcome: String) {
         registry.makeCounter(descriptor: Self.previews, labels: [("outcome", outcome)]).increment()
     }

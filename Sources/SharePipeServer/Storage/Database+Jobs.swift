@@ -101,6 +101,18 @@ extension Database {
         }
     }
 
+    /// Puts a job back without counting its attempt: it was not tried (its host's circuit is open).
+    public func postponePreviewJob(_ job: PreviewJob, until: Date) async throws {
+        try await run { sql in
+            try await sql.raw(
+                """
+                UPDATE jobs SET state = 'queued', lease_until = NULL, attempts = \(bind: job.attempts - 1),
+                run_after = \(bind: Self.milliseconds(until)) WHERE id = \(bind: job.id.uuidString)
+                """
+            ).run()
+        }
+    }
+
     /// Jobs waiting and running (for `/metrics`).
     func jobCounts() async throws -> (queued: Int, running: Int) {
         try await run { sql in

@@ -1,0 +1,66 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import LinkPreviewTesting
+import SharePipeServer
+import Testing
+
+@Suite("The worker stops fetching from a failing host")
+struct CircuitBreakerJobTests {
+    /// The value of the `/metrics` sample whose line starts with `name{` and has all of `labels`.
+    static func sample(_ text: String, _ name: String, _ labels: [String]) -> Double? {
+        text.split(separator: "\n").first { line in
+            line.hasPrefix(name + "{") && labels.allSatisfy { line.contains($0) }
+        }.flatMap { $0.split(separator: " ").last }.flatMap { Double($0) }
+    }
+
+    @Test("After two failures in a row the host's other jobs wait instead of fetching", arguments: TestDatabase.all)
+    func postponesFailingHost(database: TestDatabase) async throws {
+        let site = try await LoopbackHTTPServer.start { _ in .status(503) }
+        try await ServerFixture.run(
+            on: database,
+            allowLoopbackPort: site.port,
+            configure: {
+                $0.previewWorkers = 1
+                $0.circuitBreaker = CircuitBreakerSettings(failureThreshold: 2, cooldown: .seconds(600))
+            }
+        ) { fixture, client in
+            var linkIDs: [String] = []
+            for index in 1...6 {
+                let created = try await client.execute(
+                    uri: "/v1/shares",
+                    method: .post,
+                    headers: ServerFixture.headers(token: fixture.shareToken, key: "down-\(index)"),
+                    body: ServerFixture.body(#"{"url": "\#(site.url("/down/\(index)"))"}"#)
+                )
+                #expect(created.status == .created)
+                linkIDs.append((try ServerFixture.json(created)["link"] as? [String: Any])?["id"] as? String ?? "")
+            }
+            var metrics = ""
+            for _ in 0..<300 {
+                metrics = String(buffer: try await client.execute(uri: "/metrics", method: .get).body)
+                if (Self.sample(metrics, "sharepipe_preview_jobs_total", [#"outcome="postponed""#]) ?? 0) >= 4 { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(Self.sample(metrics, "sharepipe_preview_jobs_total", [#"outcome="postponed""#]) == 4)
+            #expect(
+                Self.sample(metrics, "sharepipe_preview_fetches_total", [#"source="job""#, #"result="httpStatus""#]) == 2
+            )
+            let fetched = (1...6).map { site.requestCount("/down/\($0)") }.reduce(0, +)
+            #expect(fetched == 2)
+            // The links are still pending: nothing failed for good, the jobs only wait.
+            var statuses: [String] = []
+            for id in linkIDs {
+                let link = try await client.execute(
+                    uri: "/v1/links/\(id)",
+                    method: .get,
+                    headers: ServerFixture.headers(token: fixture.appToken)
+                )
+                statuses.append(try ServerFixture.json(link)["status"] as? String ?? "")
+            }
+            #expect(statuses.count == 6 && statuses.allSatisfy { $0 == "pending" })
+        }
+        try await site.shutdown()
+    }
+}
