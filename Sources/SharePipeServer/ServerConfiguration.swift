@@ -19,6 +19,14 @@ public struct ServerConfiguration: Sendable {
     /// When a failing host's jobs wait: 5 failures in a row open its circuit for 60 s, doubling up
     /// to 30 min while trials keep failing.
     public var circuitBreaker = CircuitBreakerSettings()
+    /// How often housekeeping runs (refreshes, sweeps). Default 60 s.
+    public var maintenanceInterval: Duration = .seconds(60)
+    /// Expired previews queued for a refresh per housekeeping round. Default 100.
+    public var refreshesPerRound = 100
+    /// How long an idempotency key is kept after its first use. Default 48 h (the promise is 24 h).
+    public var idempotencyKeyRetention: Duration = .seconds(48 * 3600)
+    /// How long a fetch stays in the database cache. Default 30 days.
+    public var previewCacheRetention: Duration = .seconds(30 * 24 * 3600)
     /// The fetcher's settings.
     public var preview: MetadataProvider.Configuration
     /// `GET /v1/preview` requests per account per minute (a burst of as many is allowed). Default 60.

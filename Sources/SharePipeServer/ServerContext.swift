@@ -7,6 +7,7 @@ public struct ServerContext: Sendable {
     public let database: Database
     public let provider: MetadataProvider
     let worker: PreviewWorker
+    let maintenance: MaintenanceService
     let metrics: ServerMetrics
     /// `GET /v1/preview`'s limit per account.
     let previewLimiter: RateLimiter
@@ -16,7 +17,8 @@ public struct ServerContext: Sendable {
     let web: WebResources
     public let logger: Logger
 
-    /// Opens the database (migrating it) and starts the fetcher.
+    /// Opens the database (migrating it) and starts the fetcher, whose cache is the database
+    /// (``DatabaseMetadataCache``).
     public static func start(
         configuration: ServerConfiguration,
         resolver: any HostResolver = SystemHostResolver(),
@@ -25,6 +27,7 @@ public struct ServerContext: Sendable {
         let database = try await Database.open(configuration.database, logger: logger)
         let provider = try await MetadataProvider(
             configuration: configuration.preview,
+            cache: DatabaseMetadataCache(database: database),
             resolver: resolver,
             logger: logger
         )
@@ -36,11 +39,18 @@ public struct ServerContext: Sendable {
             metrics: metrics,
             logger: logger
         )
+        let maintenance = MaintenanceService(
+            database: database,
+            configuration: configuration,
+            worker: worker,
+            logger: logger
+        )
         return ServerContext(
             configuration: configuration,
             database: database,
             provider: provider,
             worker: worker,
+            maintenance: maintenance,
             metrics: metrics,
             previewLimiter: RateLimiter(
                 capacity: configuration.previewsPerMinute,

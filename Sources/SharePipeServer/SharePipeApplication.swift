@@ -36,7 +36,7 @@ extension ServerContext {
                 address: .hostname(configuration.host, port: configuration.port),
                 serverName: "SharePipe"
             ),
-            services: [worker],
+            services: [worker, maintenance],
             logger: logger
         )
     }

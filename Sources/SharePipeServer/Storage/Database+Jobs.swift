@@ -81,8 +81,11 @@ extension Database {
         }
     }
 
-    /// Records a failed attempt: the job runs again at `retryAt`, or, with nil, the link is marked
-    /// failed with `reason` and the job ends.
+    /// After a refresh failed for good, when the link is refreshed again: a day.
+    static let refreshRetryMilliseconds: Int64 = 24 * 3600 * 1000
+
+    /// Records a failed attempt: the job runs again at `retryAt`, or, with nil, the job ends and a
+    /// link without a preview is marked failed with `reason` (one with a preview keeps it).
     public func failPreviewJob(_ job: PreviewJob, reason: String, retryAt: Date?) async throws {
         try await transaction { sql in
             if let retryAt {
@@ -93,8 +96,19 @@ extension Database {
                     """
                 ).run()
             } else {
+                // A refresh that fails for good keeps the preview the link has, and tries again a day later.
+                let now = Clock.millisecondsNow()
                 try await sql.raw(
-                    "UPDATE links SET status = 'failed', failure = \(bind: reason), fetched_at = \(bind: Clock.millisecondsNow()) WHERE id = \(bind: job.linkID.uuidString)"
+                    """
+                    UPDATE links SET expires_at = \(bind: now + Self.refreshRetryMilliseconds)
+                    WHERE id = \(bind: job.linkID.uuidString) AND metadata IS NOT NULL
+                    """
+                ).run()
+                try await sql.raw(
+                    """
+                    UPDATE links SET status = 'failed', failure = \(bind: reason), fetched_at = \(bind: now)
+                    WHERE id = \(bind: job.linkID.uuidString) AND metadata IS NULL
+                    """
                 ).run()
                 try await sql.raw("DELETE FROM jobs WHERE id = \(bind: job.id.uuidString)").run()
             }

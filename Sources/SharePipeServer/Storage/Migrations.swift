@@ -74,6 +74,18 @@ enum Migrations {
                 "CREATE INDEX idempotency_keys_by_age ON idempotency_keys (created_at)",
             ]
         ),
+        Migration(
+            version: 3,
+            name: "the fetcher's cache in the database; links by expiry, for refreshes",
+            statements: [
+                """
+                CREATE TABLE preview_cache (
+                    key_hash TEXT PRIMARY KEY, entry TEXT NOT NULL, stored_at BIGINT NOT NULL)
+                """,
+                "CREATE INDEX preview_cache_by_age ON preview_cache (stored_at)",
+                "CREATE INDEX links_by_expiry ON links (expires_at)",
+            ]
+        ),
     ]
 
     static func apply(to database: Database, logger: Logger) async throws {

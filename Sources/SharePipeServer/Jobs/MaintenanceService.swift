@@ -1,0 +1,51 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+
+/// The server's housekeeping, every ``ServerConfiguration/maintenanceInterval``: queues refreshes
+/// of expired previews (at most ``ServerConfiguration/refreshesPerRound`` a round), forgets
+/// idempotency keys older than ``ServerConfiguration/idempotencyKeyRetention``, deletes expired web
+/// sessions, and prunes the fetcher's database cache. Every statement is safe to run from several
+/// server processes at once.
+struct MaintenanceService: Service {
+    let database: Database
+    let configuration: ServerConfiguration
+    let worker: PreviewWorker
+    let logger: Logger
+
+    func run() async throws {
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            await runOnce()
+            try? await gracefulShutdownSleep(configuration.maintenanceInterval)
+        }
+    }
+
+    /// One round; failures are logged and retried next round.
+    func runOnce() async {
+        do {
+            let refreshes = try await database.enqueueRefreshes(limit: configuration.refreshesPerRound)
+            if refreshes > 0 { worker.notify() }
+            let retention = Double(configuration.idempotencyKeyRetention.components.seconds)
+            let keys = try await database.deleteIdempotencyKeys(createdBefore: Date().addingTimeInterval(-retention))
+            let sessions = try await database.deleteExpiredSessions()
+            let cacheAge = Double(configuration.previewCacheRetention.components.seconds)
+            let cached = try await database.prunePreviewCache(storedBefore: Date().addingTimeInterval(-cacheAge))
+            if refreshes + keys + sessions + cached > 0 {
+                logger.info(
+                    "maintenance",
+                    metadata: [
+                        "refreshes.queued": "\(refreshes)", "idempotency_keys.deleted": "\(keys)",
+                        "sessions.deleted": "\(sessions)", "preview_cache.deleted": "\(cached)",
+                    ]
+                )
+            }
+        } catch {
+            logger.error("maintenance failed", metadata: ["error": "\(error)"])
+        }
+    }
+}
+
+/// Sleeps for `duration`, or less when the server starts shutting down.
+private func gracefulShutdownSleep(_ duration: Duration) async throws {
+    try await cancelWhenGracefulShutdown { try await Task.sleep(for: duration) }
+}

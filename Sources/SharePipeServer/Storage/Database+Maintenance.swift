@@ -1,0 +1,59 @@
+public import Foundation
+import SQLKit
+
+extension Database {
+    /// Queues a refresh for up to `limit` links whose preview expired (the lifetime the fetcher
+    /// reported), soonest expired first; links that already have a job are skipped. The link keeps
+    /// its preview while the refresh runs. Returns how many were queued.
+    @discardableResult
+    public func enqueueRefreshes(limit: Int) async throws -> Int {
+        let now = Clock.millisecondsNow()
+        return try await run { sql in
+            let rows = try await sql.raw(
+                """
+                SELECT l.id FROM links l
+                WHERE l.status IN ('ready', 'wall') AND l.expires_at <= \(bind: now)
+                  AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.link_id = l.id)
+                ORDER BY l.expires_at LIMIT \(bind: limit)
+                """
+            ).all()
+            var queued = 0
+            for row in rows {
+                let id = try row.decode(column: "id", as: String.self)
+                // Another server process may queue the same link at once: the unique index on
+                // running and queued jobs keeps one, and the other insert does nothing.
+                try await sql.raw(
+                    """
+                    INSERT INTO jobs (id, link_id, state, attempts, run_after, created_at)
+                    VALUES (\(bind: UUID().uuidString), \(bind: id), 'queued', 0, \(bind: now), \(bind: now))
+                    ON CONFLICT DO NOTHING
+                    """
+                ).run()
+                queued += 1
+            }
+            return queued
+        }
+    }
+
+    /// Forgets idempotency keys first used before `date`; returns how many.
+    @discardableResult
+    public func deleteIdempotencyKeys(createdBefore date: Date) async throws -> Int {
+        try await deleteRows("DELETE FROM idempotency_keys WHERE created_at < \(bind: Self.milliseconds(date)) RETURNING 1 AS deleted")
+    }
+
+    /// Deletes web sessions past their expiry; returns how many.
+    @discardableResult
+    public func deleteExpiredSessions() async throws -> Int {
+        try await deleteRows("DELETE FROM sessions WHERE expires_at <= \(bind: Clock.millisecondsNow()) RETURNING 1 AS deleted")
+    }
+
+    /// Drops cached fetches stored before `date`; returns how many.
+    @discardableResult
+    public func prunePreviewCache(storedBefore date: Date) async throws -> Int {
+        try await deleteRows("DELETE FROM preview_cache WHERE stored_at < \(bind: Self.milliseconds(date)) RETURNING 1 AS deleted")
+    }
+
+    private func deleteRows(_ statement: SQLQueryString) async throws -> Int {
+        try await run { sql in try await sql.raw(statement).all().count }
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import LinkPreview
+import LinkPreviewCore
+import LinkPreviewTesting
+@testable import SharePipeServer
+import Synchronization
+import Testing
+
+@Suite("Housekeeping: refreshes that revalidate, the database cache, forgetting old idempotency keys")
+struct MaintenanceTests {
+    @Test("The database cache keeps an entry across lookups, replaces it and removes it", arguments: TestDatabase.all)
+    func databaseCache(database: TestDatabase) async throws {
+        try await ServerFixture.run(on: database) { fixture, _ in
+            let cache = DatabaseMetadataCache(database: fixture.context.database)
+            let key = "https://example.com/" + String(repeating: "long/", count: 800)
+            #expect(await cache.entry(forKey: key) == nil)
+            var metadata = LinkMetadata(originalURL: URL(string: "https://example.com/")!)
+            metadata.title = "First"
+            let first = CachedPreview(metadata: metadata, storedAt: Date(), expiresAt: Date(), etag: "\"v1\"")
+            await cache.store(first, forKey: key)
+            #expect(await cache.entry(forKey: key)?.metadata?.title == "First")
+            #expect(await cache.entry(forKey: key)?.etag == "\"v1\"")
+            metadata.title = "Second"
+            await cache.store(CachedPreview(metadata: metadata, storedAt: Date(), expiresAt: Date()), forKey: key)
+            #expect(await cache.entry(forKey: key)?.metadata?.title == "Second")
+            await cache.removeEntry(forKey: key)
+            #expect(await cache.entry(forKey: key) == nil)
+        }
+    }
+
+    @Test("An expired preview is refreshed with If-None-Match; a 304 keeps it and moves its expiry", arguments: TestDatabase.all)
+    func refreshRevalidates(database: TestDatabase) async throws {
+        let validators = Mutex<[String?]>([])
+        let site = try await LoopbackHTTPServer.start { request in
+            if request.path == "/plan" { validators.withLock { $0.append(request.header("If-None-Match")) } }
+            if request.header("If-None-Match") == "\"v1\"" {
+                return LoopbackResponse(status: 304, headers: [("ETag", "\"v1\""), ("Cache-Control", "max-age=0")])
+            }
+            var page = LoopbackResponse.html("<title>Plan</title><meta property=\"og:title\" content=\"The plan\">")
+            page.headers += [("ETag", "\"v1\""), ("Cache-Control", "max-age=0")]
+            return page
+        }
+        try await ServerFixture.run(
+            on: database,
+            allowLoopbackPort: site.port,
+            configure: { $0.preview.cacheLifetime = 0...3600 }
+        ) { fixture, client in
+            let created = try await client.execute(
+                uri: "/v1/shares",
+                method: .post,
+                headers: ServerFixture.headers(token: fixture.shareToken, key: "r1"),
+                body: ServerFixture.body(#"{"url": "\#(site.url("/plan"))"}"#)
+            )
+            let linkID = (try ServerFixture.json(created)["link"] as? [String: Any])?["id"] as? String ?? ""
+            let ready = try await PreviewJobTests.settledLink(linkID, client: client, token: fixture.appToken)
+            #expect(ready["status"] as? String == "ready")
+
+            await fixture.context.maintenance.runOnce()
+            for _ in 0..<300 {
+                let pending = try await fixture.context.database.pendingJobCount()
+                if validators.withLock({ $0.count }) >= 2 && pending == 0 { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(validators.withLock { $0 } == [nil, "\"v1\""])
+            let link = try ServerFixture.json(
+                try await client.execute(uri: "/v1/links/\(linkID)", method: .get, headers: ServerFixture.headers(token: fixture.appToken))
+            )
+            #expect(link["status"] as? String == "ready")
+            #expect((link["metadata"] as? [String: Any])?["title"] as? String == "The plan")
+        }
+        try await site.shutdown()
+    }
+
+    @Test("An idempotency key past its retention is forgotten: the key may then be used for a new share")
+    func forgetsOldKeys() async throws {
+        try await ServerFixture.run(configure: { $0.idempotencyKeyRetention = .zero }) { fixture, client in
+            func post(_ url: String) async throws -> HTTPResponse.Status {
+                try await client.execute(
+                    uri: "/v1/shares",
+                    method: .post,
+                    headers: ServerFixture.headers(token: fixture.shareToken, key: "k1"),
+                    body: ServerFixture.body(#"{"url": "\#(url)"}"#)
+                ).status
+            }
+            #expect(try await post("https://example.com/a") == .created)
+            #expect(try await post("https://example.com/b") == .unprocessableContent)
+            try await Task.sleep(for: .milliseconds(5))
+            await fixture.context.maintenance.runOnce()
+            #expect(try await post("https://example.com/b") == .created)
+        }
+    }
+}
