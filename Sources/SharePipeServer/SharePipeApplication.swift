@@ -26,6 +26,8 @@ extension ServerContext {
         addReadingRoutes(to: router)
         addAccountRoutes(to: router)
         addDeviceLoginRoute(to: router)
+        addConversationRoutes(to: router)
+        addHighlightRoutes(to: router)
         addWebRoutes(to: router)
         addPreviewRoutes(to: router)
         addOpenAPIRoute(to: router)

@@ -26,6 +26,7 @@ struct OpenAPITests {
         try await ServerFixture.run { _, client in
             for route in APIRoutes.all {
                 let uri = route.path.replacingOccurrences(of: "{id}", with: UUID().uuidString)
+                    .replacingOccurrences(of: "{handle}", with: "ada")
                 let response = try await client.execute(
                     uri: uri,
                     method: HTTPRequest.Method(rawValue: route.method)!,

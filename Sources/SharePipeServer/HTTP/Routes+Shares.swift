@@ -41,7 +41,7 @@ extension ServerContext {
                 (201, try APIJSON.encode(ShareCreated(share: recorded.share, link: recorded.link)))
             }
         } catch let storage as StorageError where storage.code == .invalid {
-            throw ProblemDetails.validationFailed([.init(pointer: "/url", detail: storage.message)])
+            throw ProblemDetails.validationFailed([.init(pointer: storage.pointer ?? "/url", detail: storage.message)])
         }
         switch outcome {
         case .replay(let status, let body):

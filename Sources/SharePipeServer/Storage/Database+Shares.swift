@@ -186,6 +186,32 @@ extension Database {
                         \(bind: link.id.uuidString), \(bind: note), \(bind: providedJSON), \(bind: recipientsJSON), \(bind: nowMilliseconds))
                 """
             ).run()
+            // Recipients make the share a message in each conversation they name.
+            let named = recipients.compactMap(ShareRecipient.init(parsing:))
+            if !named.isEmpty {
+                let conversations: [UUID]
+                do {
+                    conversations = try await self.conversations(
+                        forRecipients: named,
+                        senderID: principal.user.id,
+                        in: sql
+                    )
+                } catch var error as StorageError {
+                    error.pointer = "/recipients"
+                    throw error
+                }
+                for conversation in conversations {
+                    try await self.postMessage(
+                        conversationID: conversation,
+                        senderID: principal.user.id,
+                        linkID: link.id,
+                        shareID: share.id,
+                        note: note,
+                        at: nowMilliseconds,
+                        in: sql
+                    )
+                }
+            }
             let recorded = RecordedShare(share: share, link: link, linkIsNew: linkIsNew)
             let (status, body) = try response(recorded)
             if let idempotencyKey {
@@ -239,13 +265,15 @@ extension Database {
         }
     }
 
-    /// A link, if the user shared it (links are not browsable by id otherwise).
+    /// A link, if the user shared it or it was shared with them (links are not browsable by id
+    /// otherwise).
     public func link(id: UUID, sharedBy userID: UUID) async throws -> Link? {
         try await run { sql in
             try await sql.raw(
                 """
                 SELECT l.* FROM links l WHERE l.id = \(bind: id.uuidString)
-                AND EXISTS (SELECT 1 FROM shares s WHERE s.link_id = l.id AND s.user_id = \(bind: userID.uuidString))
+                AND (EXISTS (SELECT 1 FROM shares s WHERE s.link_id = l.id AND s.user_id = \(bind: userID.uuidString))
+                  OR EXISTS (SELECT 1 FROM shelf_sources f WHERE f.link_id = l.id AND f.user_id = \(bind: userID.uuidString)))
                 """
             ).first().map(Self.link)
         }

@@ -139,8 +139,13 @@ public final class Database: Sendable {
                 }
             }
         case .postgres(let client, _):
-            return try await client.withTransaction(logger: logger) { connection in
-                try await body(connection.sql(queryLogLevel: .trace))
+            do {
+                return try await client.withTransaction(logger: logger) { connection in
+                    try await body(connection.sql(queryLogLevel: .trace))
+                }
+            } catch let error as PostgresTransactionError {
+                // The caller's own error (a StorageError saying what to tell the user), not the wrapper.
+                throw error.closureError ?? error.beginError ?? error.commitError ?? error
             }
         }
     }

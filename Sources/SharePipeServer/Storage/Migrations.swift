@@ -86,6 +86,63 @@ enum Migrations {
                 "CREATE INDEX links_by_expiry ON links (expires_at)",
             ]
         ),
+        Migration(
+            version: 4,
+            name: "conversations, messages, and the Shared with You shelf",
+            statements: [
+                // member_key: the sorted member ids of a conversation made from a share's handles, so
+                // the same people share into the same conversation; NULL for groups made on purpose.
+                """
+                CREATE TABLE conversations (
+                    id TEXT PRIMARY KEY, kind TEXT NOT NULL, title TEXT, member_key TEXT UNIQUE,
+                    created_by TEXT NOT NULL REFERENCES users(id), created_at BIGINT NOT NULL)
+                """,
+                """
+                CREATE TABLE conversation_members (
+                    conversation_id TEXT NOT NULL REFERENCES conversations(id), user_id TEXT NOT NULL REFERENCES users(id),
+                    show_in_shelf INTEGER NOT NULL, joined_at BIGINT NOT NULL, PRIMARY KEY (conversation_id, user_id))
+                """,
+                "CREATE INDEX conversation_members_by_user ON conversation_members (user_id, conversation_id)",
+                """
+                CREATE TABLE messages (
+                    id TEXT PRIMARY KEY, conversation_id TEXT NOT NULL REFERENCES conversations(id),
+                    sender_id TEXT NOT NULL REFERENCES users(id), share_id TEXT, link_id TEXT REFERENCES links(id),
+                    note TEXT, created_at BIGINT NOT NULL)
+                """,
+                "CREATE INDEX messages_by_conversation ON messages (conversation_id, created_at, id)",
+                // Per recipient, link and conversation: the latest message of the link there from
+                // someone else (the attribution).
+                """
+                CREATE TABLE shelf_sources (
+                    user_id TEXT NOT NULL, link_id TEXT NOT NULL, conversation_id TEXT NOT NULL,
+                    message_id TEXT NOT NULL, sender_id TEXT NOT NULL, shared_at BIGINT NOT NULL,
+                    PRIMARY KEY (user_id, link_id, conversation_id))
+                """,
+                "CREATE INDEX shelf_sources_by_conversation ON shelf_sources (user_id, conversation_id)",
+                // Per recipient and link: the item. visible: some source is in a conversation whose
+                // switch is on; last_shared_at: the latest such source (else the latest of all).
+                """
+                CREATE TABLE shelf_items (
+                    user_id TEXT NOT NULL, link_id TEXT NOT NULL, last_shared_at BIGINT NOT NULL,
+                    visible INTEGER NOT NULL, pinned_at BIGINT, removed_at BIGINT, removed_reason TEXT,
+                    opens INTEGER NOT NULL DEFAULT 0, summary_impressions INTEGER NOT NULL DEFAULT 0,
+                    detail_views INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (user_id, link_id))
+                """,
+                """
+                CREATE INDEX shelf_items_feed ON shelf_items (user_id, last_shared_at, link_id)
+                WHERE visible = 1 AND removed_at IS NULL AND pinned_at IS NULL
+                """,
+                """
+                CREATE INDEX shelf_items_pinned ON shelf_items (user_id, pinned_at)
+                WHERE pinned_at IS NOT NULL AND removed_at IS NULL
+                """,
+                """
+                CREATE TABLE sharer_affinity (
+                    user_id TEXT NOT NULL, sharer_id TEXT NOT NULL, opens INTEGER NOT NULL,
+                    PRIMARY KEY (user_id, sharer_id))
+                """,
+            ]
+        ),
     ]
 
     static func apply(to database: Database, logger: Logger) async throws {

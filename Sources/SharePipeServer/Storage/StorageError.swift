@@ -11,10 +11,14 @@ public struct StorageError: Error, Sendable, Hashable, CustomStringConvertible {
 
     public var code: Code
     public var message: String
+    /// The JSON pointer of the request member at fault, when the caller should name one.
+    public var pointer: String?
 
     public var description: String { "\(code): \(message)" }
 
     static func conflict(_ message: String) -> StorageError { StorageError(code: .conflict, message: message) }
     static func notFound(_ message: String) -> StorageError { StorageError(code: .notFound, message: message) }
-    static func invalid(_ message: String) -> StorageError { StorageError(code: .invalid, message: message) }
+    static func invalid(_ message: String, pointer: String? = nil) -> StorageError {
+        StorageError(code: .invalid, message: message, pointer: pointer)
+    }
 }

@@ -1,0 +1,157 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+extension ServerContext {
+    /// Conversations: start one, list mine, read one with its messages, the "Show in Shared with
+    /// You" switch, and a group's members. App tokens only; someone else's conversation is 404.
+    func addConversationRoutes(to router: Router<ServerRequestContext>) {
+        router.post("/v1/conversations") { request, _ in
+            let principal = try await self.principal(request, allowing: [.app])
+            let body = try await JSONRequestBody.decode(NewConversation.self, from: request, limit: 16 << 10)
+            let title = body.title?.trimmingCharacters(in: .whitespacesAndNewlines)
+            var errors: [ProblemDetails.FieldError] = []
+            if body.members.isEmpty || body.members.count >= Conversation.maxMembers {
+                errors.append(.init(pointer: "/members", detail: "Name 1–\(Conversation.maxMembers - 1) people by handle."))
+            }
+            for (index, member) in body.members.enumerated() where User.handle(from: member) == nil {
+                errors.append(.init(pointer: "/members/\(index)", detail: User.handleRule))
+            }
+            if let title, !(1...Conversation.maxTitleLength).contains(title.count) {
+                errors.append(.init(pointer: "/title", detail: "Use 1–\(Conversation.maxTitleLength) characters."))
+            }
+            guard errors.isEmpty else { throw ProblemDetails.validationFailed(errors) }
+            let conversation = try await Self.validating("/members") {
+                try await self.database.createConversation(
+                    creatorID: principal.user.id,
+                    handles: body.members.compactMap(User.handle(from:)),
+                    title: title
+                )
+            }
+            var response = try jsonResponse(conversation, status: .created)
+            response.headers[.location] = "/v1/conversations/\(conversation.id.uuidString)"
+            return response
+        }
+        router.get("/v1/conversations") { request, _ in
+            let principal = try await self.principal(request, allowing: [.app])
+            return try jsonResponse(["conversations": try await self.database.conversations(userID: principal.user.id)])
+        }
+        router.get("/v1/conversations/:id") { request, context in
+            let principal = try await self.principal(request, allowing: [.app])
+            let id = try Self.uuid(context, "id")
+            let page = try Self.page(request)
+            guard let conversation = try await self.database.conversation(id: id, viewerID: principal.user.id),
+                let messages = try await self.database.messages(
+                    conversationID: id,
+                    viewerID: principal.user.id,
+                    before: page.cursor,
+                    limit: page.limit
+                )
+            else { throw ProblemDetails.notFound(detail: "No such conversation of yours.") }
+            let next = messages.count == page.limit
+                ? messages.last.map { ShareCursor(createdAt: Database.milliseconds($0.createdAt), id: $0.id.uuidString).token }
+                : nil
+            return try jsonResponse(ConversationView(conversation: conversation, messages: messages, nextCursor: next))
+        }
+        router.patch("/v1/conversations/:id") { request, context in
+            let principal = try await self.principal(request, allowing: [.app])
+            let id = try Self.uuid(context, "id")
+            let body = try await JSONRequestBody.decode(ConversationSettings.self, from: request, limit: 1 << 10)
+            guard try await self.database.setShowInSharedWithYou(body.showInSharedWithYou, conversationID: id, userID: principal.user.id),
+                let conversation = try await self.database.conversation(id: id, viewerID: principal.user.id)
+            else { throw ProblemDetails.notFound(detail: "No such conversation of yours.") }
+            return try jsonResponse(conversation)
+        }
+        router.post("/v1/conversations/:id/members") { request, context in
+            let principal = try await self.principal(request, allowing: [.app])
+            let id = try Self.uuid(context, "id")
+            let body = try await JSONRequestBody.decode(NewMember.self, from: request, limit: 1 << 10)
+            guard let handle = User.handle(from: body.handle) else {
+                throw ProblemDetails.validationFailed([.init(pointer: "/handle", detail: User.handleRule)])
+            }
+            let added = try await Self.validating("/handle") {
+                try await self.database.addMember(conversationID: id, byUserID: principal.user.id, handle: handle)
+            }
+            guard added, let conversation = try await self.database.conversation(id: id, viewerID: principal.user.id) else {
+                throw ProblemDetails.notFound(detail: "No such conversation of yours.")
+            }
+            return try jsonResponse(conversation)
+        }
+        router.delete("/v1/conversations/:id/members/:handle") { request, context in
+            let principal = try await self.principal(request, allowing: [.app])
+            let id = try Self.uuid(context, "id")
+            guard let handle = context.parameters.get("handle").flatMap(User.handle(from:)) else {
+                throw ProblemDetails.notFound(detail: "No such member.")
+            }
+            let removed = try await Self.validating("/handle") {
+                try await self.database.removeMember(conversationID: id, byUserID: principal.user.id, handle: handle)
+            }
+            guard removed else { throw ProblemDetails.notFound(detail: "No such conversation of yours.") }
+            return Response(status: .noContent)
+        }
+    }
+
+    /// A path parameter as a UUID; anything else is 404 (no such resource).
+    static func uuid(_ context: ServerRequestContext, _ name: String) throws -> UUID {
+        guard let id = context.parameters.get(name).flatMap(UUID.init(uuidString:)) else {
+            throw ProblemDetails.notFound()
+        }
+        return id
+    }
+
+    /// `limit` (1–100, default 50) and `cursor` of a paged list.
+    static func page(_ request: Request) throws -> (limit: Int, cursor: ShareCursor?) {
+        let query = request.uri.queryParameters
+        var limit = 50
+        if let text = query["limit"] {
+            guard let value = Int(String(text)), value > 0 else {
+                throw ProblemDetails.validationFailed([.init(pointer: "limit", detail: "A positive whole number.")])
+            }
+            limit = min(value, maxPageSize)
+        }
+        var cursor: ShareCursor?
+        if let text = query["cursor"] {
+            guard let parsed = ShareCursor(token: String(text)) else {
+                throw ProblemDetails.validationFailed([.init(pointer: "cursor", detail: "Not a cursor this API gave.")])
+            }
+            cursor = parsed
+        }
+        return (limit, cursor)
+    }
+
+    /// Runs a storage call, answering its refusals as 422 at `pointer` and its not-founds as 404.
+    static func validating<T>(_ pointer: String, _ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as StorageError where error.code == .invalid {
+            throw ProblemDetails.validationFailed([.init(pointer: error.pointer ?? pointer, detail: error.message)])
+        } catch let error as StorageError where error.code == .notFound {
+            throw ProblemDetails.notFound(detail: error.message)
+        }
+    }
+}
+
+/// `POST /v1/conversations`.
+struct NewConversation: Decodable {
+    /// Handles of the other people.
+    var members: [String]
+    var title: String?
+}
+
+/// `PATCH /v1/conversations/{id}`: the viewer's settings for the conversation.
+struct ConversationSettings: Decodable {
+    var showInSharedWithYou: Bool
+}
+
+/// `POST /v1/conversations/{id}/members`.
+struct NewMember: Decodable {
+    var handle: String
+}
+
+/// `GET /v1/conversations/{id}`.
+struct ConversationView: Encodable {
+    var conversation: Conversation
+    /// Newest first.
+    var messages: [Message]
+    var nextCursor: String?
+}

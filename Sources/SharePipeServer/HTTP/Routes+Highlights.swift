@@ -1,0 +1,126 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+extension ServerContext {
+    /// The Shared with You shelf and its actions. App tokens only; a link that is not on the
+    /// caller's shelf is 404.
+    func addHighlightRoutes(to router: Router<ServerRequestContext>) {
+        router.get("/v1/highlights") { request, _ in
+            let principal = try await self.principal(request, allowing: [.app])
+            let query = request.uri.queryParameters
+            var limit = 20
+            if let text = query["limit"] {
+                guard let value = Int(String(text)), value > 0 else {
+                    throw ProblemDetails.validationFailed([.init(pointer: "limit", detail: "A positive whole number.")])
+                }
+                limit = min(value, Self.maxPageSize)
+            }
+            var cursor: ShelfCursor?
+            if let text = query["cursor"] {
+                guard let parsed = ShelfCursor(token: String(text)) else {
+                    throw ProblemDetails.validationFailed([.init(pointer: "cursor", detail: "Not a cursor this API gave.")])
+                }
+                cursor = parsed
+            }
+            let page = try await self.database.shelf(userID: principal.user.id, after: cursor, limit: limit, now: Date())
+            return try jsonResponse(page)
+        }
+        router.put("/v1/highlights/:id/pin") { request, context in
+            try await self.highlightAction(request, context) { database, user, link in
+                try await Self.validating("/") { try await database.setPinned(true, linkID: link, userID: user) }
+            }
+        }
+        router.delete("/v1/highlights/:id/pin") { request, context in
+            try await self.highlightAction(request, context) { database, user, link in
+                try await database.setPinned(false, linkID: link, userID: user)
+            }
+        }
+        router.post("/v1/highlights/:id/remove") { request, context in
+            try await self.highlightAction(request, context) { database, user, link in
+                let reason = try await Self.optionalBody(RemoveHighlight.self, request)?.reason
+                if let reason, reason.count > 500 {
+                    throw ProblemDetails.validationFailed([.init(pointer: "/reason", detail: "Use at most 500 characters.")])
+                }
+                return try await database.removeHighlight(linkID: link, userID: user, reason: reason)
+            }
+        }
+        router.post("/v1/highlights/:id/feedback") { request, context in
+            try await self.highlightAction(request, context) { database, user, link in
+                let feedback = try await JSONRequestBody.decode(HighlightFeedback.self, from: request, limit: 1 << 10)
+                return try await database.recordFeedback(feedback, linkID: link, userID: user)
+            }
+        }
+        router.post("/v1/highlights/:id/reply") { request, context in
+            let principal = try await self.principal(request, allowing: [.app])
+            let link = try Self.uuid(context, "id")
+            let body = try await JSONRequestBody.decode(Reply.self, from: request, limit: 16 << 10)
+            let note = body.note?.trimmingCharacters(in: .whitespacesAndNewlines)
+            if let note, note.count > ShareLimits.default.maxNoteLength {
+                throw ProblemDetails.validationFailed([
+                    .init(pointer: "/note", detail: "Use at most \(ShareLimits.default.maxNoteLength) characters.")
+                ])
+            }
+            switch try await self.database.reply(
+                linkID: link,
+                userID: principal.user.id,
+                conversationID: body.conversationId,
+                note: note?.isEmpty == true ? nil : note
+            ) {
+            case .posted(let conversation, let message):
+                return try jsonResponse(ReplyPosted(conversationId: conversation, messageId: message), status: .created)
+            case .chooseConversation(let choices):
+                throw ProblemDetails.validationFailed([
+                    .init(
+                        pointer: "/conversationId",
+                        detail: "The link came from several conversations; choose one of: "
+                            + choices.map { $0.uuidString.lowercased() }.joined(separator: ", ") + "."
+                    )
+                ])
+            case .notFound:
+                throw ProblemDetails.notFound(detail: "No such item on your shelf, or not from that conversation.")
+            }
+        }
+    }
+
+    /// Runs an action on one of the caller's shelf items, once the token is checked: 204, or 404 when
+    /// it is not on their shelf.
+    private func highlightAction(
+        _ request: Request,
+        _ context: ServerRequestContext,
+        _ action: (Database, UUID, UUID) async throws -> Bool
+    ) async throws -> Response {
+        let principal = try await principal(request, allowing: [.app])
+        let link = try Self.uuid(context, "id")
+        guard try await action(database, principal.user.id, link) else {
+            throw ProblemDetails.notFound(detail: "No such item on your shelf.")
+        }
+        return Response(status: .noContent)
+    }
+
+    /// A JSON body that may be left out entirely.
+    static func optionalBody<T: Decodable>(_ type: T.Type, _ request: Request) async throws -> T? {
+        if request.headers[.contentType] == nil, request.headers[.contentLength] == nil || request.headers[.contentLength] == "0" {
+            return nil
+        }
+        return try await JSONRequestBody.decode(type, from: request, limit: 4 << 10)
+    }
+}
+
+/// `POST /v1/highlights/{id}/remove`.
+struct RemoveHighlight: Decodable {
+    var reason: String?
+}
+
+/// `POST /v1/highlights/{id}/reply`.
+struct Reply: Decodable {
+    /// Which conversation, when the link came from several.
+    var conversationId: UUID?
+    var note: String?
+}
+
+/// The answer to a reply.
+struct ReplyPosted: Encodable {
+    var conversationId: UUID
+    var messageId: UUID
+}

@@ -1,0 +1,46 @@
+public import Foundation
+
+/// One item of a user's Shared with You shelf: a link others shared into the user's conversations,
+/// once however often it was shared, with everyone who shared it where.
+public struct Highlight: Sendable, Hashable, Codable {
+    /// Who shared the link into which conversation, and when (the latest message of the link in
+    /// each conversation).
+    public struct Attribution: Sendable, Hashable, Codable {
+        public var sharer: User
+        public var conversationID: UUID
+        /// The conversation's title, or nil for a direct conversation or an untitled group.
+        public var conversationTitle: String?
+        public var messageID: UUID
+        public var sharedAt: Date
+    }
+
+    /// What the card shows. The sharers' provided metadata (the latest share's) wins field by field
+    /// over the fetched preview; a link behind a sign-in wall shows only what its sharers provided.
+    public struct Card: Sendable, Hashable, Codable {
+        public var title: String?
+        public var summary: String?
+        public var siteName: String?
+        public var iconURL: URL?
+        public var imageURL: URL?
+    }
+
+    public var linkID: UUID
+    public var url: URL
+    /// The link's preview status: `pending`, `ready`, `failed` or `wall`.
+    public var status: Link.Status
+    public var card: Card
+    /// Newest first.
+    public var attributions: [Attribution]
+    public var lastSharedAt: Date
+    public var pinnedAt: Date?
+    /// Whether this is the page's suggested item (the first item of the first page).
+    public var suggested: Bool
+}
+
+/// A page of the shelf: on the first page the suggestion, then the pinned items, then the rest
+/// newest first; later pages continue the rest.
+public struct HighlightPage: Sendable, Hashable, Codable {
+    public var highlights: [Highlight]
+    /// Pass as `cursor` for the next page ("Show more"); nil at the end.
+    public var nextCursor: String?
+}

@@ -1,0 +1,144 @@
+import Foundation
+import LinkPreviewCore
+import SQLKit
+
+/// Everything a page of shelf items shows beyond `shelf_items` itself, loaded in a fixed number of
+/// queries whatever the page size: the sources (attributions) with their sharers and conversations,
+/// the links and their previews, the sharers' provided metadata, and the user's affinity to sharers.
+struct ShelfDetails: Sendable {
+    struct Source: Sendable {
+        var conversationID: String
+        var messageID: String
+        var senderID: String
+        var sharedAt: Int64
+        var visible: Bool
+    }
+
+    var sources: [String: [Source]] = [:]
+    var users: [String: User] = [:]
+    var conversationTitles: [String: String] = [:]
+    var links: [String: Link] = [:]
+    var provided: [String: ProvidedMetadata] = [:]
+    var affinity: [String: Int] = [:]
+
+    static func load(userID: UUID, linkIDs: [String], in sql: any SQLDatabase) async throws -> ShelfDetails {
+        var details = ShelfDetails()
+        guard !linkIDs.isEmpty else { return details }
+        let user = userID.uuidString
+        for row in try await sql.raw(
+            """
+            SELECT s.link_id, s.conversation_id, s.message_id, s.sender_id, s.shared_at, m.show_in_shelf
+            FROM shelf_sources s
+            JOIN conversation_members m ON m.conversation_id = s.conversation_id AND m.user_id = s.user_id
+            WHERE s.user_id = \(bind: user) AND s.link_id IN (\(binds: linkIDs))
+            ORDER BY s.shared_at DESC
+            """
+        ).all() {
+            details.sources[try row.decode(column: "link_id", as: String.self), default: []].append(
+                Source(
+                    conversationID: try row.decode(column: "conversation_id", as: String.self),
+                    messageID: try row.decode(column: "message_id", as: String.self),
+                    senderID: try row.decode(column: "sender_id", as: String.self),
+                    sharedAt: try row.decode(column: "shared_at", as: Int64.self),
+                    visible: try row.decode(column: "show_in_shelf", as: Int.self) != 0
+                )
+            )
+        }
+        let all = details.sources.values.flatMap { $0 }
+        let senders = Array(Set(all.map(\.senderID)))
+        let conversations = Array(Set(all.map(\.conversationID)))
+        let messages = details.sources.values.compactMap { $0.first?.messageID }
+        if !senders.isEmpty {
+            for row in try await sql.raw("SELECT * FROM users WHERE id IN (\(binds: senders))").all() {
+                details.users[try row.decode(column: "id", as: String.self)] = try Database.user(row)
+            }
+            for row in try await sql.raw(
+                "SELECT sharer_id, opens FROM sharer_affinity WHERE user_id = \(bind: user) AND sharer_id IN (\(binds: senders))"
+            ).all() {
+                details.affinity[try row.decode(column: "sharer_id", as: String.self)] = try row.decode(column: "opens", as: Int.self)
+            }
+        }
+        if !conversations.isEmpty {
+            for row in try await sql.raw(
+                "SELECT id, title FROM conversations WHERE id IN (\(binds: conversations)) AND title IS NOT NULL"
+            ).all() {
+                details.conversationTitles[try row.decode(column: "id", as: String.self)] = try row.decode(column: "title", as: String.self)
+            }
+        }
+        for row in try await sql.raw("SELECT * FROM links WHERE id IN (\(binds: linkIDs))").all() {
+            let link = try Database.link(row)
+            details.links[link.id.uuidString] = link
+        }
+        if !messages.isEmpty {
+            let decoder = JSONDecoder()
+            for row in try await sql.raw(
+                """
+                SELECT m.link_id, s.provided FROM messages m JOIN shares s ON s.id = m.share_id
+                WHERE m.id IN (\(binds: messages)) AND s.provided IS NOT NULL
+                """
+            ).all() {
+                details.provided[try row.decode(column: "link_id", as: String.self)] = try decoder.decode(
+                    ProvidedMetadata.self,
+                    from: Data(try row.decode(column: "provided", as: String.self).utf8)
+                )
+            }
+        }
+        return details
+    }
+
+    /// The sources an item shows: those from conversations whose switch is on, or all of them when
+    /// there are none such (a pinned item from a conversation switched off).
+    func shownSources(_ linkID: String) -> [Source] {
+        let all = sources[linkID] ?? []
+        let visible = all.filter(\.visible)
+        return visible.isEmpty ? all : visible
+    }
+
+    func signals(for row: ShelfRow) -> HighlightScore.Signals {
+        let sharers = Set(shownSources(row.linkID).map(\.senderID))
+        return HighlightScore.Signals(
+            distinctSharers: sharers.count,
+            lastSharedAt: Database.date(row.lastSharedAt),
+            opens: row.opens,
+            summaryImpressions: row.summaryImpressions,
+            detailViews: row.detailViews,
+            sharerOpens: sharers.reduce(0) { $0 + (affinity[$1] ?? 0) }
+        )
+    }
+
+    func highlight(for row: ShelfRow, suggested: Bool) -> Highlight? {
+        guard let link = links[row.linkID] else { return nil }
+        let attributions = shownSources(row.linkID).compactMap { source -> Highlight.Attribution? in
+            guard let sharer = users[source.senderID] else { return nil }
+            return Highlight.Attribution(
+                sharer: sharer,
+                conversationID: UUID(uuidString: source.conversationID) ?? UUID(),
+                conversationTitle: conversationTitles[source.conversationID],
+                messageID: UUID(uuidString: source.messageID) ?? UUID(),
+                sharedAt: Database.date(source.sharedAt)
+            )
+        }
+        return Highlight(
+            linkID: link.id,
+            url: link.url,
+            status: link.status,
+            card: Self.card(link: link, provided: provided[row.linkID]),
+            attributions: attributions,
+            lastSharedAt: Database.date(row.lastSharedAt),
+            pinnedAt: row.pinnedAt.map(Database.date),
+            suggested: suggested
+        )
+    }
+
+    /// The card: provided fields win; the fetched preview fills the rest, unless it is a wall's.
+    static func card(link: Link, provided: ProvidedMetadata?) -> Highlight.Card {
+        let fetched = link.status == .wall ? nil : link.metadata
+        return Highlight.Card(
+            title: provided?.title ?? fetched?.title,
+            summary: provided?.summary ?? fetched?.summary,
+            siteName: provided?.siteName ?? fetched?.siteName,
+            iconURL: provided?.iconURL ?? fetched?.bestIcon()?.url,
+            imageURL: provided?.imageURL ?? fetched?.bestImage?.url
+        )
+    }
+}

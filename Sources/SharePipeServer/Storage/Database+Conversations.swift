@@ -1,0 +1,315 @@
+public import Foundation
+import SQLKit
+
+extension Database {
+    /// Starts a conversation of `creatorID` with the users of `handles`: with one other person and no
+    /// title, their direct conversation (the existing one if there is one); otherwise a new group.
+    /// Throws ``StorageError/Code/invalid`` naming unknown handles.
+    public func createConversation(creatorID: UUID, handles: [String], title: String?) async throws -> Conversation {
+        let id = try await transaction { sql in
+            let others = try await Self.users(handles: handles, excluding: creatorID, in: sql)
+            guard !others.isEmpty else { throw StorageError.invalid("Name at least one other person.") }
+            if others.count == 1, title == nil {
+                return try await self.directConversation(creatorID, others[0], in: sql)
+            }
+            return try await self.insertConversation(
+                kind: .group,
+                title: title,
+                memberKey: nil,
+                creatorID: creatorID,
+                members: [creatorID] + others,
+                in: sql
+            )
+        }
+        guard let conversation = try await conversation(id: id, viewerID: creatorID) else {
+            throw StorageError.notFound("The conversation vanished.")
+        }
+        return conversation
+    }
+
+    /// The conversations a share's recipients name, inside the caller's transaction: one for the
+    /// handles together (the direct conversation for one person, the group of exactly those people
+    /// for several, made if missing), plus each named conversation the sender is in.
+    func conversations(
+        forRecipients recipients: [ShareRecipient],
+        senderID: UUID,
+        in sql: any SQLDatabase
+    ) async throws -> [UUID] {
+        var ids: [UUID] = []
+        let handles = recipients.compactMap { if case .user(let handle) = $0 { handle } else { nil } }
+        if !handles.isEmpty {
+            let others = try await Self.users(handles: handles, excluding: senderID, in: sql)
+            if others.count == 1 {
+                ids.append(try await directConversation(senderID, others[0], in: sql))
+            } else if others.count > 1 {
+                let members = ([senderID] + others).map(\.uuidString).sorted()
+                let key = "group:" + members.joined(separator: ",")
+                try await lockForCreation("conversation \(key)", in: sql)
+                if let row = try await sql.raw("SELECT id FROM conversations WHERE member_key = \(bind: key)").first() {
+                    ids.append(UUID(uuidString: try row.decode(column: "id", as: String.self)) ?? UUID())
+                } else {
+                    ids.append(
+                        try await insertConversation(
+                            kind: .group,
+                            title: nil,
+                            memberKey: key,
+                            creatorID: senderID,
+                            members: [senderID] + others,
+                            in: sql
+                        )
+                    )
+                }
+            }
+        }
+        for case .conversation(let id) in recipients where !ids.contains(id) {
+            guard try await Self.isMember(senderID, of: id, in: sql) else {
+                throw StorageError.invalid("You are not in conversation \(id.uuidString.lowercased()).")
+            }
+            ids.append(id)
+        }
+        return ids
+    }
+
+    /// The conversations `userID` is in, most recently created first.
+    public func conversations(userID: UUID) async throws -> [Conversation] {
+        try await run { sql in
+            let rows = try await sql.raw(
+                """
+                SELECT c.*, m.show_in_shelf FROM conversations c
+                JOIN conversation_members m ON m.conversation_id = c.id AND m.user_id = \(bind: userID.uuidString)
+                ORDER BY c.created_at DESC, c.id DESC
+                """
+            ).all()
+            return try await Self.conversations(rows, in: sql)
+        }
+    }
+
+    /// A conversation `viewerID` is in; nil when there is none or the viewer is not in it.
+    public func conversation(id: UUID, viewerID: UUID) async throws -> Conversation? {
+        try await run { sql in
+            let rows = try await sql.raw(
+                """
+                SELECT c.*, m.show_in_shelf FROM conversations c
+                JOIN conversation_members m ON m.conversation_id = c.id AND m.user_id = \(bind: viewerID.uuidString)
+                WHERE c.id = \(bind: id.uuidString)
+                """
+            ).all()
+            return try await Self.conversations(rows, in: sql).first
+        }
+    }
+
+    /// Adds the user of `handle` to a group `byUserID` is in. False when the viewer is not in it.
+    public func addMember(conversationID: UUID, byUserID: UUID, handle: String) async throws -> Bool {
+        try await transaction { sql in
+            guard let kind = try await Self.kind(of: conversationID, member: byUserID, in: sql) else { return false }
+            guard kind == .group else { throw StorageError.invalid("A direct conversation's members cannot change.") }
+            let user = try await Self.users(handles: [handle], excluding: nil, in: sql)[0]
+            let count = try await sql.raw(
+                "SELECT COUNT(*) AS n FROM conversation_members WHERE conversation_id = \(bind: conversationID.uuidString)"
+            ).first()?.decode(column: "n", as: Int.self) ?? 0
+            guard count < Conversation.maxMembers else {
+                throw StorageError.invalid("A group has at most \(Conversation.maxMembers) members.")
+            }
+            guard try await !Self.isMember(user, of: conversationID, in: sql) else { return true }
+            try await Self.insertMember(user, into: conversationID, in: sql)
+            // A named group is no longer "the group of exactly these people".
+            try await sql.raw("UPDATE conversations SET member_key = NULL WHERE id = \(bind: conversationID.uuidString)").run()
+            return true
+        }
+    }
+
+    /// Removes the user of `handle` (the viewer themselves: leaving) from a group `byUserID` is in;
+    /// what the conversation put on their shelf goes, unless pinned. False when the viewer is not in it.
+    public func removeMember(conversationID: UUID, byUserID: UUID, handle: String) async throws -> Bool {
+        try await transaction { sql in
+            guard let kind = try await Self.kind(of: conversationID, member: byUserID, in: sql) else { return false }
+            guard kind == .group else { throw StorageError.invalid("A direct conversation's members cannot change.") }
+            let user = try await Self.users(handles: [handle], excluding: nil, in: sql)[0]
+            guard try await Self.isMember(user, of: conversationID, in: sql) else {
+                throw StorageError.notFound("@\(handle) is not in this conversation.")
+            }
+            let links = try await Self.shelfLinks(userID: user, conversationID: conversationID, in: sql)
+            try await sql.raw(
+                "DELETE FROM shelf_sources WHERE user_id = \(bind: user.uuidString) AND conversation_id = \(bind: conversationID.uuidString)"
+            ).run()
+            try await sql.raw(
+                "DELETE FROM conversation_members WHERE conversation_id = \(bind: conversationID.uuidString) AND user_id = \(bind: user.uuidString)"
+            ).run()
+            try await sql.raw("UPDATE conversations SET member_key = NULL WHERE id = \(bind: conversationID.uuidString)").run()
+            for link in links { try await Self.refreshShelfItem(userID: user, linkID: link, in: sql) }
+            return true
+        }
+    }
+
+    /// Turns the viewer's "Show in Shared with You" switch for a conversation on or off. Items from
+    /// it leave or return to the shelf at once (pinned ones stay). False when the viewer is not in it.
+    public func setShowInSharedWithYou(_ show: Bool, conversationID: UUID, userID: UUID) async throws -> Bool {
+        try await transaction { sql in
+            guard try await Self.kind(of: conversationID, member: userID, in: sql) != nil else { return false }
+            try await sql.raw(
+                """
+                UPDATE conversation_members SET show_in_shelf = \(bind: show ? 1 : 0)
+                WHERE conversation_id = \(bind: conversationID.uuidString) AND user_id = \(bind: userID.uuidString)
+                """
+            ).run()
+            for link in try await Self.shelfLinks(userID: userID, conversationID: conversationID, in: sql) {
+                try await Self.refreshShelfItem(userID: userID, linkID: link, in: sql)
+            }
+            return true
+        }
+    }
+
+    /// A conversation's messages, newest first, before a cursor; nil when the viewer is not in it.
+    public func messages(
+        conversationID: UUID,
+        viewerID: UUID,
+        before cursor: ShareCursor?,
+        limit: Int
+    ) async throws -> [Message]? {
+        try await run { sql in
+            guard try await Self.isMember(viewerID, of: conversationID, in: sql) else { return nil }
+            var query = SQLQueryString(
+                """
+                SELECT m.*, l.url FROM messages m JOIN links l ON l.id = m.link_id
+                WHERE m.conversation_id = \(bind: conversationID.uuidString)
+                """
+            )
+            if let cursor {
+                query.appendInterpolation(unsafeRaw: " AND (m.created_at < ")
+                query.appendInterpolation(bind: cursor.createdAt)
+                query.appendInterpolation(unsafeRaw: " OR (m.created_at = ")
+                query.appendInterpolation(bind: cursor.createdAt)
+                query.appendInterpolation(unsafeRaw: " AND m.id < ")
+                query.appendInterpolation(bind: cursor.id)
+                query.appendInterpolation(unsafeRaw: "))")
+            }
+            query.appendInterpolation(unsafeRaw: " ORDER BY m.created_at DESC, m.id DESC LIMIT ")
+            query.appendInterpolation(bind: limit)
+            return try await sql.raw(query).all().map(Self.message)
+        }
+    }
+
+    // MARK: Inside transactions
+
+    /// The direct conversation of two users, made if missing.
+    func directConversation(_ a: UUID, _ b: UUID, in sql: any SQLDatabase) async throws -> UUID {
+        let key = "direct:" + [a.uuidString, b.uuidString].sorted().joined(separator: ",")
+        try await lockForCreation("conversation \(key)", in: sql)
+        if let row = try await sql.raw("SELECT id FROM conversations WHERE member_key = \(bind: key)").first() {
+            return UUID(uuidString: try row.decode(column: "id", as: String.self)) ?? UUID()
+        }
+        return try await insertConversation(kind: .direct, title: nil, memberKey: key, creatorID: a, members: [a, b], in: sql)
+    }
+
+    func insertConversation(
+        kind: Conversation.Kind,
+        title: String?,
+        memberKey: String?,
+        creatorID: UUID,
+        members: [UUID],
+        in sql: any SQLDatabase
+    ) async throws -> UUID {
+        guard members.count <= Conversation.maxMembers else {
+            throw StorageError.invalid("A group has at most \(Conversation.maxMembers) members.")
+        }
+        let id = UUID()
+        try await sql.raw(
+            """
+            INSERT INTO conversations (id, kind, title, member_key, created_by, created_at)
+            VALUES (\(bind: id.uuidString), \(bind: kind.rawValue), \(bind: title), \(bind: memberKey),
+                    \(bind: creatorID.uuidString), \(bind: Clock.millisecondsNow()))
+            """
+        ).run()
+        for member in members { try await Self.insertMember(member, into: id, in: sql) }
+        return id
+    }
+
+    static func insertMember(_ userID: UUID, into conversationID: UUID, in sql: any SQLDatabase) async throws {
+        try await sql.raw(
+            """
+            INSERT INTO conversation_members (conversation_id, user_id, show_in_shelf, joined_at)
+            VALUES (\(bind: conversationID.uuidString), \(bind: userID.uuidString), 1, \(bind: Clock.millisecondsNow()))
+            """
+        ).run()
+    }
+
+    /// The ids of `handles` (deduplicated, in order, without `excluding`); throws naming the unknown ones.
+    static func users(handles: [String], excluding: UUID?, in sql: any SQLDatabase) async throws -> [UUID] {
+        var ids: [UUID] = []
+        var unknown: [String] = []
+        for handle in handles.map({ $0.lowercased() }) {
+            guard let row = try await sql.raw("SELECT id FROM users WHERE handle = \(bind: handle)").first(),
+                let id = UUID(uuidString: try row.decode(column: "id", as: String.self))
+            else {
+                unknown.append("@" + handle)
+                continue
+            }
+            if id != excluding, !ids.contains(id) { ids.append(id) }
+        }
+        guard unknown.isEmpty else {
+            throw StorageError.invalid("No such user: \(unknown.joined(separator: ", ")).")
+        }
+        return ids
+    }
+
+    static func isMember(_ userID: UUID, of conversationID: UUID, in sql: any SQLDatabase) async throws -> Bool {
+        try await kind(of: conversationID, member: userID, in: sql) != nil
+    }
+
+    /// The kind of a conversation `userID` is in; nil when they are not (or it does not exist).
+    static func kind(of conversationID: UUID, member userID: UUID, in sql: any SQLDatabase) async throws
+        -> Conversation.Kind?
+    {
+        try await sql.raw(
+            """
+            SELECT c.kind FROM conversations c JOIN conversation_members m ON m.conversation_id = c.id
+            WHERE c.id = \(bind: conversationID.uuidString) AND m.user_id = \(bind: userID.uuidString)
+            """
+        ).first().flatMap { Conversation.Kind(rawValue: try $0.decode(column: "kind", as: String.self)) }
+    }
+
+    static func shelfLinks(userID: UUID, conversationID: UUID, in sql: any SQLDatabase) async throws -> [UUID] {
+        try await sql.raw(
+            "SELECT link_id FROM shelf_sources WHERE user_id = \(bind: userID.uuidString) AND conversation_id = \(bind: conversationID.uuidString)"
+        ).all().compactMap { UUID(uuidString: try $0.decode(column: "link_id", as: String.self)) }
+    }
+
+    /// Conversations from rows of `conversations` with the viewer's `show_in_shelf`, with their members.
+    static func conversations(_ rows: [any SQLRow], in sql: any SQLDatabase) async throws -> [Conversation] {
+        guard !rows.isEmpty else { return [] }
+        let ids = try rows.map { try $0.decode(column: "id", as: String.self) }
+        var members: [String: [User]] = [:]
+        let memberRows = try await sql.raw(
+            """
+            SELECT m.conversation_id, u.* FROM conversation_members m JOIN users u ON u.id = m.user_id
+            WHERE m.conversation_id IN (\(binds: ids)) ORDER BY u.handle
+            """
+        ).all()
+        for row in memberRows {
+            members[try row.decode(column: "conversation_id", as: String.self), default: []].append(try user(row))
+        }
+        return try rows.map { row in
+            let id = try row.decode(column: "id", as: String.self)
+            return Conversation(
+                id: UUID(uuidString: id) ?? UUID(),
+                kind: Conversation.Kind(rawValue: try row.decode(column: "kind", as: String.self)) ?? .group,
+                title: try row.decodeNil(column: "title") ? nil : try row.decode(column: "title", as: String.self),
+                members: members[id] ?? [],
+                showInSharedWithYou: try row.decode(column: "show_in_shelf", as: Int.self) != 0,
+                createdAt: date(try row.decode(column: "created_at", as: Int64.self))
+            )
+        }
+    }
+
+    static func message(_ row: any SQLRow) throws -> Message {
+        Message(
+            id: UUID(uuidString: try row.decode(column: "id", as: String.self)) ?? UUID(),
+            conversationID: UUID(uuidString: try row.decode(column: "conversation_id", as: String.self)) ?? UUID(),
+            senderID: UUID(uuidString: try row.decode(column: "sender_id", as: String.self)) ?? UUID(),
+            linkID: UUID(uuidString: try row.decode(column: "link_id", as: String.self)) ?? UUID(),
+            url: URL(string: try row.decode(column: "url", as: String.self)) ?? URL(string: "about:blank")!,
+            note: try row.decodeNil(column: "note") ? nil : try row.decode(column: "note", as: String.self),
+            createdAt: date(try row.decode(column: "created_at", as: Int64.self))
+        )
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import SQLKit
+
+extension Database {
+    /// Posts a link into a conversation inside the caller's transaction and puts it on the shelf of
+    /// every other member: their source for (link, conversation) becomes this message, the latest.
+    @discardableResult
+    func postMessage(
+        conversationID: UUID,
+        senderID: UUID,
+        linkID: UUID,
+        shareID: UUID?,
+        note: String?,
+        at milliseconds: Int64,
+        in sql: any SQLDatabase
+    ) async throws -> UUID {
+        let id = UUID()
+        try await sql.raw(
+            """
+            INSERT INTO messages (id, conversation_id, sender_id, share_id, link_id, note, created_at)
+            VALUES (\(bind: id.uuidString), \(bind: conversationID.uuidString), \(bind: senderID.uuidString),
+                    \(bind: shareID?.uuidString), \(bind: linkID.uuidString), \(bind: note), \(bind: milliseconds))
+            """
+        ).run()
+        let members = try await sql.raw(
+            """
+            SELECT user_id FROM conversation_members
+            WHERE conversation_id = \(bind: conversationID.uuidString) AND user_id <> \(bind: senderID.uuidString)
+            """
+        ).all().compactMap { UUID(uuidString: try $0.decode(column: "user_id", as: String.self)) }
+        for member in members {
+            try await sql.raw(
+                """
+                INSERT INTO shelf_sources (user_id, link_id, conversation_id, message_id, sender_id, shared_at)
+                VALUES (\(bind: member.uuidString), \(bind: linkID.uuidString), \(bind: conversationID.uuidString),
+                        \(bind: id.uuidString), \(bind: senderID.uuidString), \(bind: milliseconds))
+                ON CONFLICT (user_id, link_id, conversation_id) DO UPDATE SET message_id = excluded.message_id,
+                    sender_id = excluded.sender_id, shared_at = excluded.shared_at
+                """
+            ).run()
+            try await Self.refreshShelfItem(userID: member, linkID: linkID, in: sql)
+        }
+        return id
+    }
+
+    /// Recomputes a shelf item from its sources: visible when one of them is in a conversation whose
+    /// switch is on, dated by the latest such source (by the latest of all when none is). A removed
+    /// item stays removed; an item without sources stays only as a pin or a removal.
+    static func refreshShelfItem(userID: UUID, linkID: UUID, in sql: any SQLDatabase) async throws {
+        let row = try await sql.raw(
+            """
+            SELECT MAX(CASE WHEN m.show_in_shelf = 1 THEN s.shared_at END) AS visible_last, MAX(s.shared_at) AS any_last
+            FROM shelf_sources s
+            JOIN conversation_members m ON m.conversation_id = s.conversation_id AND m.user_id = s.user_id
+            WHERE s.user_id = \(bind: userID.uuidString) AND s.link_id = \(bind: linkID.uuidString)
+            """
+        ).first()
+        let visibleLast = try row.flatMap { try $0.decodeNil(column: "visible_last") ? nil : try $0.decode(column: "visible_last", as: Int64.self) }
+        let anyLast = try row.flatMap { try $0.decodeNil(column: "any_last") ? nil : try $0.decode(column: "any_last", as: Int64.self) }
+        guard let last = visibleLast ?? anyLast else {
+            try await sql.raw(
+                "UPDATE shelf_items SET visible = 0 WHERE user_id = \(bind: userID.uuidString) AND link_id = \(bind: linkID.uuidString)"
+            ).run()
+            return
+        }
+        try await sql.raw(
+            """
+            INSERT INTO shelf_items (user_id, link_id, last_shared_at, visible)
+            VALUES (\(bind: userID.uuidString), \(bind: linkID.uuidString), \(bind: last), \(bind: visibleLast == nil ? 0 : 1))
+            ON CONFLICT (user_id, link_id) DO UPDATE SET last_shared_at = excluded.last_shared_at, visible = excluded.visible
+            """
+        ).run()
+    }
+}

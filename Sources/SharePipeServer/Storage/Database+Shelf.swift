@@ -1,0 +1,239 @@
+public import Foundation
+import LinkPreviewCore
+import SQLKit
+
+extension Database {
+    /// The most items a user may pin.
+    public static let maxPins = 50
+
+    /// A page of `userID`'s shelf. The first page (no cursor): the suggested item, every pinned item
+    /// (newest pin first), then up to `limit` others by latest share; later pages: the next `limit`
+    /// others.
+    func shelf(userID: UUID, after cursor: ShelfCursor?, limit: Int, now: Date) async throws -> HighlightPage {
+        try await run { sql in
+            let user = userID.uuidString
+            var feedQuery = SQLQueryString(
+                """
+                SELECT link_id, last_shared_at, pinned_at, opens, summary_impressions, detail_views FROM shelf_items
+                WHERE user_id = \(bind: user) AND visible = 1 AND removed_at IS NULL AND pinned_at IS NULL
+                """
+            )
+            if let cursor {
+                feedQuery.appendInterpolation(unsafeRaw: " AND (last_shared_at < ")
+                feedQuery.appendInterpolation(bind: cursor.lastSharedAt)
+                feedQuery.appendInterpolation(unsafeRaw: " OR (last_shared_at = ")
+                feedQuery.appendInterpolation(bind: cursor.lastSharedAt)
+                feedQuery.appendInterpolation(unsafeRaw: " AND link_id < ")
+                feedQuery.appendInterpolation(bind: cursor.linkID)
+                feedQuery.appendInterpolation(unsafeRaw: "))")
+            }
+            // The first page also scores the newest items for the suggestion.
+            let fetch = cursor == nil ? max(HighlightScore.candidateCount, limit + 2) : limit + 2
+            feedQuery.appendInterpolation(unsafeRaw: " ORDER BY last_shared_at DESC, link_id DESC LIMIT ")
+            feedQuery.appendInterpolation(bind: fetch)
+            var feed = try await sql.raw(feedQuery).all().map(ShelfRow.init)
+            var pinned: [ShelfRow] = []
+            if cursor == nil {
+                pinned = try await sql.raw(
+                    """
+                    SELECT link_id, last_shared_at, pinned_at, opens, summary_impressions, detail_views FROM shelf_items
+                    WHERE user_id = \(bind: user) AND pinned_at IS NOT NULL AND removed_at IS NULL
+                    ORDER BY pinned_at DESC, link_id DESC
+                    """
+                ).all().map(ShelfRow.init)
+            }
+            let candidates = cursor == nil ? Array(feed.prefix(HighlightScore.candidateCount)) : []
+            let details = try await ShelfDetails.load(
+                userID: userID,
+                linkIDs: (feed + pinned).map(\.linkID),
+                in: sql
+            )
+            var suggested = cursor?.suggestedLinkID
+            if cursor == nil {
+                suggested = HighlightScore.best(
+                    candidates.map { row in (key: row.linkID, signals: details.signals(for: row)) },
+                    now: now
+                )
+            }
+            feed.removeAll { $0.linkID == suggested }
+            let hasMore = feed.count > limit
+            let rest = Array(feed.prefix(limit))
+            var items: [Highlight] = []
+            if cursor == nil, let suggested, let row = candidates.first(where: { $0.linkID == suggested }) {
+                items.append(contentsOf: details.highlight(for: row, suggested: true).map { [$0] } ?? [])
+            }
+            items += (pinned + rest).compactMap { details.highlight(for: $0, suggested: false) }
+            let next = hasMore
+                ? rest.last.map { ShelfCursor(lastSharedAt: $0.lastSharedAt, linkID: $0.linkID, suggestedLinkID: suggested).token }
+                : nil
+            return HighlightPage(highlights: items, nextCursor: next)
+        }
+    }
+
+    /// Pins or unpins a link on the user's shelf. False when it is not on their shelf (or removed).
+    public func setPinned(_ pinned: Bool, linkID: UUID, userID: UUID) async throws -> Bool {
+        try await transaction { sql in
+            guard try await Self.shelfItemExists(userID: userID, linkID: linkID, in: sql) else { return false }
+            if pinned {
+                let count = try await sql.raw(
+                    "SELECT COUNT(*) AS n FROM shelf_items WHERE user_id = \(bind: userID.uuidString) AND pinned_at IS NOT NULL AND removed_at IS NULL"
+                ).first()?.decode(column: "n", as: Int.self) ?? 0
+                guard count < Self.maxPins else { throw StorageError.invalid("At most \(Self.maxPins) items may be pinned.") }
+            }
+            try await sql.raw(
+                """
+                UPDATE shelf_items SET pinned_at = \(bind: pinned ? Clock.millisecondsNow() : nil as Int64?)
+                WHERE user_id = \(bind: userID.uuidString) AND link_id = \(bind: linkID.uuidString)
+                  AND (pinned_at IS NULL OR \(bind: pinned ? 0 : 1) = 1)
+                """
+            ).run()
+            return true
+        }
+    }
+
+    /// Removes a link from the user's shelf for good: it never returns, even when shared again.
+    /// False when it is not on their shelf.
+    public func removeHighlight(linkID: UUID, userID: UUID, reason: String?) async throws -> Bool {
+        try await transaction { sql in
+            guard try await Self.shelfItemExists(userID: userID, linkID: linkID, in: sql) else { return false }
+            try await sql.raw(
+                """
+                UPDATE shelf_items SET removed_at = \(bind: Clock.millisecondsNow()), removed_reason = \(bind: reason), pinned_at = NULL
+                WHERE user_id = \(bind: userID.uuidString) AND link_id = \(bind: linkID.uuidString)
+                """
+            ).run()
+            return true
+        }
+    }
+
+    /// Records the user seeing or opening a shelf item; opens also count for its sharers (the
+    /// "opens links from this sharer" signal). False when it is not on their shelf.
+    public func recordFeedback(_ feedback: HighlightFeedback, linkID: UUID, userID: UUID) async throws -> Bool {
+        try await transaction { sql in
+            guard try await Self.shelfItemExists(userID: userID, linkID: linkID, in: sql) else { return false }
+            let column: String
+            switch (feedback.displayContext, feedback.event) {
+            case (.summary, .impression): column = "summary_impressions"
+            case (.detail, .impression): column = "detail_views"
+            case (_, .open): column = "opens"
+            }
+            try await sql.raw(
+                """
+                UPDATE shelf_items SET \(unsafeRaw: column) = \(unsafeRaw: column) + 1
+                WHERE user_id = \(bind: userID.uuidString) AND link_id = \(bind: linkID.uuidString)
+                """
+            ).run()
+            guard feedback.event == .open else { return true }
+            let sharers = try await sql.raw(
+                "SELECT DISTINCT sender_id FROM shelf_sources WHERE user_id = \(bind: userID.uuidString) AND link_id = \(bind: linkID.uuidString)"
+            ).all().map { try $0.decode(column: "sender_id", as: String.self) }
+            for sharer in sharers {
+                try await sql.raw(
+                    """
+                    INSERT INTO sharer_affinity (user_id, sharer_id, opens) VALUES (\(bind: userID.uuidString), \(bind: sharer), 1)
+                    ON CONFLICT (user_id, sharer_id) DO UPDATE SET opens = sharer_affinity.opens + 1
+                    """
+                ).run()
+            }
+            return true
+        }
+    }
+
+    /// What a reply to a shelf item did.
+    public enum ReplyOutcome: Sendable, Hashable {
+        /// Posted into this conversation as this message.
+        case posted(conversationID: UUID, messageID: UUID)
+        /// The link came from several conversations and none was chosen: these are the choices.
+        case chooseConversation([UUID])
+        /// Not on the user's shelf, or `conversationID` is not one it came from.
+        case notFound
+    }
+
+    /// Replies to a shelf item: posts the link with `note` into the conversation it came from (the
+    /// chosen one when it came from several).
+    public func reply(linkID: UUID, userID: UUID, conversationID: UUID?, note: String?) async throws -> ReplyOutcome {
+        try await transaction { sql in
+            let sources = try await sql.raw(
+                """
+                SELECT s.conversation_id FROM shelf_sources s
+                JOIN conversation_members m ON m.conversation_id = s.conversation_id AND m.user_id = s.user_id
+                WHERE s.user_id = \(bind: userID.uuidString) AND s.link_id = \(bind: linkID.uuidString)
+                ORDER BY s.shared_at DESC
+                """
+            ).all().compactMap { UUID(uuidString: try $0.decode(column: "conversation_id", as: String.self)) }
+            let target: UUID
+            if let conversationID {
+                guard sources.contains(conversationID) else { return .notFound }
+                target = conversationID
+            } else if sources.count == 1 {
+                target = sources[0]
+            } else {
+                return sources.isEmpty ? .notFound : .chooseConversation(sources)
+            }
+            let message = try await self.postMessage(
+                conversationID: target,
+                senderID: userID,
+                linkID: linkID,
+                shareID: nil,
+                note: note,
+                at: Clock.millisecondsNow(),
+                in: sql
+            )
+            return .posted(conversationID: target, messageID: message)
+        }
+    }
+
+    static func shelfItemExists(userID: UUID, linkID: UUID, in sql: any SQLDatabase) async throws -> Bool {
+        try await sql.raw(
+            """
+            SELECT 1 AS present FROM shelf_items
+            WHERE user_id = \(bind: userID.uuidString) AND link_id = \(bind: linkID.uuidString) AND removed_at IS NULL
+              AND (visible = 1 OR pinned_at IS NOT NULL)
+            """
+        ).first() != nil
+    }
+}
+
+/// `POST /v1/highlights/{id}/feedback`: what the user did with an item, where.
+public struct HighlightFeedback: Sendable, Hashable, Codable {
+    public enum DisplayContext: String, Sendable, Hashable, Codable {
+        /// The card on the shelf.
+        case summary
+        /// The link's own page.
+        case detail
+    }
+
+    public enum Event: String, Sendable, Hashable, Codable {
+        /// Shown.
+        case impression
+        /// Opened.
+        case open
+    }
+
+    public var displayContext: DisplayContext
+    public var event: Event
+
+    public init(displayContext: DisplayContext, event: Event) {
+        self.displayContext = displayContext
+        self.event = event
+    }
+}
+
+/// One row of `shelf_items`.
+struct ShelfRow: Sendable {
+    var linkID: String
+    var lastSharedAt: Int64
+    var pinnedAt: Int64?
+    var opens: Int
+    var summaryImpressions: Int
+    var detailViews: Int
+
+    init(_ row: any SQLRow) throws {
+        linkID = try row.decode(column: "link_id", as: String.self)
+        lastSharedAt = try row.decode(column: "last_shared_at", as: Int64.self)
+        pinnedAt = try row.decodeNil(column: "pinned_at") ? nil : try row.decode(column: "pinned_at", as: Int64.self)
+        opens = try row.decode(column: "opens", as: Int.self)
+        summaryImpressions = try row.decode(column: "summary_impressions", as: Int.self)
+        detailViews = try row.decode(column: "detail_views", as: Int.self)
+    }
+}
