@@ -28,6 +28,7 @@ extension ServerContext {
         addDeviceLoginRoute(to: router)
         addConversationRoutes(to: router)
         addHighlightRoutes(to: router)
+        addHighlightEventsRoute(to: router)
         addWebRoutes(to: router)
         addPreviewRoutes(to: router)
         addOpenAPIRoute(to: router)
@@ -38,7 +39,7 @@ extension ServerContext {
                 address: .hostname(configuration.host, port: configuration.port),
                 serverName: "SharePipe"
             ),
-            services: [worker, maintenance],
+            services: [worker, maintenance, ShelfChangeListener(database: database, logger: logger)],
             logger: logger
         )
     }

@@ -12,19 +12,21 @@ struct WakeUpSignalTests {
         let kept = await clock.measure { await signal.wait(upTo: .seconds(30)) }
         #expect(kept < .seconds(5))
 
-        async let woken: Void = signal.wait(upTo: .seconds(30))
+        async let woken = signal.wait(upTo: .seconds(30))
         try? await Task.sleep(for: .milliseconds(50))
         let started = clock.now
         signal.notify()
-        await woken
+        #expect(await woken)
         #expect(clock.now - started < .seconds(5))
     }
 
     @Test("Without a notification the wait ends at its timeout, not at once")
     func timeout() async {
         let signal = WakeUpSignal()
-        let elapsed = await ContinuousClock().measure { await signal.wait(upTo: .milliseconds(200)) }
+        var notified = true
+        let elapsed = await ContinuousClock().measure { notified = await signal.wait(upTo: .milliseconds(200)) }
         #expect(elapsed >= .milliseconds(200))
+        #expect(!notified)
         // A second wait is not woken by the first one's timer.
         let second = await ContinuousClock().measure { await signal.wait(upTo: .milliseconds(200)) }
         #expect(second >= .milliseconds(200))
@@ -36,7 +38,9 @@ struct WakeUpSignalTests {
         let task = Task { await signal.wait(upTo: .seconds(30)) }
         try? await Task.sleep(for: .milliseconds(50))
         task.cancel()
-        let elapsed = await ContinuousClock().measure { await task.value }
+        var notified = true
+        let elapsed = await ContinuousClock().measure { notified = await task.value }
         #expect(elapsed < .seconds(5))
+        #expect(!notified)
     }
 }

@@ -5,7 +5,7 @@ import ServiceLifecycle
 /// The server's housekeeping, every ``ServerConfiguration/maintenanceInterval``: queues refreshes
 /// of expired previews (at most ``ServerConfiguration/refreshesPerRound`` a round), forgets
 /// idempotency keys older than ``ServerConfiguration/idempotencyKeyRetention``, deletes expired web
-/// sessions, and prunes the fetcher's database cache. Every statement is safe to run from several
+/// sessions, prunes the fetcher's database cache and drops shelf events older than 7 days. Every statement is safe to run from several
 /// server processes at once.
 struct MaintenanceService: Service {
     let database: Database
@@ -30,6 +30,7 @@ struct MaintenanceService: Service {
             let sessions = try await database.deleteExpiredSessions()
             let cacheAge = Double(configuration.previewCacheRetention.components.seconds)
             let cached = try await database.prunePreviewCache(storedBefore: Date().addingTimeInterval(-cacheAge))
+            try await database.pruneShelfEvents(before: Date().addingTimeInterval(-7 * 24 * 3600))
             if refreshes + keys + sessions + cached > 0 {
                 logger.info(
                     "maintenance",

@@ -2,18 +2,18 @@ import Synchronization
 
 /// Wakes one waiting worker loop: ``notify()`` before or during a ``wait(upTo:)`` ends that wait
 /// (a notification with nobody waiting is kept for the next wait); otherwise the wait ends after
-/// its timeout. Cancelling the waiting task ends the wait too.
+/// its timeout. Cancelling the waiting task ends the wait too. The wait says whether it was woken.
 final class WakeUpSignal: Sendable {
     private struct State {
         var pending = false
-        var waiter: (id: Int, continuation: CheckedContinuation<Void, Never>)?
+        var waiter: (id: Int, continuation: CheckedContinuation<Bool, Never>)?
         var nextID = 0
     }
 
     private let state = Mutex(State())
 
     func notify() {
-        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+        let waiter = state.withLock { state -> CheckedContinuation<Bool, Never>? in
             guard let waiter = state.waiter else {
                 state.pending = true
                 return nil
@@ -21,10 +21,13 @@ final class WakeUpSignal: Sendable {
             state.waiter = nil
             return waiter.continuation
         }
-        waiter?.resume()
+        waiter?.resume(returning: true)
     }
 
-    func wait(upTo timeout: Duration) async {
+    /// Waits for ``notify()``, at most `timeout`: true when notified, false after the timeout or
+    /// when cancelled.
+    @discardableResult
+    func wait(upTo timeout: Duration) async -> Bool {
         let id = state.withLock { state -> Int in
             state.nextID += 1
             return state.nextID
@@ -34,8 +37,8 @@ final class WakeUpSignal: Sendable {
             self?.fire(id)
         }
         defer { timer.cancel() }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
                 let resumeNow = state.withLock { state -> Bool in
                     if state.pending {
                         state.pending = false
@@ -44,7 +47,7 @@ final class WakeUpSignal: Sendable {
                     state.waiter = (id, continuation)
                     return false
                 }
-                if resumeNow { continuation.resume() }
+                if resumeNow { continuation.resume(returning: true) }
             }
         } onCancel: {
             fire(id)
@@ -53,11 +56,11 @@ final class WakeUpSignal: Sendable {
 
     /// Ends wait `id` if it is still waiting.
     private func fire(_ id: Int) {
-        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+        let waiter = state.withLock { state -> CheckedContinuation<Bool, Never>? in
             guard let waiter = state.waiter, waiter.id == id else { return nil }
             state.waiter = nil
             return waiter.continuation
         }
-        waiter?.resume()
+        waiter?.resume(returning: false)
     }
 }

@@ -30,6 +30,7 @@ public enum APIRoutes {
         Route(method: "POST", path: "/v1/conversations/{id}/members", authenticated: true),
         Route(method: "DELETE", path: "/v1/conversations/{id}/members/{handle}", authenticated: true),
         Route(method: "GET", path: "/v1/highlights", authenticated: true),
+        Route(method: "GET", path: "/v1/highlights/events", authenticated: true),
         Route(method: "PUT", path: "/v1/highlights/{id}/pin", authenticated: true),
         Route(method: "DELETE", path: "/v1/highlights/{id}/pin", authenticated: true),
         Route(method: "POST", path: "/v1/highlights/{id}/remove", authenticated: true),

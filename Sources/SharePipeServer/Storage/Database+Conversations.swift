@@ -136,7 +136,7 @@ extension Database {
                 "DELETE FROM conversation_members WHERE conversation_id = \(bind: conversationID.uuidString) AND user_id = \(bind: user.uuidString)"
             ).run()
             try await sql.raw("UPDATE conversations SET member_key = NULL WHERE id = \(bind: conversationID.uuidString)").run()
-            for link in links { try await Self.refreshShelfItem(userID: user, linkID: link, in: sql) }
+            for link in links { try await self.refreshShelfItem(userID: user, linkID: link, in: sql) }
             return true
         }
     }
@@ -153,7 +153,7 @@ extension Database {
                 """
             ).run()
             for link in try await Self.shelfLinks(userID: userID, conversationID: conversationID, in: sql) {
-                try await Self.refreshShelfItem(userID: userID, linkID: link, in: sql)
+                try await self.refreshShelfItem(userID: userID, linkID: link, in: sql)
             }
             return true
         }

@@ -73,7 +73,7 @@ extension Database {
     /// Pins or unpins a link on the user's shelf. False when it is not on their shelf (or removed).
     public func setPinned(_ pinned: Bool, linkID: UUID, userID: UUID) async throws -> Bool {
         try await transaction { sql in
-            guard try await Self.shelfItemExists(userID: userID, linkID: linkID, in: sql) else { return false }
+            guard try await Self.shelfItemShown(userID: userID, linkID: linkID, in: sql) else { return false }
             if pinned {
                 let count = try await sql.raw(
                     "SELECT COUNT(*) AS n FROM shelf_items WHERE user_id = \(bind: userID.uuidString) AND pinned_at IS NOT NULL AND removed_at IS NULL"
@@ -87,6 +87,9 @@ extension Database {
                   AND (pinned_at IS NULL OR \(bind: pinned ? 0 : 1) = 1)
                 """
             ).run()
+            // Unpinning an item whose conversations are switched off takes it off the shelf.
+            let shown = try await Self.shelfItemShown(userID: userID, linkID: linkID, in: sql)
+            try await self.appendShelfEvent(shown ? .updated : .removed, userID: userID, linkID: linkID, in: sql)
             return true
         }
     }
@@ -95,13 +98,14 @@ extension Database {
     /// False when it is not on their shelf.
     public func removeHighlight(linkID: UUID, userID: UUID, reason: String?) async throws -> Bool {
         try await transaction { sql in
-            guard try await Self.shelfItemExists(userID: userID, linkID: linkID, in: sql) else { return false }
+            guard try await Self.shelfItemShown(userID: userID, linkID: linkID, in: sql) else { return false }
             try await sql.raw(
                 """
                 UPDATE shelf_items SET removed_at = \(bind: Clock.millisecondsNow()), removed_reason = \(bind: reason), pinned_at = NULL
                 WHERE user_id = \(bind: userID.uuidString) AND link_id = \(bind: linkID.uuidString)
                 """
             ).run()
+            try await self.appendShelfEvent(.removed, userID: userID, linkID: linkID, in: sql)
             return true
         }
     }
@@ -110,7 +114,7 @@ extension Database {
     /// "opens links from this sharer" signal). False when it is not on their shelf.
     public func recordFeedback(_ feedback: HighlightFeedback, linkID: UUID, userID: UUID) async throws -> Bool {
         try await transaction { sql in
-            guard try await Self.shelfItemExists(userID: userID, linkID: linkID, in: sql) else { return false }
+            guard try await Self.shelfItemShown(userID: userID, linkID: linkID, in: sql) else { return false }
             let column: String
             switch (feedback.displayContext, feedback.event) {
             case (.summary, .impression): column = "summary_impressions"
@@ -181,16 +185,6 @@ extension Database {
             )
             return .posted(conversationID: target, messageID: message)
         }
-    }
-
-    static func shelfItemExists(userID: UUID, linkID: UUID, in sql: any SQLDatabase) async throws -> Bool {
-        try await sql.raw(
-            """
-            SELECT 1 AS present FROM shelf_items
-            WHERE user_id = \(bind: userID.uuidString) AND link_id = \(bind: linkID.uuidString) AND removed_at IS NULL
-              AND (visible = 1 OR pinned_at IS NOT NULL)
-            """
-        ).first() != nil
     }
 }
 

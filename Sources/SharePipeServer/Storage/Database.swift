@@ -37,13 +37,15 @@ public final class Database: Sendable {
 
     enum Dialect: Sendable { case sqlite, postgres }
 
-    private enum Backend: Sendable {
+    enum Backend: Sendable {
         case sqlite(SQLiteConnection, AsyncLock)
         case postgres(PostgresClient, Task<Void, Never>)
     }
 
-    private let backend: Backend
+    let backend: Backend
     let dialect: Dialect
+    /// Wakes the live-change streams of users whose shelf changed.
+    let shelfChanges = ShelfChangeHub()
     public let location: Location
     let logger: Logger
 

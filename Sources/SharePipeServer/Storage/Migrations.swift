@@ -143,6 +143,18 @@ enum Migrations {
                 """,
             ]
         ),
+        Migration(
+            version: 5,
+            name: "shelf events, for live changes",
+            statements: [
+                """
+                CREATE TABLE shelf_events (
+                    user_id TEXT NOT NULL, seq BIGINT NOT NULL, change TEXT NOT NULL, link_id TEXT NOT NULL,
+                    created_at BIGINT NOT NULL, PRIMARY KEY (user_id, seq))
+                """,
+                "CREATE INDEX shelf_events_by_age ON shelf_events (created_at)",
+            ]
+        ),
     ]
 
     static func apply(to database: Database, logger: Logger) async throws {

@@ -1,0 +1,110 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import ServiceLifecycle
+
+extension ServerContext {
+    /// `GET /v1/highlights/events`: the shelf's live changes as Server-Sent Events (the
+    /// `SWHighlightCenterDelegate` analog). Each event is `highlightsDidChange` with the link ids
+    /// `added`, `removed` and `updated` since the previous one, and an `id` to resume from: a client
+    /// that reconnects with `Last-Event-ID` gets every change it missed (changes are kept 7 days;
+    /// past that it gets one event with `"reset": true` and should reload the shelf). A comment line
+    /// every 15 s keeps proxies from closing the stream; the stream ends when the server shuts down.
+    func addHighlightEventsRoute(to router: Router<ServerRequestContext>) {
+        router.get("/v1/highlights/events") { request, _ in
+            let principal = try await self.principal(request, allowing: [.app])
+            let user = principal.user.id
+            let text = request.headers[HTTPField.Name("Last-Event-ID")!] ?? request.uri.queryParameters["lastEventId"].map(String.init)
+            var resumeFrom: Int64?
+            if let text {
+                guard let value = Int64(text), value >= 0 else {
+                    throw ProblemDetails.validationFailed([
+                        .init(pointer: "Last-Event-ID", detail: "The id of an event this stream sent.")
+                    ])
+                }
+                resumeFrom = value
+            }
+            let start = resumeFrom
+            let database = self.database
+            let subscription = database.shelfChanges.subscribe(user)
+            let bounds = try await database.shelfEventBounds(userID: user)
+            var headers = HTTPFields()
+            headers[.contentType] = "text/event-stream"
+            headers[.cacheControl] = "no-store"
+            headers[HTTPField.Name("X-Accel-Buffering")!] = "no"
+            return Response(
+                status: .ok,
+                headers: headers,
+                body: ResponseBody { writer in
+                    defer { database.shelfChanges.unsubscribe(user, id: subscription.id) }
+                    var position = start ?? bounds.latest
+                    try await writer.write(ByteBuffer(string: "retry: 3000\n\n"))
+                    if let start, start + 1 < bounds.oldest {
+                        // Some of the missed changes are no longer kept: tell the client to reload.
+                        position = bounds.latest
+                        try await writer.write(
+                            ByteBuffer(string: HighlightEventBatch(events: [], reset: true).serverSentEvent(id: position))
+                        )
+                    }
+                    var quiet = Duration.zero
+                    while !Task.isCancelled && !Task.isShuttingDownGracefully {
+                        let events = try await database.shelfEvents(userID: user, after: position, limit: 500)
+                        if let last = events.last {
+                            position = last.sequence
+                            try await writer.write(ByteBuffer(string: HighlightEventBatch(events: events).serverSentEvent(id: position)))
+                            quiet = .zero
+                            continue
+                        }
+                        // Short waits, so a shutdown ends the stream within a second.
+                        while !(await subscription.signal.wait(upTo: .seconds(1))) {
+                            if Task.isCancelled || Task.isShuttingDownGracefully { break }
+                            quiet += .seconds(1)
+                            if quiet >= .seconds(15) {
+                                try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+                                quiet = .zero
+                            }
+                        }
+                    }
+                    try await writer.finish(nil)
+                }
+            )
+        }
+    }
+}
+
+/// The data of one `highlightsDidChange` event: each link once, by what happened to it over the
+/// batch (added then changed is `added`; anything then removed is `removed`).
+struct HighlightEventBatch: Encodable {
+    var added: [UUID] = []
+    var removed: [UUID] = []
+    var updated: [UUID] = []
+    var reset = false
+
+    init(events: [ShelfEvent], reset: Bool = false) {
+        self.reset = reset
+        var first: [UUID: ShelfChange] = [:]
+        var last: [UUID: ShelfChange] = [:]
+        var order: [UUID] = []
+        for event in events {
+            if first[event.linkID] == nil {
+                first[event.linkID] = event.change
+                order.append(event.linkID)
+            }
+            last[event.linkID] = event.change
+        }
+        for link in order {
+            if last[link] == .removed {
+                removed.append(link)
+            } else if first[link] == .added {
+                added.append(link)
+            } else {
+                updated.append(link)
+            }
+        }
+    }
+
+    func serverSentEvent(id: Int64) -> String {
+        let data = (try? APIJSON.encode(self)) ?? "{}"
+        return "id: \(id)\nevent: highlightsDidChange\ndata: \(data)\n\n"
+    }
+}

@@ -1,0 +1,99 @@
+public import Foundation
+import PostgresNIO
+import SQLKit
+
+/// How a shelf item changed for its user.
+public enum ShelfChange: String, Sendable, Hashable, Codable {
+    case added, removed, updated
+}
+
+/// One change of a user's shelf, numbered per user (the `id` of the Server-Sent Event).
+public struct ShelfEvent: Sendable, Hashable {
+    public var sequence: Int64
+    public var change: ShelfChange
+    public var linkID: UUID
+}
+
+extension Database {
+    /// The PostgreSQL channel shelf changes are announced on (the payload is the user id).
+    static let shelfChannel = "sharepipe_shelf"
+
+    /// Records a change of `userID`'s shelf inside the caller's transaction and announces it: on
+    /// PostgreSQL with `pg_notify` (delivered to every server process when the transaction commits),
+    /// on SQLite straight to this process's streams (which read only after the transaction, as
+    /// SQLite runs one at a time).
+    func appendShelfEvent(_ change: ShelfChange, userID: UUID, linkID: UUID, in sql: any SQLDatabase) async throws {
+        try await lockForCreation("shelf events \(userID)", in: sql)
+        let next = try await sql.raw(
+            "SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM shelf_events WHERE user_id = \(bind: userID.uuidString)"
+        ).first()?.decode(column: "next", as: Int64.self) ?? 1
+        try await sql.raw(
+            """
+            INSERT INTO shelf_events (user_id, seq, change, link_id, created_at)
+            VALUES (\(bind: userID.uuidString), \(bind: next), \(bind: change.rawValue), \(bind: linkID.uuidString), \(bind: Clock.millisecondsNow()))
+            """
+        ).run()
+        if dialect == .postgres {
+            try await sql.raw("SELECT pg_notify(\(bind: Self.shelfChannel), \(bind: userID.uuidString))").run()
+        } else {
+            shelfChanges.notify(userID)
+        }
+    }
+
+    /// `userID`'s shelf events after `sequence`, oldest first, at most `limit`.
+    public func shelfEvents(userID: UUID, after sequence: Int64, limit: Int) async throws -> [ShelfEvent] {
+        try await run { sql in
+            try await sql.raw(
+                """
+                SELECT seq, change, link_id FROM shelf_events
+                WHERE user_id = \(bind: userID.uuidString) AND seq > \(bind: sequence) ORDER BY seq LIMIT \(bind: limit)
+                """
+            ).all().compactMap { row in
+                guard let change = ShelfChange(rawValue: try row.decode(column: "change", as: String.self)),
+                    let link = UUID(uuidString: try row.decode(column: "link_id", as: String.self))
+                else { return nil }
+                return ShelfEvent(sequence: try row.decode(column: "seq", as: Int64.self), change: change, linkID: link)
+            }
+        }
+    }
+
+    /// The latest and the oldest kept sequence numbers of `userID`'s shelf events (0 when none).
+    public func shelfEventBounds(userID: UUID) async throws -> (oldest: Int64, latest: Int64) {
+        try await run { sql in
+            let row = try await sql.raw(
+                "SELECT COALESCE(MIN(seq), 0) AS oldest, COALESCE(MAX(seq), 0) AS latest FROM shelf_events WHERE user_id = \(bind: userID.uuidString)"
+            ).first()
+            return (
+                try row?.decode(column: "oldest", as: Int64.self) ?? 0,
+                try row?.decode(column: "latest", as: Int64.self) ?? 0
+            )
+        }
+    }
+
+    /// Drops shelf events recorded before `date`, keeping each user's latest (so numbering goes on).
+    @discardableResult
+    public func pruneShelfEvents(before date: Date) async throws -> Int {
+        try await run { sql in
+            try await sql.raw(
+                """
+                DELETE FROM shelf_events WHERE created_at < \(bind: Self.milliseconds(date))
+                AND seq < (SELECT MAX(e.seq) FROM shelf_events e WHERE e.user_id = shelf_events.user_id)
+                RETURNING 1 AS deleted
+                """
+            ).all().count
+        }
+    }
+
+    /// On PostgreSQL: announces to `changed` each user whose shelf any server process changed, until
+    /// cancelled. On SQLite it returns at once (changes are announced in process).
+    func listenForShelfChanges(_ changed: @escaping @Sendable (UUID) -> Void) async throws {
+        guard case .postgres(let client, _) = backend else { return }
+        try await client.withConnection { connection in
+            try await connection.listen(on: Self.shelfChannel) { notifications in
+                for try await notification in notifications {
+                    if let user = UUID(uuidString: notification.payload) { changed(user) }
+                }
+            }
+        }
+    }
+}

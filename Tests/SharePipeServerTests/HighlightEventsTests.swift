@@ -1,0 +1,103 @@
+import AsyncHTTPClient
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import NIOHTTP1
+import SharePipeServer
+import Testing
+
+/// A Server-Sent Events stream read over real HTTP, one event at a time.
+final class EventStream {
+    struct Event {
+        var id: String?
+        var name: String?
+        var data: [String: Any]
+    }
+
+    private var iterator: HTTPClientResponse.Body.AsyncIterator
+    private var buffer = ""
+    let status: HTTPResponseStatus
+    let contentType: String?
+
+    init(port: Int, token: String, lastEventID: String? = nil) async throws {
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/highlights/events")
+        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        if let lastEventID { request.headers.add(name: "Last-Event-ID", value: lastEventID) }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+        status = response.status
+        contentType = response.headers.first(name: "content-type")
+        iterator = response.body.makeAsyncIterator()
+    }
+
+    /// The next event (comments and `retry` lines skipped), or nil when the stream ends.
+    func next() async throws -> Event? {
+        while true {
+            while let range = buffer.range(of: "\n\n") {
+                let block = String(buffer[..<range.lowerBound])
+                buffer = String(buffer[range.upperBound...])
+                var event = Event(data: [:])
+                var isEvent = false
+                for line in block.split(separator: "\n") {
+                    if line.hasPrefix("id: ") { event.id = String(line.dropFirst(4)) }
+                    if line.hasPrefix("event: ") { event.name = String(line.dropFirst(7)); isEvent = true }
+                    if line.hasPrefix("data: ") {
+                        event.data = try JSONSerialization.jsonObject(with: Data(line.dropFirst(6).utf8)) as? [String: Any] ?? [:]
+                    }
+                }
+                if isEvent { return event }
+            }
+            guard let chunk = try await iterator.next() else { return nil }
+            buffer += String(buffer: chunk)
+        }
+    }
+}
+
+@Suite("Live changes of the shelf")
+struct HighlightEventsTests {
+    @Test("A share, a pin and a removal arrive as highlightsDidChange; a reconnect with Last-Event-ID misses nothing", arguments: TestDatabase.all)
+    func liveChanges(database: TestDatabase) async throws {
+        try await ServerFixture.run(on: database) { fixture, client in
+            let world = try await ShelfWorld.make(fixture, client)
+            let port = try #require(client.port)
+            let stream = try await EventStream(port: port, token: fixture.appToken)
+            #expect(stream.status == .ok && stream.contentType == "text/event-stream")
+
+            let link = try await world.share("bob", "https://example.com/live", to: ["@ada"])
+            let added = try #require(try await stream.next())
+            #expect(added.name == "highlightsDidChange")
+            #expect(added.data["added"] as? [String] == [link.uppercased()] || added.data["added"] as? [String] == [link])
+
+            #expect(try await world.request("ada", .put, "/v1/highlights/\(link)/pin").status == .noContent)
+            let pinned = try #require(try await stream.next())
+            #expect((pinned.data["updated"] as? [String])?.count == 1)
+
+            // While nobody listens: a removal and another share. A reconnect from the last id gets both.
+            let lastID = try #require(pinned.id)
+            #expect(try await world.request("ada", .post, "/v1/highlights/\(link)/remove").status == .noContent)
+            let second = try await world.share("cat", "https://example.com/second", to: ["@ada"])
+            let resumed = try await EventStream(port: port, token: fixture.appToken, lastEventID: lastID)
+            var removed: [String] = []
+            var addedAgain: [String] = []
+            while removed.isEmpty || addedAgain.isEmpty, let event = try await resumed.next() {
+                removed += event.data["removed"] as? [String] ?? []
+                addedAgain += event.data["added"] as? [String] ?? []
+            }
+            #expect(removed.map { $0.lowercased() } == [link.lowercased()])
+            #expect(addedAgain.map { $0.lowercased() } == [second.lowercased()])
+        }
+    }
+
+    @Test("Without a token the stream is refused with problem+json; a bad Last-Event-ID is 422")
+    func refused() async throws {
+        try await ServerFixture.run { fixture, client in
+            let anonymous = try await client.execute(uri: "/v1/highlights/events", method: .get)
+            #expect(anonymous.status == .unauthorized)
+            var headers = ServerFixture.headers(token: fixture.appToken, json: false)
+            headers[HTTPField.Name("Last-Event-ID")!] = "yesterday"
+            let bad = try await client.execute(uri: "/v1/highlights/events", method: .get, headers: headers)
+            #expect(bad.status == .unprocessableContent)
+        }
+    }
+}
