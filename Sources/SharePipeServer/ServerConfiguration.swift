@@ -1,3 +1,4 @@
+public import Foundation
 public import LinkPreview
 
 /// How the server runs. Every default is stated here and in `docs/server.md`.
@@ -27,6 +28,9 @@ public struct ServerConfiguration: Sendable {
     public var idempotencyKeyRetention: Duration = .seconds(48 * 3600)
     /// How long a fetch stays in the database cache. Default 30 days.
     public var previewCacheRetention: Duration = .seconds(30 * 24 * 3600)
+    /// The address users reach the server at (`https://share.example.com`), for the absolute URLs of
+    /// public pages and oEmbed. Default nil: the request's own `Host`.
+    public var publicURL: URL?
     /// The fetcher's settings.
     public var preview: MetadataProvider.Configuration
     /// `GET /v1/preview` requests per account per minute (a burst of as many is allowed). Default 60.

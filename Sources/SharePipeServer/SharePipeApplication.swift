@@ -29,6 +29,7 @@ extension ServerContext {
         addConversationRoutes(to: router)
         addHighlightRoutes(to: router)
         addHighlightEventsRoute(to: router)
+        addPublicPageRoutes(to: router)
         addWebRoutes(to: router)
         addPreviewRoutes(to: router)
         addOpenAPIRoute(to: router)

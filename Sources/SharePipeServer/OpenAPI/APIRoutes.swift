@@ -18,6 +18,8 @@ public enum APIRoutes {
         Route(method: "GET", path: "/v1/shares", authenticated: true),
         Route(method: "GET", path: "/v1/shares/{id}", authenticated: true),
         Route(method: "GET", path: "/v1/links/{id}", authenticated: true),
+        Route(method: "PUT", path: "/v1/shares/{id}/public", authenticated: true),
+        Route(method: "DELETE", path: "/v1/shares/{id}/public", authenticated: true),
         Route(method: "GET", path: "/v1/me", authenticated: true),
         Route(method: "GET", path: "/v1/devices", authenticated: true),
         Route(method: "POST", path: "/v1/devices", authenticated: false),

@@ -155,6 +155,16 @@ enum Migrations {
                 "CREATE INDEX shelf_events_by_age ON shelf_events (created_at)",
             ]
         ),
+        Migration(
+            version: 6,
+            name: "public share pages",
+            statements: [
+                """
+                CREATE TABLE public_pages (
+                    id TEXT PRIMARY KEY, share_id TEXT NOT NULL UNIQUE REFERENCES shares(id), created_at BIGINT NOT NULL)
+                """
+            ]
+        ),
     ]
 
     static func apply(to database: Database, logger: Logger) async throws {

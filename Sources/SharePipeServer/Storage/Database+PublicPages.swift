@@ -1,0 +1,68 @@
+public import Foundation
+import SQLKit
+
+/// What a public share page shows.
+public struct PublicPage: Sendable, Hashable {
+    public var share: Share
+    public var link: Link
+    public var sharer: User
+}
+
+extension Database {
+    /// Gives one of the user's shares a public page and returns its id (the existing one if it has
+    /// one): 256 random bits, unguessable. Nil when the share is not the user's.
+    public func publishShare(id: UUID, userID: UUID) async throws -> String? {
+        try await transaction { sql in
+            guard try await self.share(id: id, userID: userID, in: sql) else { return nil }
+            if let row = try await sql.raw("SELECT id FROM public_pages WHERE share_id = \(bind: id.uuidString)").first() {
+                return try row.decode(column: "id", as: String.self)
+            }
+            let page = DeviceToken.generate(prefix: "")
+            try await sql.raw(
+                """
+                INSERT INTO public_pages (id, share_id, created_at)
+                VALUES (\(bind: page), \(bind: id.uuidString), \(bind: Clock.millisecondsNow()))
+                """
+            ).run()
+            return page
+        }
+    }
+
+    /// Takes a share's public page down: its URL answers 404 from the next request on. False when
+    /// the share is not the user's.
+    public func unpublishShare(id: UUID, userID: UUID) async throws -> Bool {
+        try await transaction { sql in
+            guard try await self.share(id: id, userID: userID, in: sql) else { return false }
+            try await sql.raw("DELETE FROM public_pages WHERE share_id = \(bind: id.uuidString)").run()
+            return true
+        }
+    }
+
+    /// The share, link and sharer behind a public page id; nil when there is none (or it was taken down).
+    public func publicPage(id: String) async throws -> PublicPage? {
+        try await run { sql in
+            guard
+                let row = try await sql.raw(
+                    """
+                    SELECT s.*, l.url AS link_url FROM public_pages p JOIN shares s ON s.id = p.share_id
+                    JOIN links l ON l.id = s.link_id WHERE p.id = \(bind: id)
+                    """
+                ).first()
+            else { return nil }
+            let share = try Self.share(row)
+            guard
+                let link = try await sql.raw("SELECT * FROM links WHERE id = \(bind: share.linkID.uuidString)").first()
+                    .map(Self.link),
+                let sharer = try await sql.raw("SELECT * FROM users WHERE id = \(bind: share.userID.uuidString)").first()
+                    .map(Self.user)
+            else { return nil }
+            return PublicPage(share: share, link: link, sharer: sharer)
+        }
+    }
+
+    private func share(id: UUID, userID: UUID, in sql: any SQLDatabase) async throws -> Bool {
+        try await sql.raw(
+            "SELECT id FROM shares WHERE id = \(bind: id.uuidString) AND user_id = \(bind: userID.uuidString)"
+        ).first() != nil
+    }
+}
