@@ -31,6 +31,7 @@ extension ServerContext {
         addHighlightEventsRoute(to: router)
         addPublicPageRoutes(to: router)
         addWebRoutes(to: router)
+        addWebShelfRoutes(to: router)
         addPreviewRoutes(to: router)
         addOpenAPIRoute(to: router)
         addMetricsRoute(to: router)

@@ -70,6 +70,23 @@ extension Database {
         }
     }
 
+    /// One item of the user's shelf (shown, not removed), for its page; nil when it is not on it.
+    func highlight(userID: UUID, linkID: UUID) async throws -> Highlight? {
+        try await run { sql in
+            guard
+                let row = try await sql.raw(
+                    """
+                    SELECT link_id, last_shared_at, pinned_at, opens, summary_impressions, detail_views FROM shelf_items
+                    WHERE user_id = \(bind: userID.uuidString) AND link_id = \(bind: linkID.uuidString)
+                      AND removed_at IS NULL AND (visible = 1 OR pinned_at IS NOT NULL)
+                    """
+                ).first().map(ShelfRow.init)
+            else { return nil }
+            let details = try await ShelfDetails.load(userID: userID, linkIDs: [row.linkID], in: sql)
+            return details.highlight(for: row, suggested: false)
+        }
+    }
+
     /// Pins or unpins a link on the user's shelf. False when it is not on their shelf (or removed).
     public func setPinned(_ pinned: Bool, linkID: UUID, userID: UUID) async throws -> Bool {
         try await transaction { sql in

@@ -3,22 +3,12 @@ import HTTPTypes
 import Hummingbird
 
 extension ServerContext {
-    /// The web page: sign up, sign in, sign out and the home page. Forms post
+    /// The web page's accounts: sign up, sign in, sign out (the signed-in pages are in
+    /// `Routes+WebShelf.swift`). Forms post
     /// `application/x-www-form-urlencoded` with a CSRF token (``CSRFProtection``); a failed post
     /// shows its form again with the reason and the problem's status.
     func addWebRoutes(to router: Router<ServerRequestContext>) {
         router.get("/assets/sharepipe.css") { _, _ in self.web.assets.stylesheetResponse() }
-        router.get("/") { request, _ in
-            guard let user = try await self.webUser(request) else { return Response.redirect(to: "/signin") }
-            let csrf = CSRFProtection.token(for: request)
-            let page = WebPageValues.Home(
-                csrf: csrf.value,
-                user: .init(user),
-                handle: user.handle,
-                displayName: user.displayName
-            )
-            return self.withCSRFCookie(self.web.pages.render("home", page), csrf)
-        }
         router.get("/signin") { request, _ in
             if try await self.webUser(request) != nil { return Response.redirect(to: "/") }
             return self.signInPage(request)

@@ -27,14 +27,6 @@ enum WebPageValues {
         var error: String?
     }
 
-    struct Home {
-        var title = "Home"
-        var csrf: String
-        var user: Viewer
-        var handle: String
-        var displayName: String
-    }
-
     struct Message {
         var title: String
         var heading: String

@@ -1,0 +1,83 @@
+import Foundation
+
+/// What `card.mustache` and `link.mustache` show of a shelf item.
+struct WebCardValues {
+    struct Sharer {
+        var name: String
+        var initials: String
+    }
+
+    struct Choice {
+        var id: String
+        var label: String
+    }
+
+    var linkID: String
+    var cardTitle: String
+    var summary: String?
+    var siteLabel: String
+    var siteInitial: String
+    var host: String
+    var attribution: String
+    var sharers: [Sharer]
+    var choices: [Choice]
+    var hasChoices: Bool
+    var pinned: Bool
+    var suggested: Bool
+    var csrf: String
+
+    init(_ item: Highlight, csrf: String, now: Date) {
+        let host = item.url.host() ?? item.url.absoluteString
+        linkID = item.linkID.uuidString
+        cardTitle = item.card.title ?? host
+        summary = item.card.summary
+        siteLabel = item.card.siteName ?? host
+        siteInitial = String((item.card.siteName ?? host).first { $0.isLetter || $0.isNumber } ?? "•").uppercased()
+        self.host = host
+        var seen = Set<UUID>()
+        let people = item.attributions.map(\.sharer).filter { seen.insert($0.id).inserted }
+        sharers = people.map { Sharer(name: $0.displayName, initials: Self.initials($0.displayName)) }
+        var conversations: [(id: UUID, label: String)] = []
+        for attribution in item.attributions where !conversations.contains(where: { $0.id == attribution.conversationID }) {
+            conversations.append(
+                (attribution.conversationID, attribution.conversationTitle ?? "with \(attribution.sharer.displayName)")
+            )
+        }
+        choices = conversations.count > 1 ? conversations.map { Choice(id: $0.id.uuidString, label: $0.label) } : []
+        hasChoices = !choices.isEmpty
+        let titled = item.attributions.compactMap(\.conversationTitle)
+        var place = ""
+        if let first = titled.first {
+            let others = conversations.count - 1
+            place = " in \(first)" + (others > 0 ? " and \(others) other conversation\(others == 1 ? "" : "s")" : "")
+        }
+        attribution = "Shared by \(Self.list(people.map(\.displayName)))\(place) · \(Self.ago(item.lastSharedAt, now: now))"
+        pinned = item.pinnedAt != nil
+        suggested = item.suggested
+        self.csrf = csrf
+    }
+
+    static func initials(_ name: String) -> String {
+        let words = name.split(separator: " ").prefix(2)
+        return words.compactMap { $0.first.map(String.init) }.joined().uppercased()
+    }
+
+    static func list(_ names: [String]) -> String {
+        switch names.count {
+        case 0: "someone"
+        case 1: names[0]
+        default: names.dropLast().joined(separator: ", ") + " and " + names[names.count - 1]
+        }
+    }
+
+    /// "just now", "5 min ago", "3 h ago", "2 d ago".
+    static func ago(_ date: Date, now: Date) -> String {
+        let seconds = max(0, Int(now.timeIntervalSince(date)))
+        switch seconds {
+        case ..<60: return "just now"
+        case ..<3600: return "\(seconds / 60) min ago"
+        case ..<86_400: return "\(seconds / 3600) h ago"
+        default: return "\(seconds / 86_400) d ago"
+        }
+    }
+}

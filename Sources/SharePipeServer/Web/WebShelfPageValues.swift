@@ -1,0 +1,99 @@
+/// The values of the signed-in pages' templates.
+struct WebShelfPage {
+    var title: String
+    var csrf: String
+    var user: WebPageValues.Viewer
+    var suggestedItems: [WebCardValues]
+    var pinnedItems: [WebCardValues]
+    var recentItems: [WebCardValues]
+    var hasSuggested: Bool
+    var hasPinned: Bool
+    var hasRecent: Bool
+    var hasItems: Bool
+    var nextCursor: String?
+}
+
+struct WebLinkPage {
+    var title: String
+    var csrf: String
+    var user: WebPageValues.Viewer
+    var item: WebCardValues
+}
+
+struct WebMinePage {
+    struct Item {
+        var url: String
+        var label: String
+        var note: String?
+        var when: String
+    }
+
+    var title: String
+    var csrf: String
+    var user: WebPageValues.Viewer
+    var shares: [Item]
+    var hasShares: Bool
+}
+
+struct WebConversationsPage {
+    struct Item {
+        var id: String
+        var name: String
+        var members: String
+        var show: Bool
+        var csrf: String
+    }
+
+    var title: String
+    var csrf: String
+    var user: WebPageValues.Viewer
+    var conversations: [Item]
+    var hasConversations: Bool
+}
+
+struct WebDevicesPage {
+    struct Item {
+        var id: String
+        var name: String
+        var when: String
+        var revoked: Bool
+        var csrf: String
+    }
+
+    struct Created {
+        var name: String
+        var appToken: String
+        var shareToken: String
+    }
+
+    var title: String
+    var csrf: String
+    var user: WebPageValues.Viewer
+    var devices: [Item]
+    var created: Created?
+}
+
+/// A form that carries the CSRF field.
+protocol WebCSRFCarrying {
+    var csrf: String? { get }
+}
+
+struct WebCSRFForm: Decodable, WebCSRFCarrying {
+    var csrf: String?
+}
+
+struct WebReplyForm: Decodable, WebCSRFCarrying {
+    var csrf: String?
+    var conversationId: String?
+    var note: String?
+}
+
+struct WebSwitchForm: Decodable, WebCSRFCarrying {
+    var csrf: String?
+    var show: String
+}
+
+struct WebDeviceForm: Decodable, WebCSRFCarrying {
+    var csrf: String?
+    var name: String
+}

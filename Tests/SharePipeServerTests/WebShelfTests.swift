@@ -1,0 +1,83 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import SharePipeServer
+import Testing
+
+@Suite("The web page's shelf")
+struct WebShelfTests {
+    /// A browser signed in as the fixture's `ada`.
+    static func signedIn(_ fixture: ServerFixture) async throws -> Browser {
+        var browser = Browser()
+        browser.cookies["sharepipe_session"] = try await fixture.context.database.createSession(
+            userID: fixture.user.id,
+            lifetime: .seconds(3600)
+        )
+        return browser
+    }
+
+    @Test("Cards with attribution, pin into the Pinned section, remove for good, a link's page, and Open")
+    func shelfPage() async throws {
+        try await ServerFixture.run { fixture, client in
+            let world = try await ShelfWorld.make(fixture, client)
+            let keep = try await world.request(
+                "bob",
+                .post,
+                "/v1/shares",
+                #"{"url": "https://example.com/keep", "recipients": ["@ada"], "provided": {"title": "Worth keeping", "siteName": "Example"}}"#
+            )
+            #expect(keep.status == .created)
+            let keepID = try #require((try ServerFixture.json(keep)["link"] as? [String: Any])?["id"] as? String)
+            let dropID = try await world.share("cat", "https://example.com/drop", to: ["@ada"])
+            var browser = try await Self.signedIn(fixture)
+
+            let shelf = try await browser.get(client, "/")
+            #expect(shelf.status == .ok)
+            let html = String(buffer: shelf.body)
+            #expect(html.contains("Worth keeping") && html.contains("Shared by Bob"))
+            #expect(html.contains("Shared by Cat"))
+            let csrf = try #require(Browser.csrf(in: shelf))
+
+            let pin = try await browser.post(client, "/highlights/\(keepID)/pin", [("csrf", csrf)])
+            #expect(pin.status == .seeOther)
+            let pinnedPage = String(buffer: try await browser.get(client, "/").body)
+            let pinnedSection = try #require(pinnedPage.range(of: #"id="pinned""#))
+            #expect(pinnedPage[pinnedSection.upperBound...].contains("Worth keeping"))
+
+            #expect(try await browser.post(client, "/highlights/\(dropID)/remove", [("csrf", csrf)]).status == .seeOther)
+            try await world.share("dan", "https://example.com/drop", to: ["@ada"])
+            #expect(!String(buffer: try await browser.get(client, "/").body).contains("example.com/drop"))
+
+            let detail = try await browser.get(client, "/links/\(keepID)")
+            #expect(detail.status == .ok)
+            #expect(String(buffer: detail.body).contains(#"id="reply""#))
+            let open = try await browser.get(client, "/go/\(keepID)?from=detail")
+            #expect(open.status == .seeOther && open.headers[.location] == "https://example.com/keep")
+
+            // A forged pin (no token) changes nothing.
+            let forged = try await browser.post(client, "/highlights/\(keepID)/unpin", [])
+            #expect(forged.status == .forbidden)
+        }
+    }
+
+    @Test("Signed out, every page leads to sign-in; devices get a token shown once")
+    func pagesAndDevices() async throws {
+        try await ServerFixture.run { fixture, client in
+            var anonymous = Browser()
+            for path in ["/", "/mine", "/conversations", "/devices", "/links/\(UUID().uuidString)"] {
+                let response = try await anonymous.get(client, path)
+                #expect(response.status == .seeOther && response.headers[.location] == "/signin", "\(path)")
+            }
+            var browser = try await Self.signedIn(fixture)
+            let page = try await browser.get(client, "/devices")
+            let csrf = try #require(Browser.csrf(in: page))
+            let created = try await browser.post(client, "/devices", [("csrf", csrf), ("name", "Laptop")])
+            #expect(created.status == .ok)
+            let html = String(buffer: created.body)
+            #expect(html.contains("sps_") && html.contains("Laptop"))
+            #expect(!String(buffer: try await browser.get(client, "/devices").body).contains("sps_"))
+            for path in ["/mine", "/conversations"] { #expect(try await browser.get(client, path).status == .ok) }
+        }
+    }
+}
