@@ -5,7 +5,7 @@ import Mustache
 
 /// The web page's templates (`Web/Templates/*.mustache`, loaded once at start) and the headers
 /// every page carries: a strict Content-Security-Policy (nothing but this server's own stylesheet
-/// and images, no scripts from anywhere else, no framing), no referrer, no sniffing, no caching of
+/// and images, no scripts from anywhere else, no framing), no referrer to other sites, no sniffing, no caching of
 /// pages that show an account.
 struct WebPages: Sendable {
     let library: MustacheLibrary
@@ -36,7 +36,9 @@ struct WebPages: Sendable {
     static var pageHeaders: HTTPFields {
         var headers = HTTPFields()
         headers[.contentSecurityPolicy] = contentSecurityPolicy
-        headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
+        // same-origin, not no-referrer: with no-referrer browsers send `Origin: null` on form posts,
+        // and the CSRF check needs the real origin. Links out carry rel=noreferrer anyway.
+        headers[HTTPField.Name("Referrer-Policy")!] = "same-origin"
         headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
         headers[HTTPField.Name("X-Frame-Options")!] = "DENY"
         headers[.cacheControl] = "no-store"

@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+"""The shelf in a real browser: Debian's Chromium, driven by Selenium through chromium-driver.
+
+Starts `sharepipe serve` on a fresh SQLite file, signs up two people on the web page, shares two links
+from one to the other through the API, and checks what the other sees: the card with its attribution,
+pinning (the card moves to the Pinned section), removing (gone after a reload, and still gone after it
+is shared again), and the link's own page. Screenshots of the shelf go to the output folder.
+
+    scripts/browser-test.py .build/debug/sharepipe .build/browser-screenshots
+"""
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+import uuid
+
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+
+PASSWORD = "correct horse battery"
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def request(base, method, path, body=None, token=None, key=None):
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    if key:
+        headers["Idempotency-Key"] = key
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(base + path, data=data, headers=headers, method=method)
+    with urllib.request.urlopen(req, timeout=30) as response:
+        return json.loads(response.read() or b"{}")
+
+
+def browser(width, height):
+    options = Options()
+    options.add_argument("--headless=new")
+    options.add_argument("--no-sandbox")
+    options.add_argument("--disable-dev-shm-usage")
+    options.add_argument(f"--window-size={width},{height}")
+    options.binary_location = "/usr/bin/chromium"
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+def sign_up(driver, base, handle, name):
+    driver.get(base + "/signup")
+    driver.find_element(By.ID, "handle").send_keys(handle)
+    driver.find_element(By.ID, "displayName").send_keys(name)
+    driver.find_element(By.ID, "password").send_keys(PASSWORD)
+    driver.find_element(By.CSS_SELECTOR, "form.stack button[type=submit]").click()
+    check(f"@{handle}" in driver.find_element(By.TAG_NAME, "header").text, f"{handle} is signed in after sign-up")
+
+
+def card(driver, title):
+    return driver.find_element(By.XPATH, f"//article[contains(@class, 'card')][.//h3[normalize-space()='{title}']]")
+
+
+def act(driver, title, action):
+    """Opens a card's menu (a <details>, no JavaScript) and presses one of its buttons."""
+    item = card(driver, title)
+    item.find_element(By.TAG_NAME, "summary").click()
+    item.find_element(By.XPATH, f".//button[normalize-space()='{action}']").click()
+
+
+failures = []
+
+
+def check(condition, what):
+    print(("ok   " if condition else "FAIL ") + what, flush=True)
+    if not condition:
+        failures.append(what)
+
+
+def main():
+    binary, shots = sys.argv[1], sys.argv[2]
+    os.makedirs(shots, exist_ok=True)
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    folder = tempfile.mkdtemp()
+    server = subprocess.Popen(
+        [binary, "serve", "--port", str(port), "--database", os.path.join(folder, "sharepipe.sqlite")],
+        stdout=subprocess.DEVNULL,
+        stderr=open(os.path.join(folder, "server.log"), "w"),
+    )
+    drivers = []
+    try:
+        for _ in range(300):
+            try:
+                urllib.request.urlopen(base + "/health", timeout=1)
+                break
+            except OSError:
+                time.sleep(0.1)
+        alice = browser(430, 932)  # a phone
+        drivers.append(alice)
+        bob = browser(1280, 900)
+        drivers.append(bob)
+        sign_up(alice, base, "alice", "Alice Liddell")
+        sign_up(bob, base, "bob", "Bob Builder")
+
+        tokens = request(base, "POST", "/v1/devices", {"handle": "bob", "password": PASSWORD, "name": "Bob's phone"})
+
+        def share(url, title):
+            request(
+                base,
+                "POST",
+                "/v1/shares",
+                {
+                    "url": url,
+                    "recipients": ["@alice"],
+                    "note": "Look at this",
+                    "provided": {"title": title, "siteName": "Example", "summary": f"{title}, as Bob's app describes it."},
+                },
+                token=tokens["shareToken"],
+                key=str(uuid.uuid4()),
+            )
+
+        share("https://example.com/keep", "A link worth keeping")
+        share("https://example.com/drop", "A link to remove")
+
+        alice.get(base + "/")
+        keep = card(alice, "A link worth keeping")
+        check("Shared by Bob Builder" in keep.text, "the card says who shared it")
+        check(keep.find_element(By.CSS_SELECTOR, ".avatar").text == "BB", "the card shows the sharer's initials")
+        alice.save_screenshot(os.path.join(shots, "1-shelf.png"))
+
+        act(alice, "A link worth keeping", "Pin")
+        pinned = alice.find_element(By.ID, "pinned")
+        check("A link worth keeping" in pinned.text, "a pinned card moves to the Pinned section")
+        check("Pinned" in card(alice, "A link worth keeping").text, "a pinned card has its badge")
+        alice.save_screenshot(os.path.join(shots, "2-shelf-pinned.png"))
+
+        act(alice, "A link to remove", "Remove")
+        alice.refresh()
+        check("A link to remove" not in alice.page_source, "a removed card is gone after a reload")
+        share("https://example.com/drop", "A link to remove")
+        alice.refresh()
+        check("A link to remove" not in alice.page_source, "a removed card stays gone when shared again")
+
+        card(alice, "A link worth keeping").find_element(By.CSS_SELECTOR, "h3 a").click()
+        check(alice.find_element(By.TAG_NAME, "h1").text == "A link worth keeping", "the link's page opens")
+        check(len(alice.find_elements(By.ID, "note")) == 1, "the link's page has a reply form")
+        alice.save_screenshot(os.path.join(shots, "3-link.png"))
+        bob.get(base + "/")
+        bob.save_screenshot(os.path.join(shots, "4-empty-shelf-desktop.png"))
+    finally:
+        for driver in drivers:
+            driver.quit()
+        server.terminate()
+        server.wait(timeout=30)
+    if failures:
+        print(f"{len(failures)} browser check(s) failed; screenshots in {shots}", file=sys.stderr)
+        sys.exit(1)
+    print(f"all browser checks passed; screenshots in {shots}")
+
+
+if __name__ == "__main__":
+    main()
