@@ -102,6 +102,7 @@ let package = Package(
             dependencies: [
                 "LinkPreviewCore", "LinkPreview", "LinkPreviewTesting", "SharePipeServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Logging", package: "swift-log"),

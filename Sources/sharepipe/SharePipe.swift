@@ -8,7 +8,7 @@ struct SharePipe: AsyncParsableCommand {
         abstract: "Share links with rich previews that tell the truth.",
         subcommands: [
             ServeCommand.self, UsersCommand.self, DevicesCommand.self, PreviewCommand.self, ExtractCommand.self,
-            ConformanceCommand.self, BenchCommand.self, FetchBenchCommand.self,
+            ConformanceCommand.self, BenchCommand.self, FetchBenchCommand.self, ShelfBenchCommand.self,
         ]
     )
 }

@@ -3,25 +3,25 @@ import Foundation
 /// Where a page of the shelf ended: the last item's share time and link id, and the first page's
 /// suggestion (so later pages do not show it again). Items shared after the first page was read move
 /// above the cursor instead of shifting later pages, so "Show more" never repeats an item.
-struct ShelfCursor: Sendable, Hashable {
-    var lastSharedAt: Int64
-    var linkID: String
-    var suggestedLinkID: String?
+package struct ShelfCursor: Sendable, Hashable {
+    package var lastSharedAt: Int64
+    package var linkID: String
+    package var suggestedLinkID: String?
 
     /// The opaque text form: base64url of `lastSharedAt.linkID.suggested`.
-    var token: String {
+    package var token: String {
         Data("\(lastSharedAt).\(linkID).\(suggestedLinkID ?? "")".utf8).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
     }
 
-    init(lastSharedAt: Int64, linkID: String, suggestedLinkID: String?) {
+    package init(lastSharedAt: Int64, linkID: String, suggestedLinkID: String?) {
         self.lastSharedAt = lastSharedAt
         self.linkID = linkID
         self.suggestedLinkID = suggestedLinkID
     }
 
-    init?(token: String) {
+    package init?(token: String) {
         var base64 = token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while base64.count % 4 != 0 { base64 += "=" }
         guard let data = Data(base64Encoded: base64) else { return nil }

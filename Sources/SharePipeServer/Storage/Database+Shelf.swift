@@ -9,7 +9,7 @@ extension Database {
     /// A page of `userID`'s shelf. The first page (no cursor): the suggested item, every pinned item
     /// (newest pin first), then up to `limit` others by latest share; later pages: the next `limit`
     /// others.
-    func shelf(userID: UUID, after cursor: ShelfCursor?, limit: Int, now: Date) async throws -> HighlightPage {
+    package func shelf(userID: UUID, after cursor: ShelfCursor?, limit: Int, now: Date) async throws -> HighlightPage {
         try await run { sql in
             let user = userID.uuidString
             var feedQuery = SQLQueryString(

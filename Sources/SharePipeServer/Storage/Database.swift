@@ -3,7 +3,7 @@ public import Logging
 import NIOCore
 import PostgresKit
 import PostgresNIO
-import SQLKit
+package import SQLKit
 import SQLiteKit
 
 /// The server's database: an embedded SQLite file (WAL) by default, PostgreSQL for scale.
@@ -35,7 +35,7 @@ public final class Database: Sendable {
         }
     }
 
-    enum Dialect: Sendable { case sqlite, postgres }
+    package enum Dialect: Sendable { case sqlite, postgres }
 
     enum Backend: Sendable {
         case sqlite(SQLiteConnection, AsyncLock)
@@ -43,7 +43,7 @@ public final class Database: Sendable {
     }
 
     let backend: Backend
-    let dialect: Dialect
+    package let dialect: Dialect
     /// Wakes the live-change streams of users whose shelf changed.
     let shelfChanges = ShelfChangeHub()
     public let location: Location
@@ -113,7 +113,7 @@ public final class Database: Sendable {
     }
 
     /// Runs statements outside a transaction (each is atomic on its own).
-    func run<T: Sendable>(_ body: (any SQLDatabase) async throws -> T) async throws -> T {
+    package func run<T: Sendable>(_ body: (any SQLDatabase) async throws -> T) async throws -> T {
         switch backend {
         case .sqlite(let connection, let lock):
             return try await lock.withLock { try await body(connection.sql(queryLogLevel: .trace)) }
@@ -125,7 +125,7 @@ public final class Database: Sendable {
     }
 
     /// Runs `body` in one transaction: all of it is written, or none.
-    func transaction<T: Sendable>(_ body: (any SQLDatabase) async throws -> T) async throws -> T {
+    package func transaction<T: Sendable>(_ body: (any SQLDatabase) async throws -> T) async throws -> T {
         switch backend {
         case .sqlite(let connection, let lock):
             return try await lock.withLock {

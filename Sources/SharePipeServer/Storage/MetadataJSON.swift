@@ -1,16 +1,16 @@
 import Foundation
-import LinkPreviewCore
+package import LinkPreviewCore
 
 /// `LinkMetadata` as stored in the database: its stable JSON form (docs/link-metadata-json.md).
-enum MetadataJSON {
-    static func encode(_ metadata: LinkMetadata) throws -> String {
+package enum MetadataJSON {
+    package static func encode(_ metadata: LinkMetadata) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
         return String(decoding: try encoder.encode(metadata), as: UTF8.self)
     }
 
-    static func decode(_ text: String) throws -> LinkMetadata {
+    package static func decode(_ text: String) throws -> LinkMetadata {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         return try decoder.decode(LinkMetadata.self, from: Data(text.utf8))

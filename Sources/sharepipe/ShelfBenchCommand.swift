@@ -1,0 +1,121 @@
+import ArgumentParser
+import Foundation
+import Logging
+import SQLKit
+import SharePipeServer
+
+/// `sharepipe bench-shelf`: seeds 1,000,000 messages over 10,000 users (one user with 20,000 shelf
+/// items across 200 conversations) and times that user's shelf: the first page and "Show more".
+struct ShelfBenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench-shelf",
+        abstract: "Time the Shared with You shelf on a large seeded database (build with -c release).",
+        discussion: "Run through scripts/bench-shelf.sh, which builds in release mode and runs SQLite and PostgreSQL."
+    )
+
+    @Option(help: "Where to seed: a new SQLite file path, or a PostgreSQL URL (its tables are dropped first).")
+    var database: String
+
+    @Option(help: "Messages in all.")
+    var messages = 1_000_000
+
+    @Option(help: "Users in all.")
+    var users = 10_000
+
+    @Option(help: "Distinct links on the measured user's shelf.")
+    var items = 20_000
+
+    @Option(help: "Conversations of the measured user.")
+    var conversations = 200
+
+    @Option(help: "Timed requests per kind of page.")
+    var requests = 500
+
+    func run() async throws {
+        #if DEBUG
+        print("warning: a debug build; figures are meaningless. Use scripts/bench-shelf.sh (release).")
+        #endif
+        let location: Database.Location =
+            database.hasPrefix("postgres://") || database.hasPrefix("postgresql://") ? .postgres(database) : .sqliteFile(database)
+        if case .sqliteFile(let path) = location {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        }
+        let logger = Logger(label: "bench-shelf", factory: { _ in SwiftLogNoOpLogHandler() })
+        var db = try await Database.open(location, logger: logger)
+        if case .postgres = location {
+            try await db.run { sql in
+                try await sql.raw("DROP SCHEMA public CASCADE").run()
+                try await sql.raw("CREATE SCHEMA public").run()
+            }
+            try await db.close()
+            db = try await Database.open(location, logger: logger)
+        }
+        let clock = ContinuousClock()
+        var seed: ShelfSeed!
+        let built = clock.measure {
+            seed = ShelfSeed(users: users, messages: messages, targetItems: items, targetConversations: conversations, links: max(items * 10, 100_000))
+        }
+        print("seed: \(messages) messages, \(users) users, \(seed.sources.count) shelf sources, \(seed.items.count) shelf items (built in \(built))")
+        let started = clock.now
+        try await ShelfSeeder(database: db).write(seed) { print("  wrote \($0) after \(clock.now - started)") }
+        let target = seed.users[0]
+        let first = try await db.shelf(userID: target, after: nil, limit: 20, now: Date())
+        print("the measured user: \(seed.items.keys.filter { $0.user == 0 }.count) items; first page \(first.highlights.count) items")
+        var cursors: [ShelfCursor] = []
+        var page = first
+        for _ in 0..<50 {
+            guard let token = page.nextCursor, let cursor = ShelfCursor(token: token) else { break }
+            cursors.append(cursor)
+            page = try await db.shelf(userID: target, after: cursor, limit: 20, now: Date())
+        }
+        for _ in 0..<20 { _ = try await db.shelf(userID: target, after: nil, limit: 20, now: Date()) }  // warm-up
+        var firstPage: [Double] = []
+        var showMore: [Double] = []
+        for index in 0..<requests {
+            firstPage.append(try await Self.time { _ = try await db.shelf(userID: target, after: nil, limit: 20, now: Date()) })
+            let cursor = cursors[index % max(1, cursors.count)]
+            showMore.append(try await Self.time { _ = try await db.shelf(userID: target, after: cursor, limit: 20, now: Date()) })
+        }
+        print(
+            """
+            shelf of a user with \(items) items in \(conversations) conversations, \(location.description.hasPrefix("postgres") ? "PostgreSQL" : "SQLite"),
+            \(requests) sequential calls of Database.shelf (the storage work of GET /v1/highlights) per kind, after 20 warm-up calls:
+              first page (suggestion over 50 + pins + 20):  p50 \(Self.format(Self.percentile(firstPage, 0.5))) ms  p99 \(Self.format(Self.percentile(firstPage, 0.99))) ms
+              show more (pages 2–\(cursors.count + 1), 20 items):        p50 \(Self.format(Self.percentile(showMore, 0.5))) ms  p99 \(Self.format(Self.percentile(showMore, 0.99))) ms
+            """
+        )
+        try await Self.printPlan(db, target: target)
+        try await db.close()
+    }
+
+    static func time(_ body: () async throws -> Void) async throws -> Double {
+        let start = ContinuousClock.now
+        try await body()
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+    }
+
+    static func percentile(_ values: [Double], _ p: Double) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))]
+    }
+
+    static func format(_ value: Double) -> String { String(format: "%.2f", value) }
+
+    /// The plan of the feed query, the one that grows with the shelf.
+    static func printPlan(_ db: Database, target: UUID) async throws {
+        let feed = """
+            SELECT link_id, last_shared_at FROM shelf_items
+            WHERE user_id = '\(target.uuidString)' AND visible = 1 AND removed_at IS NULL AND pinned_at IS NULL
+            ORDER BY last_shared_at DESC, link_id DESC LIMIT 52
+            """
+        let explain = db.dialect == .postgres ? "EXPLAIN " : "EXPLAIN QUERY PLAN "
+        let rows = try await db.run { sql in try await sql.raw(SQLQueryString(explain + feed)).all() }
+        print("plan of the feed query:")
+        for row in rows {
+            let column = db.dialect == .postgres ? "QUERY PLAN" : "detail"
+            if let line = try? row.decode(column: column, as: String.self) { print("  " + line) }
+        }
+    }
+}

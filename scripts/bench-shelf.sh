@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Times the Shared with You shelf on a seeded database: 1,000,000 messages over 10,000 users, and one
+# user with 20,000 shelf items across 200 conversations; the first page and "Show more", on SQLite
+# and, when SHAREPIPE_BENCH_POSTGRES_URL is set, on PostgreSQL (its public schema is dropped and
+# rebuilt: give it a database of its own). Prints the feed query's plan.
+#   scripts/bench-shelf.sh [extra bench-shelf options, e.g. --requests 1000]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+swift build -c release --product sharepipe >/dev/null
+bin=.build/release/sharepipe
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+echo "== SQLite (a WAL file in $work)"
+$bin bench-shelf --database "$work/shelf.sqlite" "$@"
+if [ -n "${SHAREPIPE_BENCH_POSTGRES_URL:-}" ]; then
+    echo "== PostgreSQL"
+    $bin bench-shelf --database "$SHAREPIPE_BENCH_POSTGRES_URL" "$@"
+fi
