@@ -15,6 +15,8 @@ public struct ServerContext: Sendable {
     let signInLimiter: RateLimiter
     /// The web page's templates and assets.
     let web: WebResources
+    /// Relays the web page's images (`/img/…`).
+    let imageRelay: ImageRelay
     public let logger: Logger
 
     /// Opens the database (migrating it) and starts the fetcher, whose cache is the database
@@ -61,6 +63,7 @@ public struct ServerContext: Sendable {
                 perSecond: Double(configuration.signInAttemptsPerFiveMinutes) / 300
             ),
             web: try await WebResources.load(),
+            imageRelay: ImageRelay(secret: try await database.secret(named: "image-relay")),
             logger: logger
         )
     }

@@ -32,6 +32,7 @@ extension ServerContext {
         addPublicPageRoutes(to: router)
         addWebRoutes(to: router)
         addWebShelfRoutes(to: router)
+        addImageRoute(to: router)
         addPreviewRoutes(to: router)
         addOpenAPIRoute(to: router)
         addMetricsRoute(to: router)

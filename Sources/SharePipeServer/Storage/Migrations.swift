@@ -165,6 +165,11 @@ enum Migrations {
                 """
             ]
         ),
+        Migration(
+            version: 7,
+            name: "server secrets (the image relay's signing key)",
+            statements: ["CREATE TABLE server_secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL)"]
+        ),
     ]
 
     static func apply(to database: Database, logger: Logger) async throws {

@@ -22,7 +22,7 @@ extension ServerContext {
                         userID: user.id
                     )
                 }
-                let cards = page.highlights.map { WebCardValues($0, csrf: csrf, now: now) }
+                let cards = page.highlights.map { WebCardValues($0, csrf: csrf, now: now, relay: self.imageRelay) }
                 let suggested = cards.filter(\.suggested)
                 let pinned = cards.filter { $0.pinned && !$0.suggested }
                 let recent = cards.filter { !$0.pinned && !$0.suggested }
@@ -45,7 +45,7 @@ extension ServerContext {
                     linkID: link,
                     userID: user.id
                 )
-                let card = WebCardValues(item, csrf: csrf, now: Date())
+                let card = WebCardValues(item, csrf: csrf, now: Date(), relay: self.imageRelay)
                 return ("link", WebLinkPage(title: card.cardTitle, csrf: csrf, user: .init(user), item: card))
             }
         }

@@ -17,6 +17,11 @@ struct WebCardValues {
     var summary: String?
     var siteLabel: String
     var siteInitial: String
+    /// The relay paths of the card's image and the site's icon.
+    var imageSrc: String?
+    var iconSrc: String?
+    /// What the tile shows: the image, else the icon (else the site's initial).
+    var tileSrc: String?
     var host: String
     var attribution: String
     var sharers: [Sharer]
@@ -26,7 +31,7 @@ struct WebCardValues {
     var suggested: Bool
     var csrf: String
 
-    init(_ item: Highlight, csrf: String, now: Date) {
+    init(_ item: Highlight, csrf: String, now: Date, relay: ImageRelay) {
         let host = item.url.host() ?? item.url.absoluteString
         linkID = item.linkID.uuidString
         cardTitle = item.card.title ?? host
@@ -34,6 +39,9 @@ struct WebCardValues {
         siteLabel = item.card.siteName ?? host
         siteInitial = String((item.card.siteName ?? host).first { $0.isLetter || $0.isNumber } ?? "•").uppercased()
         self.host = host
+        imageSrc = item.card.imageURL.map(relay.path(for:))
+        iconSrc = item.card.iconURL.map(relay.path(for:))
+        tileSrc = imageSrc ?? iconSrc
         var seen = Set<UUID>()
         let people = item.attributions.map(\.sharer).filter { seen.insert($0.id).inserted }
         sharers = people.map { Sharer(name: $0.displayName, initials: Self.initials($0.displayName)) }
