@@ -2,9 +2,9 @@ import Foundation
 import LinkPreviewCore
 import SQLKit
 
-/// Everything a page of shelf items shows beyond `shelf_items` itself, loaded in a fixed number of
-/// queries whatever the page size: the sources (attributions) with their sharers and conversations,
-/// the links and their previews, the sharers' provided metadata, and the user's affinity to sharers.
+/// Everything a page of shelf items shows beyond `shelf_items` itself, in two queries whatever the
+/// page size: the sources (attributions) with their sharers, conversations, the sharers' provided
+/// metadata and the user's affinity to them; and the links with their previews.
 struct ShelfDetails: Sendable {
     struct Source: Sendable {
         var conversationID: String
@@ -25,63 +25,52 @@ struct ShelfDetails: Sendable {
         var details = ShelfDetails()
         guard !linkIDs.isEmpty else { return details }
         let user = userID.uuidString
+        let decoder = JSONDecoder()
+        // One query for everything per source: its sharer, its conversation's title, the user's
+        // affinity to the sharer, and the provided metadata of the share behind its message.
         for row in try await sql.raw(
             """
-            SELECT s.link_id, s.conversation_id, s.message_id, s.sender_id, s.shared_at, m.show_in_shelf
+            SELECT s.link_id, s.conversation_id, s.message_id, s.sender_id, s.shared_at, m.show_in_shelf,
+                   c.title AS conversation_title, a.opens AS affinity, sh.provided,
+                   u.id, u.handle, u.display_name, u.avatar_url, u.created_at
             FROM shelf_sources s
             JOIN conversation_members m ON m.conversation_id = s.conversation_id AND m.user_id = s.user_id
+            JOIN conversations c ON c.id = s.conversation_id
+            JOIN users u ON u.id = s.sender_id
+            JOIN messages msg ON msg.id = s.message_id
+            LEFT JOIN shares sh ON sh.id = msg.share_id
+            LEFT JOIN sharer_affinity a ON a.user_id = s.user_id AND a.sharer_id = s.sender_id
             WHERE s.user_id = \(bind: user) AND s.link_id IN (\(binds: linkIDs))
             ORDER BY s.shared_at DESC
             """
         ).all() {
-            details.sources[try row.decode(column: "link_id", as: String.self), default: []].append(
-                Source(
-                    conversationID: try row.decode(column: "conversation_id", as: String.self),
-                    messageID: try row.decode(column: "message_id", as: String.self),
-                    senderID: try row.decode(column: "sender_id", as: String.self),
-                    sharedAt: try row.decode(column: "shared_at", as: Int64.self),
-                    visible: try row.decode(column: "show_in_shelf", as: Int.self) != 0
-                )
+            let link = try row.decode(column: "link_id", as: String.self)
+            let source = Source(
+                conversationID: try row.decode(column: "conversation_id", as: String.self),
+                messageID: try row.decode(column: "message_id", as: String.self),
+                senderID: try row.decode(column: "sender_id", as: String.self),
+                sharedAt: try row.decode(column: "shared_at", as: Int64.self),
+                visible: try row.decode(column: "show_in_shelf", as: Int.self) != 0
             )
-        }
-        let all = details.sources.values.flatMap { $0 }
-        let senders = Array(Set(all.map(\.senderID)))
-        let conversations = Array(Set(all.map(\.conversationID)))
-        let messages = details.sources.values.compactMap { $0.first?.messageID }
-        if !senders.isEmpty {
-            for row in try await sql.raw("SELECT * FROM users WHERE id IN (\(binds: senders))").all() {
-                details.users[try row.decode(column: "id", as: String.self)] = try Database.user(row)
+            // Rows come newest first: the first source of a link is its latest share.
+            if details.sources[link] == nil, try !row.decodeNil(column: "provided") {
+                details.provided[link] = try decoder.decode(
+                    ProvidedMetadata.self,
+                    from: Data(try row.decode(column: "provided", as: String.self).utf8)
+                )
             }
-            for row in try await sql.raw(
-                "SELECT sharer_id, opens FROM sharer_affinity WHERE user_id = \(bind: user) AND sharer_id IN (\(binds: senders))"
-            ).all() {
-                details.affinity[try row.decode(column: "sharer_id", as: String.self)] = try row.decode(column: "opens", as: Int.self)
+            details.sources[link, default: []].append(source)
+            details.users[source.senderID] = try Database.user(row)
+            if try !row.decodeNil(column: "conversation_title") {
+                details.conversationTitles[source.conversationID] = try row.decode(column: "conversation_title", as: String.self)
             }
-        }
-        if !conversations.isEmpty {
-            for row in try await sql.raw(
-                "SELECT id, title FROM conversations WHERE id IN (\(binds: conversations)) AND title IS NOT NULL"
-            ).all() {
-                details.conversationTitles[try row.decode(column: "id", as: String.self)] = try row.decode(column: "title", as: String.self)
+            if try !row.decodeNil(column: "affinity") {
+                details.affinity[source.senderID] = try row.decode(column: "affinity", as: Int.self)
             }
         }
         for row in try await sql.raw("SELECT * FROM links WHERE id IN (\(binds: linkIDs))").all() {
             let link = try Database.link(row)
             details.links[link.id.uuidString] = link
-        }
-        if !messages.isEmpty {
-            let decoder = JSONDecoder()
-            for row in try await sql.raw(
-                """
-                SELECT m.link_id, s.provided FROM messages m JOIN shares s ON s.id = m.share_id
-                WHERE m.id IN (\(binds: messages)) AND s.provided IS NOT NULL
-                """
-            ).all() {
-                details.provided[try row.decode(column: "link_id", as: String.self)] = try decoder.decode(
-                    ProvidedMetadata.self,
-                    from: Data(try row.decode(column: "provided", as: String.self).utf8)
-                )
-            }
         }
         return details
     }
