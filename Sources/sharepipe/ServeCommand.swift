@@ -45,7 +45,10 @@ struct ServeCommand: AsyncParsableCommand {
     var signUp: Bool = ProcessInfo.processInfo.environment["SHAREPIPE_SIGN_UP"]?.lowercased() != "off"
 
     @Option(help: "The address users reach the server at (https://share.example.com), for public page URLs.")
-    var publicURL: String? = ProcessInfo.processInfo.environment["SHAREPIPE_PUBLIC_URL"]
+    var publicURL: String?
+
+    /// `--public-url`, else SHAREPIPE_PUBLIC_URL (an optional @Option may not have a default value).
+    var publicURLText: String? { publicURL ?? ProcessInfo.processInfo.environment["SHAREPIPE_PUBLIC_URL"] }
 
     @Flag(help: "Mark cookies Secure: turn on when users reach the server over https (through a TLS proxy).")
     var secureCookies = false
@@ -62,7 +65,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--max-body-bytes must be between 1 KiB and 16 MiB (got \(maxBodyBytes)).")
         }
         _ = try database.location()
-        if let publicURL {
+        if let publicURL = publicURLText {
             guard let url = URL(string: publicURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
                 url.host() != nil
             else { throw ValidationError("--public-url must be an absolute http or https URL (got \(publicURL)).") }
@@ -83,7 +86,7 @@ struct ServeCommand: AsyncParsableCommand {
             allowSignUp: signUp,
             secureCookies: secureCookies
         )
-        configuration.publicURL = publicURL.flatMap(URL.init(string:))
+        configuration.publicURL = publicURLText.flatMap(URL.init(string:))
         let context = try await ServerContext.start(configuration: configuration, logger: logger)
         print("SharePipe is listening on http://\(host):\(port)/ with \(configuration.database).")
         print("Web page: http://\(host):\(port)/ (sign-up is \(signUp ? "open" : "closed")).")
