@@ -4,8 +4,8 @@ import Hummingbird
 import Logging
 
 /// Turns every error into an RFC 9457 `application/problem+json` response: ``ProblemDetails`` as
-/// they are, Hummingbird's HTTP errors by their status, anything else as a logged 500 that reveals
-/// nothing.
+/// they are, an unreachable database as 503 with `Retry-After`, Hummingbird's HTTP errors by their
+/// status, anything else as a logged 500 that reveals nothing.
 struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(
         _ request: Request,
@@ -16,10 +16,15 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let problem as ProblemDetails {
             return Self.response(problem)
+        } catch let storage as StorageError where storage.code == .unavailable {
+            context.logger.warning("database unavailable", metadata: ["error": "\(storage)"])
+            return Self.response(.unavailable(retryAfter: 2))
         } catch let error as HTTPError {
             let status = Int(error.status.code)
             if status == 413 { return Self.response(.bodyTooLarge(limit: 0)) }
-            if status == 404 { return Self.response(.notFound()) }
+            if status == 404 {
+                return Self.response(.notFound(detail: "No such route; see /openapi.json for the methods and paths."))
+            }
             return Self.response(
                 ProblemDetails(title: error.status.reasonPhrase, status: status, detail: error.body)
             )

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
+import NIOCore
 
 extension ServerContext {
     /// The longest `Idempotency-Key` accepted.
@@ -23,7 +24,12 @@ extension ServerContext {
             throw ProblemDetails.unsupportedMediaType(received: request.headers[.contentType])
         }
         let limits = ShareLimits(maxBodyBytes: configuration.maxBodyBytes)
-        var body = try await request.body.collect(upTo: limits.maxBodyBytes + 1)
+        var body: ByteBuffer
+        do {
+            body = try await request.body.collect(upTo: limits.maxBodyBytes + 1)
+        } catch is NIOTooManyBytesError {
+            throw ProblemDetails.bodyTooLarge(limit: limits.maxBodyBytes)
+        }
         let bytes = body.readBytes(length: body.readableBytes) ?? []
         let submission = try ShareSubmission.decode(bytes, limits: limits).get()
         let fingerprint = SHA256.hash(data: submission.canonicalBody).map { String(format: "%02x", $0) }.joined()

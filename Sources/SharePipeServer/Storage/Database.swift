@@ -118,8 +118,12 @@ public final class Database: Sendable {
         case .sqlite(let connection, let lock):
             return try await lock.withLock { try await body(connection.sql(queryLogLevel: .trace)) }
         case .postgres(let client, _):
-            return try await client.withConnection { connection in
-                try await body(connection.sql(queryLogLevel: .trace))
+            do {
+                return try await client.withConnection { connection in
+                    try await body(connection.sql(queryLogLevel: .trace))
+                }
+            } catch {
+                throw Self.surfaced(error)
             }
         }
     }
@@ -145,9 +149,8 @@ public final class Database: Sendable {
                 return try await client.withTransaction(logger: logger) { connection in
                     try await body(connection.sql(queryLogLevel: .trace))
                 }
-            } catch let error as PostgresTransactionError {
-                // The caller's own error (a StorageError saying what to tell the user), not the wrapper.
-                throw error.closureError ?? error.beginError ?? error.commitError ?? error
+            } catch {
+                throw Self.surfaced(error)
             }
         }
     }

@@ -7,6 +7,8 @@ public struct StorageError: Error, Sendable, Hashable, CustomStringConvertible {
         case notFound
         /// A value given to the storage cannot be used (a URL that does not normalise, a schema name).
         case invalid
+        /// The database cannot be reached right now (a lost connection, a restarting server); retry shortly.
+        case unavailable
     }
 
     public var code: Code
@@ -20,5 +22,8 @@ public struct StorageError: Error, Sendable, Hashable, CustomStringConvertible {
     static func notFound(_ message: String) -> StorageError { StorageError(code: .notFound, message: message) }
     static func invalid(_ message: String, pointer: String? = nil) -> StorageError {
         StorageError(code: .invalid, message: message, pointer: pointer)
+    }
+    static func unavailable(_ underlying: any Error) -> StorageError {
+        StorageError(code: .unavailable, message: "The database cannot be reached: \(underlying)")
     }
 }

@@ -1,0 +1,208 @@
+import Foundation
+import HTTPTypes
+
+/// Bad requests against every route of the API: each must get its 4xx problem, never a 5xx.
+extension BadInput {
+    static let validShare = #"{"url": "https://example.com/fine"}"#
+
+    static let table: [BadInput] = tokens + shareBodies + urls + reading + ownership + preview + unauthenticatedRoutes
+
+    /// Missing, malformed, unknown, revoked, expired and wrong-scope tokens, on every authenticated route.
+    static let tokens: [BadInput] = {
+        var rows: [BadInput] = []
+        let routes: [(HTTPRequest.Method, String)] = [
+            (.get, "/v1/shares"), (.get, "/v1/shares/{bobShare}"), (.get, "/v1/links/{bobLink}"),
+            (.get, "/v1/me"), (.get, "/v1/devices"), (.delete, "/v1/devices/{bobDevice}"),
+            (.get, "/v1/preview?url=https://example.com/"),
+        ]
+        for (method, path) in routes {
+            rows += [
+                BadInput(method, path, .none, 401, "token-missing"),
+                BadInput(method, path, .header("Basic YWRhOnB3"), 401, "token-missing"),
+                BadInput(method, path, .header("Bearer"), 401, "token-missing"),
+                BadInput(method, path, .header("Bearer  "), 401, "token-missing"),
+                BadInput(method, path, .header("Bearer spa_not-a-token"), 401, "token-invalid"),
+                BadInput(method, path, .header("Bearer " + String(repeating: "x", count: 4000)), 401, "token-invalid"),
+                BadInput(method, path, .revokedApp, 401, "token-revoked"),
+                BadInput(method, path, .expiredApp, 401, "token-expired"),
+            ]
+        }
+        // A share token may only create shares and read its device's shares.
+        for (method, path) in routes where !path.hasPrefix("/v1/shares") {
+            rows.append(BadInput(method, path, .adaShare, 403, "insufficient-scope"))
+        }
+        rows += [
+            share(validShare, as: .none, 401, "token-missing"),
+            share(validShare, as: .header("Bearer sps_not-a-token"), 401, "token-invalid"),
+            share(validShare, as: .revokedShare, 401, "token-revoked"),
+            share(validShare, as: .revokedApp, 401, "token-revoked"),
+        ]
+        return rows
+    }()
+
+    /// `POST /v1/shares` bodies and headers: malformed JSON, wrong types, oversize, keys, media types.
+    static let shareBodies: [BadInput] = [
+        share(validShare, key: nil, 400, "idempotency-key-missing"),
+        share(validShare, key: "", 400, "idempotency-key-invalid"),
+        share(validShare, key: #""""#, 400, "idempotency-key-invalid"),
+        share(validShare, key: "a key", 400, "idempotency-key-invalid"),
+        share(validShare, key: String(repeating: "k", count: 256), 400, "idempotency-key-invalid"),
+        share(#"{"url": "https://example.com/other"}"#, key: "seeded", 422, "idempotency-key-reused"),
+        BadInput(
+            .post,
+            "/v1/shares",
+            .adaShare,
+            key: "k",
+            contentType: "text/plain",
+            body: .json(validShare),
+            415,
+            "unsupported-media-type"
+        ),
+        BadInput(
+            .post,
+            "/v1/shares",
+            .adaShare,
+            key: "k",
+            contentType: "application/json; charset=latin1",
+            body: .json(validShare),
+            415,
+            "unsupported-media-type"
+        ),
+        BadInput(
+            .post,
+            "/v1/shares",
+            .adaShare,
+            key: "k",
+            contentType: "application/x-www-form-urlencoded",
+            body: .json("url=https%3A%2F%2Fexample.com"),
+            415,
+            "unsupported-media-type"
+        ),
+        BadInput(.post, "/v1/shares", .adaShare, key: "k", body: .json(""), 400, "malformed-json"),
+        share(#"{"url": "https://exa"#, 400, "malformed-json"),
+        share(#"{'url': 'https://example.com/'}"#, 400, "malformed-json"),
+        // Well-formed JSON, but not an object.
+        share("null", 400, "wrong-field-type"),
+        share(#"["https://example.com/"]"#, 400, "wrong-field-type"),
+        share(#""https://example.com/""#, 400, "wrong-field-type"),
+        share(String(repeating: "[", count: 10_000), 400, "malformed-json"),
+        BadInput(
+            .post,
+            "/v1/shares",
+            .adaShare,
+            key: "k",
+            body: .bytes([0x7B, 0x22, 0xFF, 0xFE, 0x22, 0x7D]),
+            400,
+            "malformed-json"
+        ),
+        share(#"{"url": 42}"#, 400, "wrong-field-type"),
+        share(#"{"url": ["https://example.com/"]}"#, 400, "wrong-field-type"),
+        share(#"{"url": null}"#, 422, "validation-failed"),  // null is as good as absent
+        share(#"{"url": "https://example.com/", "note": 7}"#, 400, "wrong-field-type"),
+        share(#"{"url": "https://example.com/", "recipients": "@bob"}"#, 400, "wrong-field-type"),
+        share(#"{"url": "https://example.com/", "provided": "title"}"#, 400, "wrong-field-type"),
+        share(#"{"url": "https://example.com/", "provided": {"title": false}}"#, 400, "wrong-field-type"),
+        share(#"{"text": {"url": "https://example.com/"}}"#, 400, "wrong-field-type"),
+        share(
+            #"{"url": "https://example.com/", "note": "\#(String(repeating: "n", count: 70_000))"}"#,
+            413,
+            "body-too-large"
+        ),
+        share(
+            #"{"url": "https://example.com/", "note": "\#(String(repeating: "n", count: 2_001))"}"#,
+            422,
+            "validation-failed"
+        ),
+        share(
+            #"{"url": "https://example.com/", "provided": {"title": "\#(String(repeating: "t", count: 301))"}}"#,
+            422,
+            "validation-failed"
+        ),
+        share(
+            #"{"url": "https://example.com/", "recipients": [\#((0...50).map { "\"@u\($0)\"" }.joined(separator: ","))]}"#,
+            422,
+            "validation-failed"
+        ),
+        share(#"{"url": "https://example.com/", "recipients": ["not a recipient"]}"#, 422, "validation-failed"),
+        share("{}", 422, "validation-failed"),
+        share(#"{"text": "no link in here"}"#, 422, "validation-failed"),
+        share(#"{"text": "\#(String(repeating: "t ", count: 5_001))https://example.com/"}"#, 422, "validation-failed"),
+    ]
+
+    /// URLs a share must not carry.
+    static let urls: [BadInput] = [
+        "javascript:alert(1)", "JavaScript:alert(document.cookie)", "file:///etc/passwd", "ftp://example.com/file",
+        "data:text/html,<script>alert(1)</script>", "mailto:ada@example.com", "https://", "https:///path",
+        "http://user:password@example.com/", "https://user@example.com/", "/relative/path", "example.com",
+        "https://example.com:99999/", "https://example.com:0/", "http://exa mple.com/", "https://example.com/\u{0007}",
+        "", "   ", "https://example.com/" + String(repeating: "a", count: 2_100),
+        // Hosts the URL parser takes but no link can have (the normaliser refuses them).
+        "https://example..com/", "https://.example.com/", "https://./",
+    ].map { share(#"{"url": \#(jsonLiteral($0))}"#, 422, "validation-failed") }
+
+    /// `GET /v1/shares` parameters.
+    static let reading: [BadInput] = [
+        BadInput(.get, "/v1/shares?limit=0", 422, "validation-failed"),
+        BadInput(.get, "/v1/shares?limit=-1", 422, "validation-failed"),
+        BadInput(.get, "/v1/shares?limit=ten", 422, "validation-failed"),
+        BadInput(.get, "/v1/shares?limit=99999999999999999999999", 422, "validation-failed"),
+        BadInput(.get, "/v1/shares?limit=", 422, "validation-failed"),
+        BadInput(.get, "/v1/shares?cursor=garbage", 422, "validation-failed"),
+        BadInput(.get, "/v1/shares?cursor=", 422, "validation-failed"),
+        BadInput(.get, "/v1/shares?cursor=%FF%FE", 422, "validation-failed"),
+        BadInput(.get, "/v1/shares?limit=10&cursor=" + String(repeating: "A", count: 500), 422, "validation-failed"),
+    ]
+
+    /// Another user's ids, unknown ids, ids that are no UUID: all the same 404.
+    static let ownership: [BadInput] = {
+        var rows: [BadInput] = []
+        for id in [
+            "{bobShare}", "00000000-0000-0000-0000-000000000000", UUID().uuidString, "not-a-uuid", "1", "%00",
+            "..%2F..%2Fetc%2Fpasswd", String(repeating: "9", count: 300),
+        ] {
+            rows.append(BadInput(.get, "/v1/shares/\(id)", 404, "not-found"))
+            rows.append(BadInput(.get, "/v1/shares/\(id)", .adaShare, 404, "not-found"))
+            rows.append(BadInput(.delete, "/v1/devices/\(id)", 404, "not-found"))
+        }
+        for id in ["{bobLink}", UUID().uuidString, "not-a-uuid", "%00"] {
+            rows.append(BadInput(.get, "/v1/links/\(id)", 404, "not-found"))
+        }
+        rows.append(BadInput(.delete, "/v1/devices/{bobDevice}", 404, "not-found"))
+        // A share token reads only the shares of its own device, not those of Ada's laptop.
+        rows.append(BadInput(.get, "/v1/shares/{laptopShare}", .adaShare, 404, "not-found"))
+        return rows
+    }()
+
+    /// `GET /v1/preview?url=`: only public http(s) pages.
+    static let preview: [BadInput] = {
+        var rows = [
+            "", "url=", "url=javascript:alert(1)", "url=file:///etc/passwd", "url=ftp://example.com/",
+            "url=https://", "url=%2Frelative", "url=example.com", "url=data:text/html,hi",
+        ]
+        .map { BadInput(.get, "/v1/preview?\($0)", 422, "validation-failed") }
+        for url in [
+            "http://127.0.0.1/", "http://localhost/", "http://169.254.169.254/latest/meta-data/",
+            "http://10.0.0.1/", "http://[::1]/", "http://user:pw@example.com/", "http://example.com:22/",
+        ] {
+            let encoded = url.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? url
+            rows.append(BadInput(.get, "/v1/preview?url=\(encoded)", 422, "preview-"))
+        }
+        return rows
+    }()
+
+    /// Routes without a token have no input to get wrong but the method and the path. (Hummingbird's router
+    /// answers a path it knows with another method as 404, not 405.)
+    static let unauthenticatedRoutes: [BadInput] = [
+        BadInput(.post, "/health", .none, body: .json("{}"), 404, "not-found"),
+        BadInput(.delete, "/ready", .none, 404, "not-found"),
+        BadInput(.put, "/openapi.json", .none, body: .json("{}"), 404, "not-found"),
+        BadInput(.post, "/metrics", .none, 404, "not-found"),
+        BadInput(.put, "/v1/shares", .adaApp, body: .json(validShare), 404, "not-found"),
+        BadInput(.get, "/v1/nothing-here", .adaApp, 404, "not-found"),
+        BadInput(.get, "/v1/shares/a/b", .adaApp, 404, "not-found"),
+    ]
+
+    static func jsonLiteral(_ text: String) -> String {
+        String(decoding: try! JSONEncoder().encode(text), as: UTF8.self)
+    }
+}
