@@ -53,6 +53,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Mark cookies Secure: turn on when users reach the server over https (through a TLS proxy).")
     var secureCookies = false
 
+    @Option(help: "A CIDR range or host previews may fetch from even if private (10.0.0.0/8, wiki.corp). Repeatable.")
+    var allowFetchFrom: [String] = []
+
+    @Option(help: "A port the previews may fetch from besides 80 and 443. Repeatable.")
+    var allowFetchPort: [Int] = []
+
     func validate() throws {
         guard (1...65535).contains(port) else { throw ValidationError("--port must be 1–65535 (got \(port)).") }
         guard (1...64).contains(previewWorkers) else {
@@ -63,6 +69,14 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard (1024...(16 << 20)).contains(maxBodyBytes) else {
             throw ValidationError("--max-body-bytes must be between 1 KiB and 16 MiB (got \(maxBodyBytes)).")
+        }
+        for rule in allowFetchFrom where AllowRule(rule) == nil {
+            throw ValidationError(
+                "--allow-fetch-from '\(rule)' is neither a CIDR range (10.0.0.0/8) nor a host name (wiki.corp)."
+            )
+        }
+        for port in allowFetchPort where !(1...65535).contains(port) {
+            throw ValidationError("--allow-fetch-port \(port) is not a port (1–65535).")
         }
         _ = try database.location()
         if let publicURL = publicURLText {
@@ -87,6 +101,8 @@ struct ServeCommand: AsyncParsableCommand {
             secureCookies: secureCookies
         )
         configuration.publicURL = publicURLText.flatMap(URL.init(string:))
+        configuration.preview.policy.addresses.allowList = allowFetchFrom.compactMap(AllowRule.init)
+        configuration.preview.policy.addresses.allowedPorts.formUnion(allowFetchPort)
         let context = try await ServerContext.start(configuration: configuration, logger: logger)
         print("SharePipe is listening on http://\(host):\(port)/ with \(configuration.database).")
         print("Web page: http://\(host):\(port)/ (sign-up is \(signUp ? "open" : "closed")).")
