@@ -112,15 +112,18 @@ public final class Database: Sendable {
         return database
     }
 
-    /// Runs statements outside a transaction (each is atomic on its own).
-    package func run<T: Sendable>(_ body: (any SQLDatabase) async throws -> T) async throws -> T {
+    /// Runs statements outside a transaction (each is atomic on its own). On PostgreSQL the caller waits
+    /// at most ``operationDeadline``; an unreachable database is ``StorageError/Code/unavailable``.
+    package func run<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         switch backend {
         case .sqlite(let connection, let lock):
             return try await lock.withLock { try await body(connection.sql(queryLogLevel: .trace)) }
         case .postgres(let client, _):
             do {
-                return try await client.withConnection { connection in
-                    try await body(connection.sql(queryLogLevel: .trace))
+                return try await Self.withDeadline(Self.operationDeadline) {
+                    try await client.withConnection { connection in
+                        try await body(connection.sql(queryLogLevel: .trace))
+                    }
                 }
             } catch {
                 throw Self.surfaced(error)
@@ -128,8 +131,11 @@ public final class Database: Sendable {
         }
     }
 
-    /// Runs `body` in one transaction: all of it is written, or none.
-    package func transaction<T: Sendable>(_ body: (any SQLDatabase) async throws -> T) async throws -> T {
+    /// Runs `body` in one transaction: all of it is written, or none. On PostgreSQL the caller waits at
+    /// most ``operationDeadline``; an unreachable database is ``StorageError/Code/unavailable``.
+    package func transaction<T: Sendable>(
+        _ body: @escaping @Sendable (any SQLDatabase) async throws -> T
+    ) async throws -> T {
         switch backend {
         case .sqlite(let connection, let lock):
             return try await lock.withLock {
@@ -146,8 +152,10 @@ public final class Database: Sendable {
             }
         case .postgres(let client, _):
             do {
-                return try await client.withTransaction(logger: logger) { connection in
-                    try await body(connection.sql(queryLogLevel: .trace))
+                return try await Self.withDeadline(Self.operationDeadline) { [logger] in
+                    try await client.withTransaction(logger: logger) { connection in
+                        try await body(connection.sql(queryLogLevel: .trace))
+                    }
                 }
             } catch {
                 throw Self.surfaced(error)
