@@ -73,7 +73,12 @@ struct CrashRecoveryTests {
                 }
             }
             group.addTask {
-                try await Task.sleep(for: .milliseconds(1500))
+                // Kill it in the middle of the load: once it has acknowledged a few hundred shares (not after
+                // a fixed time, which on a busy machine may be too few), or after 30 s whatever it did.
+                let deadline = ContinuousClock.now + .seconds(30)
+                while acknowledged.all.count < 300 && ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(20))
+                }
                 server.kill()
             }
             try await group.waitForAll()

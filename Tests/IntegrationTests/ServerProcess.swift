@@ -32,18 +32,35 @@ struct ServerProcess {
     }
 
     /// Starts `sharepipe serve` on a free port and waits until `/health` answers.
-    static func start(database: String, client: HTTPClient) async throws -> ServerProcess {
+    /// - Parameters:
+    ///   - arguments: More options for `serve` (`--allow-fetch-from 127.0.0.0/8`…).
+    ///   - log: A file to append the server's output to (default: none).
+    static func start(
+        database: String,
+        client: HTTPClient,
+        arguments: [String] = [],
+        log: URL? = nil
+    ) async throws -> ServerProcess {
         for _ in 0..<5 {
             let port = Int.random(in: 20_000...60_000)
             let process = Process()
             process.executableURL = executable
-            process.arguments = [
-                "serve", "--database", database, "--port", String(port),
-                // The load below is one token from one address, as fast as it goes.
-                "--requests-per-second-per-token", "0", "--requests-per-second-per-address", "0",
-            ]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
+            process.arguments =
+                [
+                    "serve", "--database", database, "--port", String(port),
+                    // The load below is one token from one address, as fast as it goes.
+                    "--requests-per-second-per-token", "0", "--requests-per-second-per-address", "0",
+                ] + arguments
+            let output = log.flatMap { url -> FileHandle? in
+                if !FileManager.default.fileExists(atPath: url.path) {
+                    _ = FileManager.default.createFile(atPath: url.path, contents: nil)
+                }
+                let handle = try? FileHandle(forWritingTo: url)
+                _ = try? handle?.seekToEnd()
+                return handle
+            }
+            process.standardOutput = output ?? FileHandle.nullDevice
+            process.standardError = output ?? FileHandle.nullDevice
             try process.run()
             for _ in 0..<100 {
                 try await Task.sleep(for: .milliseconds(50))
@@ -60,10 +77,30 @@ struct ServerProcess {
         throw CancellationError()
     }
 
+    /// Whether the process is still running (it did not crash).
+    var isRunning: Bool { process.isRunning }
+
     /// SIGKILL: no chance to flush or finish anything.
     func kill() {
         Foundation.kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
+    }
+
+    /// SIGTERM, then up to `deadline` for the process to end: whether it did (a zombie counts: it has
+    /// exited). Unlike ``terminate()`` this cannot hang on a server that never stops.
+    func stops(within deadline: Duration) async throws -> Bool {
+        let pid = process.processIdentifier
+        Foundation.kill(pid, SIGTERM)
+        let end = ContinuousClock.now + deadline
+        while ContinuousClock.now < end {
+            let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+            // "pid (comm) S …": the state after the command name; no file once reaped.
+            guard let state = stat.split(separator: ")").last?.split(separator: " ").first, state != "Z" else {
+                return true
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return false
     }
 
     /// SIGTERM, then wait for the exit status.

@@ -1,0 +1,70 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOFoundationCompat
+import NIOHTTP1
+
+/// A response of the real server, read whole.
+struct LiveReply: Sendable {
+    let status: Int
+    let headers: HTTPHeaders
+    let body: Data
+
+    /// The body as a JSON object (empty when it is not one).
+    var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
+
+    /// Whether this is an RFC 9457 problem with the members clients rely on.
+    var isProblem: Bool {
+        let json = self.json
+        return headers.first(name: "Content-Type") == "application/problem+json"
+            && (json["type"] as? String)?.hasPrefix("https://sharepipe.dev/problems/") == true
+            && json["title"] is String && json["status"] as? Int == status
+    }
+
+    /// The problem's type without its common prefix (`unavailable`), or nil.
+    var problemType: String? {
+        (json["type"] as? String).map { String($0.dropFirst("https://sharepipe.dev/problems/".count)) }
+    }
+}
+
+extension HTTPClient {
+    /// Sends one request to the real server and reads the whole answer.
+    func send(
+        _ method: HTTPMethod,
+        _ url: String,
+        token: String? = nil,
+        key: String? = nil,
+        json: String? = nil,
+        timeout: TimeAmount = .seconds(30)
+    ) async throws -> LiveReply {
+        var request = HTTPClientRequest(url: url)
+        request.method = method
+        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+        if let key { request.headers.add(name: "Idempotency-Key", value: key) }
+        if let json {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(string: json))
+        }
+        let response = try await execute(request, timeout: timeout)
+        let body = try await response.body.collect(upTo: 1 << 22)
+        return LiveReply(status: Int(response.status.code), headers: response.headers, body: Data(buffer: body))
+    }
+}
+
+extension ServerProcess {
+    /// `http://127.0.0.1:PORT` + `path`.
+    func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+}
+
+/// Runs `body` with an HTTP client, shut down afterwards whatever happens (AsyncHTTPClient requires it).
+func withLiveClient<T>(_ body: (HTTPClient) async throws -> T) async throws -> T {
+    let client = HTTPClient(eventLoopGroupProvider: .singleton)
+    do {
+        let value = try await body(client)
+        try await client.shutdown()
+        return value
+    } catch {
+        try? await client.shutdown()
+        throw error
+    }
+}
