@@ -87,7 +87,8 @@ struct ServerProcess {
     }
 
     /// SIGTERM, then up to `deadline` for the process to end: whether it did (a zombie counts: it has
-    /// exited). Unlike ``terminate()`` this cannot hang on a server that never stops.
+    /// exited; reads `/proc`, so Linux only). Unlike ``terminate()`` this cannot hang on a server that never
+    /// stops.
     func stops(within deadline: Duration) async throws -> Bool {
         let pid = process.processIdentifier
         Foundation.kill(pid, SIGTERM)
