@@ -5,7 +5,8 @@ import HTTPTypes
 extension BadInput {
     static let validShare = #"{"url": "https://example.com/fine"}"#
 
-    static let table: [BadInput] = tokens + shareBodies + urls + reading + ownership + preview + unauthenticatedRoutes
+    static let table: [BadInput] =
+        tokens + shareBodies + otherBodies + urls + reading + ownership + preview + unauthenticatedRoutes
 
     /// Missing, malformed, unknown, revoked, expired and wrong-scope tokens, on every authenticated route.
     static let tokens: [BadInput] = {
@@ -14,6 +15,13 @@ extension BadInput {
             (.get, "/v1/shares"), (.get, "/v1/shares/{bobShare}"), (.get, "/v1/links/{bobLink}"),
             (.get, "/v1/me"), (.get, "/v1/devices"), (.delete, "/v1/devices/{bobDevice}"),
             (.get, "/v1/preview?url=https://example.com/"),
+            (.put, "/v1/shares/{bobShare}/public"), (.delete, "/v1/shares/{bobShare}/public"),
+            (.post, "/v1/conversations"), (.get, "/v1/conversations"), (.get, "/v1/conversations/\(unknown)"),
+            (.patch, "/v1/conversations/\(unknown)"), (.post, "/v1/conversations/\(unknown)/members"),
+            (.delete, "/v1/conversations/\(unknown)/members/bob"), (.get, "/v1/highlights"),
+            (.get, "/v1/highlights/events"), (.put, "/v1/highlights/\(unknown)/pin"),
+            (.delete, "/v1/highlights/\(unknown)/pin"), (.post, "/v1/highlights/\(unknown)/remove"),
+            (.post, "/v1/highlights/\(unknown)/feedback"), (.post, "/v1/highlights/\(unknown)/reply"),
         ]
         for (method, path) in routes {
             rows += [
@@ -41,6 +49,17 @@ extension BadInput {
     }()
 
     /// `POST /v1/shares` bodies and headers: malformed JSON, wrong types, oversize, keys, media types.
+    /// An id nobody has.
+    static let unknown = UUID().uuidString
+
+    /// Bodies of the other routes that take one.
+    static let otherBodies: [BadInput] = [
+        BadInput(.post, "/v1/conversations", body: .json(#"{"members": "#), 400, "malformed-json"),
+        BadInput(.post, "/v1/conversations", body: .json("[]"), 400, "wrong-field-type"),
+        BadInput(.post, "/v1/devices", .none, body: .json(#"{"handle": "#), 400, "malformed-json"),
+        BadInput(.post, "/v1/devices", .none, body: .json(#"{"handle": 1, "password": 2}"#), 400, "wrong-field-type"),
+    ]
+
     static let shareBodies: [BadInput] = [
         share(validShare, key: nil, 400, "idempotency-key-missing"),
         share(validShare, key: "", 400, "idempotency-key-invalid"),
@@ -168,6 +187,17 @@ extension BadInput {
             rows.append(BadInput(.get, "/v1/links/\(id)", 404, "not-found"))
         }
         rows.append(BadInput(.delete, "/v1/devices/{bobDevice}", 404, "not-found"))
+        // Bob's share cannot be made public by Ada; conversations and highlights that are not hers.
+        for id in ["{bobShare}", unknown, "not-a-uuid"] {
+            rows.append(BadInput(.put, "/v1/shares/\(id)/public", 404, "not-found"))
+            rows.append(BadInput(.delete, "/v1/shares/\(id)/public", 404, "not-found"))
+        }
+        for id in [unknown, "not-a-uuid"] {
+            rows.append(BadInput(.get, "/v1/conversations/\(id)", 404, "not-found"))
+            rows.append(BadInput(.put, "/v1/highlights/\(id)/pin", 404, "not-found"))
+            rows.append(BadInput(.delete, "/v1/highlights/\(id)/pin", 404, "not-found"))
+            rows.append(BadInput(.post, "/v1/highlights/\(id)/remove", 404, "not-found"))
+        }
         // A share token reads only the shares of its own device, not those of Ada's laptop.
         rows.append(BadInput(.get, "/v1/shares/{laptopShare}", .adaShare, 404, "not-found"))
         return rows

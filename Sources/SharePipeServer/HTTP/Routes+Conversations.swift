@@ -94,7 +94,7 @@ extension ServerContext {
     /// A path parameter as a UUID; anything else is 404 (no such resource).
     static func uuid(_ context: ServerRequestContext, _ name: String) throws -> UUID {
         guard let id = context.parameters.get(name).flatMap(UUID.init(uuidString:)) else {
-            throw ProblemDetails.notFound()
+            throw ProblemDetails.notFound(detail: "Nothing of yours has this id.")
         }
         return id
     }

@@ -91,7 +91,7 @@ struct ShelfSeeder {
                 query.appendInterpolation(binds: values(row))
                 query.appendInterpolation(unsafeRaw: ")")
             }
-            try await database.run { sql in try await sql.raw(query).run() }
+            try await database.run { [query] sql in try await sql.raw(query).run() }
             start = end
         }
     }
