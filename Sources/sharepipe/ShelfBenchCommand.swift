@@ -31,36 +31,30 @@ struct ShelfBenchCommand: AsyncParsableCommand {
     @Option(help: "Timed requests per kind of page.")
     var requests = 500
 
+    @Flag(help: "Time the database seeded by an earlier run instead of seeding it again.")
+    var reuse = false
+
     func run() async throws {
         #if DEBUG
         print("warning: a debug build; figures are meaningless. Use scripts/bench-shelf.sh (release).")
         #endif
         let location: Database.Location =
             database.hasPrefix("postgres://") || database.hasPrefix("postgresql://") ? .postgres(database) : .sqliteFile(database)
-        if case .sqliteFile(let path) = location {
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-        }
         let logger = Logger(label: "bench-shelf", factory: { _ in SwiftLogNoOpLogHandler() })
-        var db = try await Database.open(location, logger: logger)
-        if case .postgres = location {
-            try await db.run { sql in
-                try await sql.raw("DROP SCHEMA public CASCADE").run()
-                try await sql.raw("CREATE SCHEMA public").run()
-            }
-            try await db.close()
+        let db: Database
+        let target: UUID
+        if reuse {
             db = try await Database.open(location, logger: logger)
+            guard
+                let row = try await db.run({ sql in try await sql.raw("SELECT id FROM users WHERE handle = 'user0'").first() }),
+                let id = UUID(uuidString: try row.decode(column: "id", as: String.self))
+            else { throw CLIError("Nothing seeded at \(location); run once without --reuse.") }
+            target = id
+        } else {
+            (db, target) = try await seed(location, logger: logger)
         }
-        let clock = ContinuousClock()
-        var seed: ShelfSeed!
-        let built = clock.measure {
-            seed = ShelfSeed(users: users, messages: messages, targetItems: items, targetConversations: conversations, links: max(items * 10, 100_000))
-        }
-        print("seed: \(messages) messages, \(users) users, \(seed.sources.count) shelf sources, \(seed.items.count) shelf items (built in \(built))")
-        let started = clock.now
-        try await ShelfSeeder(database: db).write(seed) { print("  wrote \($0) after \(clock.now - started)") }
-        let target = seed.users[0]
         let first = try await db.shelf(userID: target, after: nil, limit: 20, now: Date())
-        print("the measured user: \(seed.items.keys.filter { $0.user == 0 }.count) items; first page \(first.highlights.count) items")
+        print("first page: \(first.highlights.count) items")
         var cursors: [ShelfCursor] = []
         var page = first
         for _ in 0..<50 {
@@ -86,6 +80,38 @@ struct ShelfBenchCommand: AsyncParsableCommand {
         )
         try await Self.printPlan(db, target: target)
         try await db.close()
+    }
+
+    /// A fresh database with the seed written into it, and the measured user.
+    func seed(_ location: Database.Location, logger: Logger) async throws -> (Database, UUID) {
+        if case .sqliteFile(let path) = location {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        }
+        var db = try await Database.open(location, logger: logger)
+        if case .postgres = location {
+            try await db.run { sql in
+                try await sql.raw("DROP SCHEMA public CASCADE").run()
+                try await sql.raw("CREATE SCHEMA public").run()
+            }
+            try await db.close()
+            db = try await Database.open(location, logger: logger)
+        }
+        let clock = ContinuousClock()
+        var seed: ShelfSeed!
+        let built = clock.measure {
+            seed = ShelfSeed(
+                users: users,
+                messages: messages,
+                targetItems: items,
+                targetConversations: conversations,
+                links: max(items * 10, 100_000)
+            )
+        }
+        print("seed: \(messages) messages, \(users) users, \(seed.sources.count) shelf sources, \(seed.items.count) shelf items (built in \(built))")
+        let started = clock.now
+        try await ShelfSeeder(database: db).write(seed) { print("  wrote \($0) after \(clock.now - started)") }
+        print("the measured user: \(seed.items.keys.filter { $0.user == 0 }.count) items")
+        return (db, seed.users[0])
     }
 
     static func time(_ body: () async throws -> Void) async throws -> Double {

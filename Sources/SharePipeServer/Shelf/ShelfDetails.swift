@@ -21,7 +21,8 @@ struct ShelfDetails: Sendable {
     var provided: [String: ProvidedMetadata] = [:]
     var affinity: [String: Int] = [:]
 
-    static func load(userID: UUID, linkIDs: [String], in sql: any SQLDatabase) async throws -> ShelfDetails {
+    /// The sources of `linkIDs` with their sharers, conversations, affinity and provided metadata.
+    static func loadSources(userID: UUID, linkIDs: [String], in sql: any SQLDatabase) async throws -> ShelfDetails {
         var details = ShelfDetails()
         guard !linkIDs.isEmpty else { return details }
         let user = userID.uuidString
@@ -68,11 +69,16 @@ struct ShelfDetails: Sendable {
                 details.affinity[source.senderID] = try row.decode(column: "affinity", as: Int.self)
             }
         }
+        return details
+    }
+
+    /// The links (and their decoded previews) of `linkIDs`.
+    mutating func loadLinks(_ linkIDs: [String], in sql: any SQLDatabase) async throws {
+        guard !linkIDs.isEmpty else { return }
         for row in try await sql.raw("SELECT * FROM links WHERE id IN (\(binds: linkIDs))").all() {
             let link = try Database.link(row)
-            details.links[link.id.uuidString] = link
+            links[link.id.uuidString] = link
         }
-        return details
     }
 
     /// The sources an item shows: those from conversations whose switch is on, or all of them when

@@ -12,38 +12,44 @@ extension Database {
     package func shelf(userID: UUID, after cursor: ShelfCursor?, limit: Int, now: Date) async throws -> HighlightPage {
         try await run { sql in
             let user = userID.uuidString
-            var feedQuery = SQLQueryString(
+            let columns = "link_id, last_shared_at, pinned_at, opens, summary_impressions, detail_views"
+            var query = SQLQueryString(
                 """
-                SELECT link_id, last_shared_at, pinned_at, opens, summary_impressions, detail_views FROM shelf_items
+                SELECT * FROM (SELECT \(unsafeRaw: columns) FROM shelf_items
                 WHERE user_id = \(bind: user) AND visible = 1 AND removed_at IS NULL AND pinned_at IS NULL
                 """
             )
             if let cursor {
-                feedQuery.appendInterpolation(unsafeRaw: " AND (last_shared_at < ")
-                feedQuery.appendInterpolation(bind: cursor.lastSharedAt)
-                feedQuery.appendInterpolation(unsafeRaw: " OR (last_shared_at = ")
-                feedQuery.appendInterpolation(bind: cursor.lastSharedAt)
-                feedQuery.appendInterpolation(unsafeRaw: " AND link_id < ")
-                feedQuery.appendInterpolation(bind: cursor.linkID)
-                feedQuery.appendInterpolation(unsafeRaw: "))")
+                query.appendInterpolation(unsafeRaw: " AND (last_shared_at < ")
+                query.appendInterpolation(bind: cursor.lastSharedAt)
+                query.appendInterpolation(unsafeRaw: " OR (last_shared_at = ")
+                query.appendInterpolation(bind: cursor.lastSharedAt)
+                query.appendInterpolation(unsafeRaw: " AND link_id < ")
+                query.appendInterpolation(bind: cursor.linkID)
+                query.appendInterpolation(unsafeRaw: "))")
             }
-            // The first page also scores the newest items for the suggestion.
+            // The first page also scores the newest items for the suggestion, and has the pins: one
+            // round trip for both.
             let fetch = cursor == nil ? max(HighlightScore.candidateCount, limit + 2) : limit + 2
-            feedQuery.appendInterpolation(unsafeRaw: " ORDER BY last_shared_at DESC, link_id DESC LIMIT ")
-            feedQuery.appendInterpolation(bind: fetch)
-            var feed = try await sql.raw(feedQuery).all().map(ShelfRow.init)
-            var pinned: [ShelfRow] = []
+            query.appendInterpolation(unsafeRaw: " ORDER BY last_shared_at DESC, link_id DESC LIMIT ")
+            query.appendInterpolation(bind: fetch)
+            query.appendInterpolation(unsafeRaw: ") feed")
             if cursor == nil {
-                pinned = try await sql.raw(
-                    """
-                    SELECT link_id, last_shared_at, pinned_at, opens, summary_impressions, detail_views FROM shelf_items
-                    WHERE user_id = \(bind: user) AND pinned_at IS NOT NULL AND removed_at IS NULL
-                    ORDER BY pinned_at DESC, link_id DESC
-                    """
-                ).all().map(ShelfRow.init)
+                query.appendInterpolation(
+                    unsafeRaw: " UNION ALL SELECT * FROM (SELECT \(columns) FROM shelf_items WHERE user_id = "
+                )
+                query.appendInterpolation(bind: user)
+                query.appendInterpolation(
+                    unsafeRaw: " AND pinned_at IS NOT NULL AND removed_at IS NULL ORDER BY pinned_at DESC, link_id DESC LIMIT \(Self.maxPins)) pins"
+                )
             }
+            let rows = try await sql.raw(query).all().map(ShelfRow.init)
+            var feed = rows.filter { $0.pinnedAt == nil }.sorted { ($0.lastSharedAt, $0.linkID) > ($1.lastSharedAt, $1.linkID) }
+            let pinned = rows.filter { $0.pinnedAt != nil }.sorted { ($0.pinnedAt ?? 0, $0.linkID) > ($1.pinnedAt ?? 0, $1.linkID) }
             let candidates = cursor == nil ? Array(feed.prefix(HighlightScore.candidateCount)) : []
-            let details = try await ShelfDetails.load(
+            // Sources for every candidate (the score needs them); links, with their previews to
+            // decode, only for what the page shows.
+            var details = try await ShelfDetails.loadSources(
                 userID: userID,
                 linkIDs: (feed + pinned).map(\.linkID),
                 in: sql
@@ -58,6 +64,7 @@ extension Database {
             feed.removeAll { $0.linkID == suggested }
             let hasMore = feed.count > limit
             let rest = Array(feed.prefix(limit))
+            try await details.loadLinks(((suggested.map { [$0] } ?? []) + (pinned + rest).map(\.linkID)), in: sql)
             var items: [Highlight] = []
             if cursor == nil, let suggested, let row = candidates.first(where: { $0.linkID == suggested }) {
                 items.append(contentsOf: details.highlight(for: row, suggested: true).map { [$0] } ?? [])
@@ -82,7 +89,8 @@ extension Database {
                     """
                 ).first().map(ShelfRow.init)
             else { return nil }
-            let details = try await ShelfDetails.load(userID: userID, linkIDs: [row.linkID], in: sql)
+            var details = try await ShelfDetails.loadSources(userID: userID, linkIDs: [row.linkID], in: sql)
+            try await details.loadLinks([row.linkID], in: sql)
             return details.highlight(for: row, suggested: false)
         }
     }
