@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "LinkPreviewCore", targets: ["LinkPreviewCore"]),
         .library(name: "LinkPreview", targets: ["LinkPreview"]),
         .library(name: "SharePipeServer", targets: ["SharePipeServer"]),
+        .library(name: "SharePipeKit", targets: ["SharePipeKit"]),
         .executable(name: "sharepipe", targets: ["sharepipe"]),
     ],
     dependencies: [
@@ -86,6 +87,13 @@ let package = Package(
             resources: [.copy("OpenAPI/openapi.json"), .copy("Web/Templates"), .copy("Web/Assets")],
             swiftSettings: swiftSettings
         ),
+        // SharePipeKit (issue 6): what an app and its share extension link — the durable inbox, credentials
+        // with the install marker, the uploader and the extension's decision flow. Foundation only.
+        .target(
+            name: "SharePipeKit",
+            dependencies: ["LinkPreviewCore"],
+            swiftSettings: swiftSettings
+        ),
         // A scriptable loopback HTTP server for the fetcher's tests and benchmarks.
         .target(
             name: "LinkPreviewTesting",
@@ -100,7 +108,7 @@ let package = Package(
         .executableTarget(
             name: "sharepipe",
             dependencies: [
-                "LinkPreviewCore", "LinkPreview", "LinkPreviewTesting", "SharePipeServer",
+                "LinkPreviewCore", "LinkPreview", "LinkPreviewTesting", "SharePipeServer", "SharePipeKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -140,6 +148,11 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SharePipeKitTests",
+            dependencies: ["SharePipeKit", "LinkPreviewCore"],
             swiftSettings: swiftSettings
         ),
         // Tests with several processes (and, later, a real PostgreSQL) — see STYLE.md.

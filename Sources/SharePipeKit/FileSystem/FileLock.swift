@@ -1,0 +1,55 @@
+import Foundation
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// An exclusive `flock(2)` on a file, held until ``unlock()`` or until the process dies (the kernel
+/// drops it then, so a crashed holder never blocks anyone).
+///
+/// `flock` locks belong to an open file description, not to a process (unlike `fcntl` locks), so two
+/// locks taken in one process on the same file exclude each other too. The inbox holds its locks for
+/// milliseconds only: on iOS a suspended process that holds a lock on a file in a shared container
+/// is killed by the system (0xdead10cc), so nothing may hold one across suspension.
+final class FileLock {
+    private var descriptor: Int32
+
+    private init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    /// Takes the lock on `path` (creating the file), waiting for it when `wait` is true; `nil` when
+    /// `wait` is false and another holder has it.
+    static func acquire(_ path: String, wait: Bool) throws -> FileLock? {
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw ShareInboxError.io("open lock", path: path, errno: errno) }
+        while flock(fd, LOCK_EX | (wait ? 0 : LOCK_NB)) != 0 {
+            let code = errno
+            if code == EINTR { continue }
+            close(fd)
+            if code == EWOULDBLOCK { return nil }
+            throw ShareInboxError.io("flock", path: path, errno: code)
+        }
+        return FileLock(descriptor: fd)
+    }
+
+    /// Runs `body` while holding the lock on `path`.
+    static func withLock<T>(_ path: String, _ body: () throws -> T) throws -> T {
+        let lock = try acquire(path, wait: true)!
+        defer { lock.unlock() }
+        return try body()
+    }
+
+    /// Releases the lock (closing the descriptor releases it).
+    func unlock() {
+        guard descriptor >= 0 else { return }
+        close(descriptor)
+        descriptor = -1
+    }
+
+    deinit { unlock() }
+}

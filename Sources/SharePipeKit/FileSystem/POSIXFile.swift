@@ -1,0 +1,157 @@
+import Foundation
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The few POSIX calls the inbox's durability rests on, with `errno` turned into ``ShareInboxError``.
+///
+/// Foundation's `Data.write(options: .atomic)` renames over an existing file and never syncs the
+/// folder; the inbox needs "never overwrite" and "durable once the call returns", so it speaks POSIX.
+enum POSIXFile {
+    /// Creates `path` (failing if it exists), writes `data`, and — when `sync` — fsyncs it before closing.
+    static func create(_ path: String, data: Data, sync: Bool, mode: mode_t = 0o600) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        guard fd >= 0 else { throw ShareInboxError.io("create", path: path, errno: errno) }
+        defer { close(fd) }
+        try data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw ShareInboxError.io("write", path: path, errno: errno)
+                }
+                offset += written
+            }
+        }
+        if sync, fsync(fd) != 0 { throw ShareInboxError.io("fsync", path: path, errno: errno) }
+    }
+
+    /// Replaces `path` with `data` through a temporary file beside it (for state the owner may
+    /// overwrite: a lease, an item's delivery state). Not synced unless `sync`.
+    static func replace(_ path: String, data: Data, sync: Bool) throws {
+        let temporary = path + ".\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        try create(temporary, data: data, sync: sync)
+        guard rename(temporary, path) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw ShareInboxError.io("rename", path: path, errno: code)
+        }
+    }
+
+    /// Makes the entries of the folder at `path` durable (after a rename or link into it).
+    static func syncDirectory(_ path: String) throws {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw ShareInboxError.io("open folder", path: path, errno: errno) }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw ShareInboxError.io("fsync folder", path: path, errno: errno) }
+    }
+
+    /// Gives `source` the new name `destination` without ever replacing an existing file: `false`
+    /// when `destination` exists. (`link` is atomic and refuses to overwrite, unlike `rename`.)
+    static func linkWithoutReplacing(_ source: String, _ destination: String) throws -> Bool {
+        if link(source, destination) == 0 { return true }
+        if errno == EEXIST { return false }
+        throw ShareInboxError.io("link", path: destination, errno: errno)
+    }
+
+    /// Removes a file; a file already gone is not an error.
+    static func remove(_ path: String) {
+        unlink(path)
+    }
+
+    /// Removes a folder and what it holds (one level deep, as attachments are); gone is fine.
+    static func removeFolder(_ path: String) {
+        for name in list(path) { unlink(path + "/" + name) }
+        rmdir(path)
+    }
+
+    /// The whole content of a file, or `nil` when it does not exist.
+    static func read(_ path: String) throws -> Data? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            if errno == ENOENT { return nil }
+            throw ShareInboxError.io("open", path: path, errno: errno)
+        }
+        defer { close(fd) }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glue.read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw ShareInboxError.io("read", path: path, errno: errno)
+            }
+            if count == 0 { return data }
+            data.append(contentsOf: buffer[0..<count])
+        }
+    }
+
+    /// The names in a folder (without `.` and `..`), unsorted; empty when it does not exist.
+    static func list(_ path: String) -> [String] {
+        guard let directory = opendir(path) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// The size in bytes of a file, or 0 when it does not exist.
+    static func size(_ path: String) -> Int {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int(info.st_size) : 0
+    }
+
+    /// The modification time of a file or folder in nanoseconds, or `nil` when it does not exist.
+    static func modificationStamp(_ path: String) -> Int64? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        #if canImport(Darwin)
+        return Int64(info.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(info.st_mtimespec.tv_nsec)
+        #else
+        return Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        #endif
+    }
+
+    /// Creates a folder (and its parents) if missing.
+    static func makeFolder(_ path: String) throws {
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            throw ShareInboxError(code: .io, message: "Cannot create the folder \(path).", underlying: error)
+        }
+    }
+
+    /// Whether a process with this id exists on this machine (`kill(pid, 0)`; a process we may not
+    /// signal still exists).
+    static func processExists(_ pid: Int32) -> Bool {
+        guard pid > 0 else { return false }
+        return kill(pid, 0) == 0 || errno == EPERM
+    }
+
+    /// This process's id.
+    static var processID: Int32 { getpid() }
+}
+
+/// `read(2)` under a name that does not clash with the static methods above.
+enum Glue {
+    static func read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+        #if canImport(Darwin)
+        return Darwin.read(fd, buffer, count)
+        #elseif canImport(Glibc)
+        return Glibc.read(fd, buffer, count)
+        #else
+        return Musl.read(fd, buffer, count)
+        #endif
+    }
+}

@@ -1,0 +1,63 @@
+public import Foundation
+
+/// What the inbox knows about an item's delivery so far: attempts, when to try again, and the
+/// server's last word. Kept in its own small file beside the record (the record is never rewritten).
+public struct DeliveryState: Sendable, Hashable, Codable {
+    /// How many times delivery was tried and did not succeed.
+    public var attempts: Int
+    /// Not to be claimed before this time (backoff), if set.
+    public var notBefore: Date?
+    /// The last failure, for logs and the app's list.
+    public var lastError: String?
+    /// The server refused the item (a validation failure) with this message for the user. A rejected
+    /// item is not retried; the app shows the message and lets the user discard the item.
+    public var rejection: String?
+
+    /// Creates a state; defaults to no attempt yet.
+    public init(attempts: Int = 0, notBefore: Date? = nil, lastError: String? = nil, rejection: String? = nil) {
+        self.attempts = attempts
+        self.notBefore = notBefore
+        self.lastError = lastError
+        self.rejection = rejection
+    }
+
+    /// Whether the item may be claimed at `now`.
+    public func isClaimable(at now: Date) -> Bool {
+        rejection == nil && (notBefore.map { $0 <= now } ?? true)
+    }
+}
+
+/// How long to wait before trying an item again: exponential backoff from `initialDelay`, doubling
+/// per attempt, capped at `maxDelay`.
+public struct RetryPolicy: Sendable, Hashable {
+    /// The wait after the first failed attempt. Default 5 seconds.
+    public var initialDelay: Duration
+    /// The longest wait. Default 1 hour.
+    public var maxDelay: Duration
+
+    /// Creates a policy; every default is stated on its property.
+    public init(initialDelay: Duration = .seconds(5), maxDelay: Duration = .seconds(3600)) {
+        self.initialDelay = initialDelay
+        self.maxDelay = maxDelay
+    }
+
+    /// The wait after `attempts` failed attempts (1 → `initialDelay`, 2 → twice that, …).
+    public func delay(afterAttempts attempts: Int) -> Duration {
+        guard attempts > 0 else { return .zero }
+        let doublings = min(attempts - 1, 40)
+        let delay = initialDelay * (1 << doublings)
+        return min(delay, maxDelay)
+    }
+}
+
+/// A claimed item's lease, as written in `leases/<id>.json`.
+struct Lease: Codable {
+    var owner: UUID
+    var pid: Int32
+    var expiresAt: Date
+
+    /// Whether the lease still holds at `now`: not expired, and its process still exists.
+    func holds(at now: Date) -> Bool {
+        expiresAt > now && POSIXFile.processExists(pid)
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// Where the inbox keeps what, under its folder (see `docs/sharepipekit.md`):
+///
+/// ```
+/// items/<ms>-<id>.json      one record per item; the name sorts oldest first
+/// attachments/<id>/<n>.ext  the item's files, written before its record
+/// state/<id>.json           attempts, backoff, rejection (rewritten; the record never is)
+/// leases/<id>.json          who claimed the item and until when
+/// writing/<id>.lock         flock held while an item is being added (a crashed writer drops it)
+/// tmp/                      records being written
+/// quarantine/               corrupted records and their files, set aside with a `.reason`
+/// lock                      flock held for milliseconds around claims and limit checks
+/// ```
+struct InboxLayout: Sendable {
+    let root: String
+
+    var items: String { root + "/items" }
+    var attachments: String { root + "/attachments" }
+    var state: String { root + "/state" }
+    var leases: String { root + "/leases" }
+    var writing: String { root + "/writing" }
+    var temporary: String { root + "/tmp" }
+    var quarantine: String { root + "/quarantine" }
+    var lock: String { root + "/lock" }
+
+    var folders: [String] { [items, attachments, state, leases, writing, temporary, quarantine] }
+
+    func recordName(for item: ShareItem) -> String {
+        let milliseconds = Int64((item.createdAt.timeIntervalSince1970 * 1000).rounded())
+        let padded = String(repeating: "0", count: max(0, 15 - String(milliseconds).count)) + String(milliseconds)
+        return "\(padded)-\(item.id.uuidString).json"
+    }
+
+    func record(_ name: String) -> String { items + "/" + name }
+    func attachmentFolder(_ id: UUID) -> String { attachments + "/" + id.uuidString }
+    func stateFile(_ id: UUID) -> String { state + "/" + id.uuidString + ".json" }
+    func leaseFile(_ id: UUID) -> String { leases + "/" + id.uuidString + ".json" }
+    func writingLock(_ id: UUID) -> String { writing + "/" + id.uuidString + ".lock" }
+
+    /// The item id in a record's name, or `nil` for a name that is not a record's.
+    static func id(inRecordName name: String) -> UUID? {
+        guard name.hasSuffix(".json"), name.utf8.count == 15 + 1 + 36 + 5 else { return nil }
+        let start = name.index(name.startIndex, offsetBy: 16)
+        return UUID(uuidString: String(name[start..<name.index(start, offsetBy: 36)]))
+    }
+
+    /// The records' names, oldest first.
+    func recordNames() -> [String] {
+        POSIXFile.list(items).filter { Self.id(inRecordName: $0) != nil }.sorted()
+    }
+
+    /// The name of the record of `id`, if the inbox holds it.
+    func recordName(of id: UUID) -> String? {
+        let suffix = "-" + id.uuidString + ".json"
+        return POSIXFile.list(items).first { $0.hasSuffix(suffix) }
+    }
+}

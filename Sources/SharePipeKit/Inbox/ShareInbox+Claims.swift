@@ -1,0 +1,157 @@
+public import Foundation
+
+extension ShareInbox {
+    /// Gives the oldest claimable item to this process, or `nil` when none is: every item is claimed
+    /// by a live lease, waiting out its backoff, or rejected.
+    /// - Parameters:
+    ///   - lease: How long the claim holds if this process neither completes nor releases it (if it
+    ///     dies, the claim ends sooner: a lease whose process is gone does not hold).
+    ///   - excluding: Ids not to claim (the ones this pass already handled).
+    /// - Throws: ``ShareInboxError`` with code `io`.
+    public func claimNext(lease: Duration, excluding: Set<UUID> = []) throws -> ShareClaim? {
+        try FileLock.withLock(layout.lock) {
+            let now = Date()
+            let leased = Set(POSIXFile.list(layout.leases))
+            let states = Set(POSIXFile.list(layout.state))
+            for name in layout.recordNames() {
+                guard let id = InboxLayout.id(inRecordName: name), !excluding.contains(id) else { continue }
+                if leased.contains(id.uuidString + ".json"), let current = try readLease(id), current.holds(at: now) {
+                    continue
+                }
+                let state = states.contains(id.uuidString + ".json") ? try readState(id) : DeliveryState()
+                guard state.isClaimable(at: now) else { continue }
+                guard let item = try readRecord(name) else { continue }
+                let expiresAt = now.addingTimeInterval(lease.timeInterval)
+                let data = try JSONEncoder().encode(Lease(owner: owner, pid: POSIXFile.processID, expiresAt: expiresAt))
+                try POSIXFile.replace(layout.leaseFile(id), data: data, sync: false)
+                return ShareClaim(item: item, state: state, leaseExpiresAt: expiresAt)
+            }
+            return nil
+        }
+    }
+
+    /// Removes an item the server acknowledged: its record first (from then on it is gone for every
+    /// process), then its attachments, state and lease.
+    /// - Returns: Whether the inbox held it.
+    @discardableResult
+    public func complete(_ id: UUID) throws -> Bool {
+        guard let name = layout.recordName(of: id) else {
+            removeLeftovers(of: id)
+            return false
+        }
+        POSIXFile.remove(layout.record(name))
+        removeLeftovers(of: id)
+        InboxChangeSignal.post(for: folder)
+        return true
+    }
+
+    /// Removes an item the user chose to discard (a rejected one); the same as ``complete(_:)``.
+    @discardableResult
+    public func discard(_ id: UUID) throws -> Bool {
+        try complete(id)
+    }
+
+    /// Gives a claimed item back after a failed attempt: counts the attempt and makes the item wait
+    /// `retryAfter` (default: the ``retryPolicy``'s backoff for the attempt count) before it can be
+    /// claimed again.
+    /// - Returns: The item's new delivery state.
+    @discardableResult
+    public func release(_ id: UUID, retryAfter: Duration? = nil, error: String? = nil) throws -> DeliveryState {
+        try FileLock.withLock(layout.lock) {
+            var state = try readState(id)
+            state.attempts += 1
+            let wait = retryAfter ?? retryPolicy.delay(afterAttempts: state.attempts)
+            state.notBefore = wait > .zero ? Date().addingTimeInterval(wait.timeInterval) : nil
+            state.lastError = error
+            try writeState(state, of: id)
+            try dropLease(of: id)
+            return state
+        }
+    }
+
+    /// Parks an item the server refused (a validation failure): it keeps `message` for the app to
+    /// show and is not claimed again until the user discards it.
+    @discardableResult
+    public func reject(_ id: UUID, message: String) throws -> DeliveryState {
+        try FileLock.withLock(layout.lock) {
+            var state = try readState(id)
+            state.attempts += 1
+            state.rejection = message
+            try writeState(state, of: id)
+            try dropLease(of: id)
+            return state
+        }
+    }
+
+    /// Removes every item (records, attachments, state), as a user's "clear" does.
+    /// - Returns: How many items were removed.
+    @discardableResult
+    public func clear() throws -> Int {
+        var removed = 0
+        for name in layout.recordNames() {
+            guard let id = InboxLayout.id(inRecordName: name) else { continue }
+            if try complete(id) { removed += 1 }
+        }
+        return removed
+    }
+
+    // MARK: Files of one item
+
+    func readState(_ id: UUID) throws -> DeliveryState {
+        guard let data = try POSIXFile.read(layout.stateFile(id)),
+            let state = try? JSONDecoder().decode(DeliveryState.self, from: data)
+        else { return DeliveryState() }
+        return state
+    }
+
+    func writeState(_ state: DeliveryState, of id: UUID) throws {
+        guard layout.recordName(of: id) != nil else { return }
+        try POSIXFile.replace(layout.stateFile(id), data: try JSONEncoder().encode(state), sync: false)
+    }
+
+    func readLease(_ id: UUID) throws -> Lease? {
+        try POSIXFile.read(layout.leaseFile(id)).flatMap { try? JSONDecoder().decode(Lease.self, from: $0) }
+    }
+
+    /// Removes the lease on `id` if this instance holds it.
+    private func dropLease(of id: UUID) throws {
+        if let lease = try readLease(id), lease.owner == owner { POSIXFile.remove(layout.leaseFile(id)) }
+    }
+
+    /// Reads and decodes a record; a record that cannot be decoded, or whose attachments are missing,
+    /// is quarantined and `nil` returned (as for a record that vanished meanwhile).
+    func readRecord(_ name: String) throws -> ShareItem? {
+        guard let data = try POSIXFile.read(layout.record(name)) else { return nil }
+        let item: ShareItem
+        do {
+            item = try ShareItem.decodeRecord(data)
+        } catch {
+            quarantine(name, reason: "The record cannot be read: \(error)")
+            return nil
+        }
+        guard InboxLayout.id(inRecordName: name) == item.id else {
+            quarantine(name, reason: "The record's id \(item.id) does not match its file name.")
+            return nil
+        }
+        for attachment in item.attachments
+        where POSIXFile.size(layout.attachmentFolder(item.id) + "/" + attachment.file) != attachment.byteCount {
+            quarantine(name, reason: "The attachment \(attachment.file) is missing or has the wrong size.")
+            return nil
+        }
+        return item
+    }
+
+    func removeLeftovers(of id: UUID) {
+        POSIXFile.removeFolder(layout.attachmentFolder(id))
+        POSIXFile.remove(layout.stateFile(id))
+        POSIXFile.remove(layout.leaseFile(id))
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as Foundation counts time.
+    var timeInterval: TimeInterval {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,177 @@
+public import Foundation
+
+/// A durable queue of shares in a folder that several processes use at once: the share extension
+/// adds, the app (or any process) claims, uploads and completes.
+///
+/// - Every item is one record file, written to a temporary file, fsynced, linked into `items/`
+///   (a link never replaces an existing file) and the folder fsynced: when ``add(_:attachments:)``
+///   returns, the share survives a crash or a power cut, and no item ever overwrites another.
+/// - ``claimNext(lease:excluding:)`` gives an item to one process at a time, under a `flock` held for
+///   milliseconds, by writing a lease with an owner and an expiry. A lease whose process is gone, or
+///   whose time ran out, no longer holds, so a crashed process's item is claimed again.
+/// - ``complete(_:)`` removes the record and its attachments (only after the server acknowledged the
+///   item); ``release(_:retryAfter:error:)`` counts the attempt and backs off.
+/// - A corrupted or unreadable record is moved to `quarantine/` with the reason, never crashes the
+///   reader. The ``ShareInboxLimits`` are explicit: a full inbox throws, nothing is dropped.
+///
+/// ```swift
+/// let inbox = try ShareInbox(folder: containerURL.appendingPathComponent("inbox"))
+/// try inbox.add(ShareItem(url: link))                       // the extension
+/// if let claim = try inbox.claimNext(lease: .seconds(60)) { // the app
+///     // upload claim.item, then:
+///     try inbox.complete(claim.item.id)
+/// }
+/// ```
+public final class ShareInbox: Sendable {
+    /// The inbox's folder.
+    public let folder: URL
+    /// What it holds at most.
+    public let limits: ShareInboxLimits
+    /// The backoff for ``release(_:retryAfter:error:)`` without an explicit wait.
+    public let retryPolicy: RetryPolicy
+    /// This instance's identity in the leases it writes.
+    let owner = UUID()
+    let layout: InboxLayout
+
+    /// Opens (creating if needed) the inbox in `folder`.
+    /// - Parameters:
+    ///   - folder: A folder in the shared container, e.g. `<App Group>/inbox`.
+    ///   - limits: What the inbox holds at most; ``ShareInboxLimits/init(maxItems:maxTotalBytes:maxAttachmentBytes:maxAttachments:)`` defaults.
+    ///   - retryPolicy: Backoff between attempts; ``RetryPolicy/init(initialDelay:maxDelay:)`` defaults.
+    /// - Throws: ``ShareInboxError`` with code `io` when the folder cannot be created.
+    public init(folder: URL, limits: ShareInboxLimits = .init(), retryPolicy: RetryPolicy = .init()) throws {
+        self.folder = folder
+        self.limits = limits
+        self.retryPolicy = retryPolicy
+        self.layout = InboxLayout(root: folder.path)
+        for path in layout.folders where !FileManager.default.fileExists(atPath: path) {
+            try POSIXFile.makeFolder(path)
+        }
+    }
+
+    /// How many items wait (claimed or not, rejected included).
+    public var count: Int { layout.recordNames().count }
+
+    /// The file of one of an item's attachments.
+    public func attachmentURL(_ attachment: ShareAttachment, of item: ShareItem) -> URL {
+        URL(fileURLWithPath: layout.attachmentFolder(item.id) + "/" + attachment.file)
+    }
+
+    /// Adds an item durably: when this returns, the item survives a crash of this process or of the
+    /// machine. Attachments are written first, the record last; the record is what makes the item exist.
+    /// - Parameters:
+    ///   - item: The item; its `attachments` are replaced by the stored `attachments`.
+    ///   - attachments: Files to store beside the record.
+    /// - Returns: The item as stored (with its attachment records).
+    /// - Throws: ``ShareInboxError`` — `full` (the inbox is at a limit: nothing was written),
+    ///   `itemTooLarge`, `duplicate` (an item with this id is already there), `io`.
+    @discardableResult
+    public func add(_ item: ShareItem, attachments: [ShareAttachment.Content] = []) throws -> ShareItem {
+        try checkSize(of: attachments)
+        guard let writer = try FileLock.acquire(layout.writingLock(item.id), wait: false) else {
+            throw ShareInboxError(code: .duplicate, message: "The share \(item.id) is being saved by another process.")
+        }
+        defer {
+            POSIXFile.remove(layout.writingLock(item.id))
+            writer.unlock()
+        }
+        guard layout.recordName(of: item.id) == nil else {
+            throw ShareInboxError(code: .duplicate, message: "The share \(item.id) is already in the inbox.")
+        }
+        var stored = item
+        stored.attachments = try writeAttachments(attachments, for: item.id)
+        let name = layout.recordName(for: stored)
+        let temporary = layout.temporary + "/\(item.id.uuidString).\(POSIXFile.processID).json"
+        POSIXFile.remove(temporary)
+        do {
+            try POSIXFile.create(temporary, data: try stored.recordData(), sync: true)
+            defer { POSIXFile.remove(temporary) }
+            try FileLock.withLock(layout.lock) {
+                try checkRoom(for: stored)
+                guard layout.recordName(of: item.id) == nil,
+                    try POSIXFile.linkWithoutReplacing(temporary, layout.record(name))
+                else {
+                    throw ShareInboxError(code: .duplicate, message: "The share \(item.id) is already in the inbox.")
+                }
+            }
+        } catch let error as ShareInboxError where error.code != .duplicate {
+            POSIXFile.removeFolder(layout.attachmentFolder(item.id))
+            throw error
+        }
+        try POSIXFile.syncDirectory(layout.items)
+        InboxChangeSignal.post(for: folder)
+        return stored
+    }
+
+    /// The waiting items, oldest first, with their delivery state. Unreadable records are quarantined.
+    public func pending() throws -> [PendingShare] {
+        let now = Date()
+        var result: [PendingShare] = []
+        for name in layout.recordNames() {
+            guard let id = InboxLayout.id(inRecordName: name), let item = try readRecord(name) else { continue }
+            let lease = try? POSIXFile.read(layout.leaseFile(id)).flatMap { try? JSONDecoder().decode(Lease.self, from: $0) }
+            result.append(
+                PendingShare(item: item, state: try readState(id), isClaimed: lease?.holds(at: now) ?? false)
+            )
+        }
+        return result
+    }
+
+    private func checkSize(of attachments: [ShareAttachment.Content]) throws {
+        let bytes = attachments.reduce(0) { $0 + $1.data.count }
+        guard attachments.count <= limits.maxAttachments, bytes <= limits.maxAttachmentBytes else {
+            throw ShareInboxError(
+                code: .itemTooLarge,
+                message: "This share has \(attachments.count) attachments of \(bytes) bytes; at most "
+                    + "\(limits.maxAttachments) attachments of \(limits.maxAttachmentBytes) bytes together are "
+                    + "kept. Share fewer or smaller files."
+            )
+        }
+    }
+
+    /// Throws `full` when one more item would go past a limit (called under the inbox lock).
+    private func checkRoom(for item: ShareItem) throws {
+        let names = layout.recordNames()
+        guard names.count < limits.maxItems else {
+            throw ShareInboxError(
+                code: .full,
+                message: "The inbox already holds \(names.count) shares waiting to be sent (the limit). Open "
+                    + "SharePipe to send them, then share again."
+            )
+        }
+        var bytes = item.attachments.reduce(0) { $0 + $1.byteCount }
+        for name in names {
+            bytes += POSIXFile.size(layout.record(name))
+            if let id = InboxLayout.id(inRecordName: name) {
+                let folder = layout.attachmentFolder(id)
+                bytes += POSIXFile.list(folder).reduce(0) { $0 + POSIXFile.size(folder + "/" + $1) }
+            }
+        }
+        guard bytes <= limits.maxTotalBytes else {
+            throw ShareInboxError(
+                code: .full,
+                message: "The inbox holds \(limits.maxTotalBytes) bytes of shares waiting to be sent (the limit). "
+                    + "Open SharePipe to send them, then share again."
+            )
+        }
+    }
+
+    private func writeAttachments(_ contents: [ShareAttachment.Content], for id: UUID) throws -> [ShareAttachment] {
+        guard !contents.isEmpty else { return [] }
+        let folder = layout.attachmentFolder(id)
+        POSIXFile.removeFolder(folder)  // a crashed earlier attempt at this same id
+        try POSIXFile.makeFolder(folder)
+        var stored: [ShareAttachment] = []
+        for (index, content) in contents.enumerated() {
+            let suffix = content.name.map { URL(fileURLWithPath: $0).pathExtension }.flatMap { $0.isEmpty ? nil : $0 }
+            let file = suffix.map { "\(index).\($0)" } ?? "\(index)"
+            try POSIXFile.create(folder + "/" + file, data: content.data, sync: true)
+            stored.append(
+                ShareAttachment(file: file, name: content.name, contentType: content.contentType, byteCount: content.data.count)
+            )
+        }
+        try POSIXFile.syncDirectory(folder)
+        try POSIXFile.syncDirectory(layout.attachments)
+        return stored
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Why the inbox could not do what was asked. The message says what to do about it.
+public struct ShareInboxError: Error, Sendable, CustomStringConvertible {
+    /// The kind of failure; compare with the `static let` values.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private let name: String
+        private init(_ name: String) { self.name = name }
+        public var description: String { name }
+
+        /// The inbox holds as many items or bytes as its ``ShareInboxLimits`` allow.
+        public static let full = Code("full")
+        /// One item (its record and attachments) is larger than the limits allow.
+        public static let itemTooLarge = Code("itemTooLarge")
+        /// An item with this id is already in the inbox.
+        public static let duplicate = Code("duplicate")
+        /// No item with this id in the inbox.
+        public static let notFound = Code("notFound")
+        /// A file operation failed (disk full, permissions, a missing container).
+        public static let io = Code("io")
+    }
+
+    /// The kind of failure.
+    public var code: Code
+    /// What went wrong and what to do, for a person.
+    public var message: String
+    /// The error underneath, if any.
+    public var underlying: (any Error & Sendable)?
+
+    /// Creates an error.
+    public init(code: Code, message: String, underlying: (any Error & Sendable)? = nil) {
+        self.code = code
+        self.message = message
+        self.underlying = underlying
+    }
+
+    public var description: String { message }
+
+    static func io(_ operation: String, path: String, errno code: Int32) -> ShareInboxError {
+        let reason = String(cString: strerror(code))
+        return ShareInboxError(
+            code: .io,
+            message: "Could not \(operation) \(path): \(reason). Check that the container folder exists, is "
+                + "writable and has free space.",
+            underlying: POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+        )
+    }
+}

@@ -1,0 +1,193 @@
+import Foundation
+import SharePipeKit
+import Testing
+
+struct ShareInboxTests {
+    @Test("Added items are listed oldest first and survive reopening the inbox")
+    func addAndReopen() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let inbox = try ShareInbox(folder: folder.url)
+        let second = ShareItem.link("b", at: 2_000)
+        let first = ShareItem.link("a", at: 1_000)
+        try inbox.add(second)
+        try inbox.add(first)
+        let reopened = try ShareInbox(folder: folder.url)
+        #expect(try reopened.pending().map(\.item) == [first, second])
+        #expect(reopened.count == 2)
+        #expect(folder.files(in: "tmp").isEmpty)
+    }
+
+    @Test("A second share never overwrites the first, even with the same id")
+    func neverOverwrites() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let inbox = try ShareInbox(folder: folder.url)
+        let item = ShareItem.link("a")
+        try inbox.add(item)
+        var other = ShareItem.link("b")
+        other.id = item.id
+        #expect { try inbox.add(other) } throws: { ($0 as? ShareInboxError)?.code == .duplicate }
+        #expect(try inbox.pending().map(\.item) == [item])
+    }
+
+    @Test("A claimed item goes to one claimer only; completing removes it and its attachments")
+    func claimIsExclusive() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let extensionSide = try ShareInbox(folder: folder.url)
+        let stored = try extensionSide.add(
+            .link("a"),
+            attachments: [.init(name: "photo.jpg", contentType: "image/jpeg", data: Data([1, 2, 3]))]
+        )
+        #expect(stored.attachments.map(\.byteCount) == [3])
+        #expect(try Data(contentsOf: extensionSide.attachmentURL(stored.attachments[0], of: stored)) == Data([1, 2, 3]))
+        let app = try ShareInbox(folder: folder.url)
+        let other = try ShareInbox(folder: folder.url)
+        let claim = try #require(try app.claimNext(lease: .seconds(60)))
+        #expect(claim.item == stored)
+        #expect(try other.claimNext(lease: .seconds(60)) == nil)
+        #expect(try other.pending().map(\.isClaimed) == [true])
+        #expect(try app.complete(claim.item.id))
+        #expect(other.count == 0)
+        #expect(folder.files(in: "attachments").isEmpty)
+        #expect(folder.files(in: "leases").isEmpty)
+    }
+
+    @Test("Many threads with their own inbox instances claim every item exactly once")
+    func concurrentClaimers() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let writer = try ShareInbox(folder: folder.url)
+        for index in 0..<60 { try writer.add(.link("\(index)", at: 1_000 + Double(index))) }
+        let claimed = try await withThrowingTaskGroup(of: [UUID].self) { group in
+            for _ in 0..<6 {
+                group.addTask {
+                    let inbox = try ShareInbox(folder: folder.url)
+                    var mine: [UUID] = []
+                    while let claim = try inbox.claimNext(lease: .seconds(60)) {
+                        mine.append(claim.item.id)
+                        try inbox.complete(claim.item.id)
+                    }
+                    return mine
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(claimed.count == 60)
+        #expect(Set(claimed).count == 60)
+        #expect(writer.count == 0)
+    }
+
+    @Test("An item claimed by a process that died is claimed again")
+    func deadProcessLeaseDoesNotHold() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let inbox = try ShareInbox(folder: folder.url)
+        let item = try inbox.add(.link("a"))
+        _ = try #require(try inbox.claimNext(lease: .seconds(3600)))
+        // Rewrite the lease as if a process that has exited had taken it.
+        let finished = Process()
+        finished.executableURL = URL(fileURLWithPath: "/bin/sh")
+        finished.arguments = ["-c", "exit 0"]
+        try finished.run()
+        finished.waitUntilExit()
+        let leaseURL = folder.url.appendingPathComponent("leases/\(item.id.uuidString).json")
+        var lease = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: leaseURL)) as? [String: Any])
+        lease["pid"] = finished.processIdentifier
+        try JSONSerialization.data(withJSONObject: lease).write(to: leaseURL)
+
+        let other = try ShareInbox(folder: folder.url)
+        #expect(try other.claimNext(lease: .seconds(60))?.item == item)
+    }
+
+    @Test("Release counts the attempt and backs off; a rejected item keeps its message and is not retried")
+    func releaseAndReject() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let inbox = try ShareInbox(folder: folder.url, retryPolicy: RetryPolicy(initialDelay: .seconds(3600)))
+        let a = try inbox.add(.link("a", at: 1_000))
+        let b = try inbox.add(.link("b", at: 2_000))
+        let claim = try #require(try inbox.claimNext(lease: .seconds(60)))
+        #expect(claim.item == a)
+        let state = try inbox.release(a.id, error: "offline")
+        #expect(state.attempts == 1)
+        #expect(try inbox.claimNext(lease: .seconds(60))?.item == b)
+        try inbox.reject(b.id, message: "The note is too long.")
+        #expect(try inbox.claimNext(lease: .seconds(60)) == nil)
+        let pending = try inbox.pending()
+        #expect(pending.map(\.item) == [a, b])
+        #expect(pending[1].state.rejection == "The note is too long.")
+        #expect(pending[0].state.lastError == "offline")
+        // Released with no wait, it is claimable again at once.
+        _ = try inbox.release(a.id, retryAfter: .zero)
+        #expect(try inbox.claimNext(lease: .seconds(60))?.state.attempts == 2)
+    }
+
+    @Test("A full inbox refuses the new share and keeps every old one")
+    func fullInboxRefuses() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let inbox = try ShareInbox(folder: folder.url, limits: ShareInboxLimits(maxItems: 2))
+        try inbox.add(.link("a"))
+        try inbox.add(.link("b"))
+        #expect { try inbox.add(.link("c")) } throws: { error in
+            guard let error = error as? ShareInboxError else { return false }
+            return error.code == .full && error.message.contains("Open SharePipe")
+        }
+        #expect(inbox.count == 2)
+        let bytes = try ShareInbox(folder: folder.url, limits: ShareInboxLimits(maxAttachmentBytes: 2))
+        #expect { try bytes.add(.link("d"), attachments: [.init(contentType: "text/plain", data: Data([1, 2, 3]))]) }
+            throws: { ($0 as? ShareInboxError)?.code == .itemTooLarge }
+        #expect(folder.files(in: "attachments").isEmpty)
+    }
+
+    @Test("A corrupted record is set aside, not crashed on, and the others still flow")
+    func corruptedRecordQuarantined() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let inbox = try ShareInbox(folder: folder.url)
+        let good = try inbox.add(.link("good", at: 2_000))
+        let bad = ShareItem.link("bad", at: 1_000)
+        let name = "000000001000000-\(bad.id.uuidString).json"
+        try Data(#"{"version":1,"id":"#.utf8).write(to: folder.url.appendingPathComponent("items/\(name)"))
+        #expect(inbox.count == 2)
+        #expect(try inbox.claimNext(lease: .seconds(60))?.item == good)
+        #expect(inbox.quarantined() == [name])
+        #expect(inbox.count == 1)
+        #expect(folder.files(in: "quarantine").contains(name + ".reason"))
+    }
+
+    @Test("Leftovers of a writer that crashed before its record was linked are swept; a live writer's are not")
+    func sweepRemovesOrphans() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let inbox = try ShareInbox(folder: folder.url)
+        let kept = try inbox.add(.link("kept"), attachments: [.init(contentType: "text/plain", data: Data([1]))])
+        let orphan = UUID()
+        try FileManager.default.createDirectory(
+            at: folder.url.appendingPathComponent("attachments/\(orphan.uuidString)"),
+            withIntermediateDirectories: true
+        )
+        try Data([9]).write(to: folder.url.appendingPathComponent("attachments/\(orphan.uuidString)/0"))
+        try Data("{".utf8).write(to: folder.url.appendingPathComponent("tmp/\(orphan.uuidString).1.json"))
+        let report = try inbox.sweep()
+        #expect(report.leftoversRemoved == 2)
+        #expect(folder.files(in: "attachments") == [kept.id.uuidString])
+        #expect(folder.files(in: "tmp").isEmpty)
+        #expect(try inbox.pending().map(\.item) == [kept])
+    }
+
+    @Test("The change stream wakes when another instance adds an item", .timeLimit(.minutes(1)))
+    func changeSignal() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let inbox = try ShareInbox(folder: folder.url)
+        var changes = inbox.changes(pollingEvery: .milliseconds(20)).makeAsyncIterator()
+        _ = await changes.next()  // the initial element
+        let writer = try ShareInbox(folder: folder.url)
+        try writer.add(.link("a"))
+        _ = await changes.next()
+        #expect(inbox.count == 1)
+    }
+}
