@@ -1,0 +1,58 @@
+import Foundation
+
+/// What one ``ShareInbox/drain(using:lease:)`` did.
+public struct DrainReport: Sendable, Hashable {
+    /// Items the server acknowledged (recorded now, or earlier and replayed), removed from the inbox.
+    public var delivered: [ShareItem] = []
+    /// Items the server refused, with its message; kept for the user to see and discard.
+    public var rejected: [ShareItem] = []
+    /// Items that failed transiently and wait for their backoff.
+    public var deferred: [ShareItem] = []
+    /// Whether the server refused the token: the account needs signing in; the rest of the inbox waits.
+    public var needsSignIn = false
+    /// The newest item this pass handled (by creation time), for the UI to show: a second share that
+    /// arrives while the app shows the first replaces it.
+    public var newest: ShareItem?
+
+    /// Creates an empty report.
+    public init() {}
+}
+
+extension ShareInbox {
+    /// The app's side: uploads the waiting items, oldest first, each at most once in this pass, and
+    /// removes each one only after the server acknowledged it. Call it on launch, on activation and
+    /// on each element of ``changes(pollingEvery:)``.
+    ///
+    /// A rejected item is parked with the server's message; a transient failure backs off; a refused
+    /// token stops the pass (``DrainReport/needsSignIn``) and leaves every item in the inbox.
+    /// - Parameters:
+    ///   - uploader: Sends one item (``ShareUploader``).
+    ///   - lease: How long a claim holds if this process stalls; default 2 minutes.
+    public func drain(using uploader: some ShareUploading, lease: Duration = .seconds(120)) async throws -> DrainReport {
+        try sweep()
+        var report = DrainReport()
+        var seen: Set<UUID> = []
+        while let claim = try claimNext(lease: lease, excluding: seen) {
+            let item = claim.item
+            seen.insert(item.id)
+            if (report.newest?.createdAt ?? .distantPast) <= item.createdAt { report.newest = item }
+            let outcome = await uploader.upload(item)
+            switch outcome {
+            case .uploaded, .replayed:
+                try complete(item.id)
+                report.delivered.append(item)
+            case .rejected(_, let message):
+                try reject(item.id, message: message)
+                report.rejected.append(item)
+            case .unauthorized(_, let message):
+                try release(item.id, retryAfter: .zero, error: message)
+                report.needsSignIn = true
+                return report
+            case .transient(let reason, let retryAfter):
+                try release(item.id, retryAfter: retryAfter, error: reason)
+                report.deferred.append(item)
+            }
+        }
+        return report
+    }
+}

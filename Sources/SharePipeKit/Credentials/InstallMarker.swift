@@ -1,0 +1,44 @@
+public import Foundation
+
+/// A random id the app writes into the shared container on first launch (`install-marker`). The
+/// stored credential is bound to it: deleting the app deletes the container and the marker, but the
+/// keychain may keep the token; a reinstalled app writes a new marker, so the old token no longer
+/// matches and is never used.
+public struct InstallMarker: Sendable {
+    /// The marker file.
+    public let file: URL
+
+    /// The marker of the container at `container`.
+    public init(container: URL) {
+        self.file = container.appendingPathComponent("install-marker")
+    }
+
+    /// The current marker, or `nil` when the app has not written one (or it was deleted).
+    public func current() -> String? {
+        guard let data = try? POSIXFile.read(file.path) else { return nil }
+        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return text.isEmpty ? nil : text
+    }
+
+    /// The current marker, writing a new random one first if there is none (the app, on launch).
+    @discardableResult
+    public func establish() throws -> String {
+        if let marker = current() { return marker }
+        let marker = UUID().uuidString
+        try POSIXFile.makeFolder(file.deletingLastPathComponent().path)
+        do {
+            try POSIXFile.create(file.path, data: Data(marker.utf8), sync: true)
+        } catch {
+            // Another process may have written it first: use theirs.
+            guard let existing = current() else { throw error }
+            return existing
+        }
+        try POSIXFile.syncDirectory(file.deletingLastPathComponent().path)
+        return current() ?? marker
+    }
+
+    /// Removes the marker (sign-out).
+    public func remove() {
+        POSIXFile.remove(file.path)
+    }
+}

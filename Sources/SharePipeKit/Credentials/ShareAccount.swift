@@ -1,0 +1,75 @@
+public import Foundation
+
+/// The app's and the extension's view of the signed-in account: the credential store and the install
+/// marker together, with the rules of issue 6 — a token whose marker is missing or different is
+/// treated as absent and wiped by the app; sign-out clears both.
+///
+/// ```swift
+/// let account = ShareAccount(store: KeychainCredentialStore(accessGroup: group), container: containerURL)
+/// switch try account.stateForApp() { case .valid(let credential): … default: showSignIn() }
+/// ```
+public struct ShareAccount: Sendable {
+    /// Where the credential is kept.
+    public let store: any CredentialStore
+    /// The shared container's install marker.
+    public let marker: InstallMarker
+
+    /// The account of the container at `container`, with its credential in `store`.
+    public init(store: any CredentialStore, container: URL) {
+        self.store = store
+        self.marker = InstallMarker(container: container)
+    }
+
+    /// The credential's state, for the extension: it reads, never writes.
+    public func state() throws -> CredentialState {
+        CredentialState.evaluate(stored: try store.load(), installMarker: marker.current())
+    }
+
+    /// The credential's state, for the app: establishes the install marker on first launch and wipes
+    /// a credential bound to another install or user (reported as `.missing`).
+    public func stateForApp(signedInUser: UUID? = nil) throws -> CredentialState {
+        let installMarker = try marker.establish()
+        let state = CredentialState.evaluate(stored: try store.load(), installMarker: installMarker, signedInUser: signedInUser)
+        if state == .staleMarker {
+            try store.delete()
+            return .missing
+        }
+        return state
+    }
+
+    /// Stores a new credential bound to this install (the app, after signing in).
+    @discardableResult
+    public func signIn(
+        server: URL,
+        shareToken: String,
+        appToken: String?,
+        userID: UUID,
+        deviceID: UUID?,
+        handle: String?
+    ) throws -> ShareCredential {
+        let credential = ShareCredential(
+            server: server,
+            shareToken: shareToken,
+            appToken: appToken,
+            userID: userID,
+            deviceID: deviceID,
+            handle: handle,
+            installMarker: try marker.establish()
+        )
+        try store.save(credential)
+        return credential
+    }
+
+    /// Marks the stored credential as refused by the server: ``state()`` then reports `.expired`.
+    public func markNeedsSignIn() throws {
+        guard var credential = try store.load(), !credential.needsSignIn else { return }
+        credential.needsSignIn = true
+        try store.save(credential)
+    }
+
+    /// Signs out: removes the credential and the install marker.
+    public func signOut() throws {
+        try store.delete()
+        marker.remove()
+    }
+}

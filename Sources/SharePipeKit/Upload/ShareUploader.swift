@@ -1,0 +1,71 @@
+public import Foundation
+#if canImport(FoundationNetworking)
+public import FoundationNetworking
+#endif
+
+/// Sends one item somewhere and says what became of it. ``ShareUploader`` is the real one; the drain
+/// takes any, so its rules are tested without a network.
+public protocol ShareUploading: Sendable {
+    /// Uploads `item` and classifies the answer; never throws (a failure is an outcome).
+    func upload(_ item: ShareItem) async -> UploadOutcome
+}
+
+/// Posts items to a SharePipe server's `POST /v1/shares` with `Authorization: Bearer <share token>`
+/// and `Idempotency-Key: <item id>`, over `URLSession` (FoundationNetworking on Linux).
+///
+/// The same item posted twice — a retry, or a second process after a crash — is recorded once: the
+/// server answers the second with its stored response (``UploadOutcome/replayed(shareID:)``).
+///
+/// ```swift
+/// let uploader = ShareUploader(credential: credential)
+/// switch await uploader.upload(item) {
+/// case .uploaded, .replayed: try inbox.complete(item.id)
+/// default: …
+/// }
+/// ```
+public struct ShareUploader: ShareUploading {
+    /// The server's base URL.
+    public let server: URL
+    /// The share token.
+    public let token: String
+    /// How long one request may take before it counts as a transient failure. Default 20 seconds.
+    public let timeout: Duration
+    private let session: URLSession
+
+    /// An uploader for `server` with `token`.
+    /// - Parameters:
+    ///   - server: The server's base URL.
+    ///   - token: The device's share token.
+    ///   - timeout: The limit for one request; default 20 seconds.
+    ///   - session: The session to use; default an ephemeral one with no cache and no cookies.
+    public init(server: URL, token: String, timeout: Duration = .seconds(20), session: URLSession? = nil) {
+        self.server = server
+        self.token = token
+        self.timeout = timeout
+        self.session = session ?? URLSession(configuration: .ephemeral)
+    }
+
+    /// An uploader with a stored credential's server and share token.
+    public init(credential: ShareCredential, timeout: Duration = .seconds(20)) {
+        self.init(server: credential.server, token: credential.shareToken, timeout: timeout)
+    }
+
+    public func upload(_ item: ShareItem) async -> UploadOutcome {
+        var request = URLRequest(url: server.appendingPathComponent("v1/shares"))
+        request.httpMethod = "POST"
+        request.timeoutInterval = timeout.timeInterval
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        request.setValue(item.id.uuidString, forHTTPHeaderField: "Idempotency-Key")
+        do {
+            request.httpBody = try item.submissionBody()
+            let (body, response) = try await session.data(for: request)
+            guard let http = response as? HTTPURLResponse else {
+                return .transient(reason: "The server's answer was not HTTP.", retryAfter: nil)
+            }
+            return UploadOutcome.classify(status: http.statusCode, header: { http.value(forHTTPHeaderField: $0) }, body: body)
+        } catch {
+            return .transient(reason: "Could not reach \(server.host ?? server.absoluteString): \(error.localizedDescription)", retryAfter: nil)
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import SharePipeKit
+import Testing
+
+struct CredentialTests {
+    static func signIn(_ account: ShareAccount, user: UUID = UUID()) throws -> ShareCredential {
+        try account.signIn(
+            server: URL(string: "http://127.0.0.1:8080")!,
+            shareToken: "sps_test",
+            appToken: "spa_test",
+            userID: user,
+            deviceID: nil,
+            handle: "ada"
+        )
+    }
+
+    @Test("A signed-in credential is valid for the extension and kept in a file only its owner can read")
+    func signedInIsValid() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = FileCredentialStore(file: folder.url.appendingPathComponent("credentials.json"))
+        let account = ShareAccount(store: store, container: folder.url)
+        let credential = try Self.signIn(account)
+        #expect(try account.state() == .valid(credential))
+        let mode = try FileManager.default.attributesOfItem(atPath: store.file.path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+    }
+
+    @Test("Reinstall: the marker is gone but the token was left; it is not used, and the app wipes it")
+    func reinstallDoesNotUseLeftoverToken() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = FileCredentialStore(file: folder.url.appendingPathComponent("credentials.json"))
+        let account = ShareAccount(store: store, container: folder.url)
+        _ = try Self.signIn(account)
+        account.marker.remove()  // the container went with the app; the keychain kept the token
+        #expect(try account.state() == .staleMarker)
+        #expect(try account.stateForApp() == .missing)
+        #expect(try store.load() == nil)
+        #expect(account.marker.current() != nil)
+    }
+
+    @Test("A token bound to another user is not used by the app")
+    func otherUserIsStale() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = FileCredentialStore(file: folder.url.appendingPathComponent("credentials.json"))
+        let account = ShareAccount(store: store, container: folder.url)
+        _ = try Self.signIn(account)
+        #expect(try account.stateForApp(signedInUser: UUID()) == .missing)
+        #expect(try store.load() == nil)
+    }
+
+    @Test("A refused token reads as expired until the next sign-in; sign-out clears token and marker")
+    func expiredAndSignOut() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = FileCredentialStore(file: folder.url.appendingPathComponent("credentials.json"))
+        let account = ShareAccount(store: store, container: folder.url)
+        _ = try Self.signIn(account)
+        try account.markNeedsSignIn()
+        #expect(try account.state() == .expired)
+        let again = try Self.signIn(account)
+        #expect(try account.state() == .valid(again))
+        try account.signOut()
+        #expect(try account.state() == .missing)
+        #expect(account.marker.current() == nil)
+    }
+
+    @Test("A damaged credential file is an error that says to sign in again, not a crash")
+    func damagedFile() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = FileCredentialStore(file: folder.url.appendingPathComponent("credentials.json"))
+        try Data("{".utf8).write(to: store.file)
+        #expect { try store.load() } throws: { "\($0)".contains("Sign in again") }
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import SharePipeKit
+import Testing
+
+struct UploadOutcomeTests {
+    static func classify(_ status: Int, _ headers: [String: String] = [:], _ body: String = "") -> UploadOutcome {
+        UploadOutcome.classify(
+            status: status,
+            header: { name in headers.first { $0.key.lowercased() == name.lowercased() }?.value },
+            body: Data(body.utf8)
+        )
+    }
+
+    static let created = #"{"share":{"id":"6F9619FF-8B86-D011-B42D-00C04FC964FF"},"link":{}}"#
+
+    @Test("201 is uploaded; the server's replay (Idempotent-Replayed: true) is a replay of the same share")
+    func acknowledged() {
+        let id = UUID(uuidString: "6F9619FF-8B86-D011-B42D-00C04FC964FF")
+        #expect(Self.classify(201, [:], Self.created) == .uploaded(shareID: id))
+        #expect(Self.classify(201, ["idempotent-replayed": "true"], Self.created) == .replayed(shareID: id))
+        #expect(Self.classify(200, [:], Self.created) == .replayed(shareID: id))
+    }
+
+    @Test("A validation failure keeps the server's words for the user")
+    func rejectedKeepsDetail() {
+        let problem = #"{"type":"https://sharepipe.dev/problems/validation-failed","title":"t","status":422,"#
+            + #""detail":"1 field is invalid.","errors":[{"pointer":"/note","detail":"At most 2000 characters."}]}"#
+        #expect(Self.classify(422, [:], problem) == .rejected(status: 422, message: "1 field is invalid. /note: At most 2000 characters."))
+        #expect(Self.classify(413, [:], "").kind == .rejected)
+    }
+
+    @Test("401 and 403 mean sign in again; 409 in flight, 429, 5xx are transient with the server's Retry-After")
+    func unauthorizedAndTransient() {
+        #expect(Self.classify(401, [:], #"{"detail":"This device was signed out."}"#)
+            == .unauthorized(status: 401, message: "This device was signed out."))
+        #expect(Self.classify(403).kind == .unauthorized)
+        #expect(Self.classify(409).kind == .transient)
+        #expect(Self.classify(429, ["Retry-After": "7"]) == .transient(reason: "HTTP 429: try again later", retryAfter: .seconds(7)))
+        #expect(Self.classify(503).kind == .transient)
+        #expect(Self.classify(500).isAcknowledged == false)
+    }
+
+    @Test("The upload body carries what the server's ShareSubmission takes")
+    func submissionBody() throws {
+        let item = ShareItem(url: URL(string: "https://example.com/a")!, note: "hi", recipients: ["@bob"])
+        let json = String(decoding: try item.submissionBody(), as: UTF8.self)
+        #expect(json == #"{"note":"hi","recipients":["@bob"],"url":"https://example.com/a"}"#)
+    }
+}
