@@ -9,6 +9,8 @@ struct SharePipe: AsyncParsableCommand {
         subcommands: [
             ServeCommand.self, UsersCommand.self, DevicesCommand.self, PreviewCommand.self, ExtractCommand.self,
             ConformanceCommand.self, BenchCommand.self, FetchBenchCommand.self, ShelfBenchCommand.self,
+            // SharePipeKit (issue 6): the app's and the share extension's roles.
+            LoginCommand.self, ShareCommand.self, InboxCommand.self, InboxBenchCommand.self,
         ]
     )
 }

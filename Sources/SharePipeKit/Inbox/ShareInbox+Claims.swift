@@ -155,3 +155,21 @@ extension Duration {
         return Double(seconds) + Double(attoseconds) / 1e18
     }
 }
+
+extension ShareInbox {
+    /// Claims one given item (the extension, for the share it just added), or `nil` when another
+    /// process holds it, it waits out a backoff, was rejected, or is gone.
+    public func claim(_ id: UUID, lease: Duration) throws -> ShareClaim? {
+        try FileLock.withLock(layout.lock) {
+            let now = Date()
+            guard let name = layout.recordName(of: id) else { return nil }
+            if let current = try readLease(id), current.holds(at: now) { return nil }
+            let state = try readState(id)
+            guard state.isClaimable(at: now), let item = try readRecord(name) else { return nil }
+            let expiresAt = now.addingTimeInterval(lease.timeInterval)
+            let data = try JSONEncoder().encode(Lease(owner: owner, pid: POSIXFile.processID, expiresAt: expiresAt))
+            try POSIXFile.replace(layout.leaseFile(id), data: data, sync: false)
+            return ShareClaim(item: item, state: state, leaseExpiresAt: expiresAt)
+        }
+    }
+}

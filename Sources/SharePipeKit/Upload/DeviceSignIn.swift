@@ -1,0 +1,99 @@
+public import Foundation
+#if canImport(FoundationNetworking)
+public import FoundationNetworking
+#endif
+
+/// Signs this device in with a handle and password (`POST /v1/devices`) and returns the tokens the
+/// server issued once: the app token and this device's share token.
+public struct DeviceSignIn: Sendable {
+    /// The server's answer.
+    public struct Result: Sendable, Hashable {
+        /// The new device's id.
+        public var deviceID: UUID
+        /// The account's user id.
+        public var userID: UUID
+        /// The app token (`spa_…`).
+        public var appToken: String
+        /// The share token (`sps_…`).
+        public var shareToken: String
+    }
+
+    /// Why signing in failed; the message says what to do.
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        /// The kind of failure.
+        public enum Kind: Sendable, Hashable {
+            /// Wrong handle or password.
+            case invalidCredentials
+            /// Too many attempts; try again after the wait.
+            case rateLimited
+            /// The server refused the request as malformed or invalid.
+            case invalidRequest
+            /// The server could not be reached or answered something unexpected.
+            case unreachable
+        }
+
+        /// The kind of failure.
+        public var kind: Kind
+        /// What went wrong and what to do.
+        public var message: String
+        public var description: String { message }
+    }
+
+    /// The server's base URL.
+    public let server: URL
+    private let session: URLSession
+
+    /// A sign-in client for `server`.
+    public init(server: URL, session: URLSession? = nil) {
+        self.server = server
+        self.session = session ?? URLSession(configuration: .ephemeral)
+    }
+
+    /// Registers a device named `deviceName` for `handle`.
+    /// - Throws: ``Failure``.
+    public func signIn(handle: String, password: String, deviceName: String) async throws -> Result {
+        var request = URLRequest(url: server.appendingPathComponent("v1/devices"))
+        request.httpMethod = "POST"
+        request.timeoutInterval = 30
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = try JSONSerialization.data(
+            withJSONObject: ["handle": handle, "password": password, "name": deviceName]
+        )
+        let data: Data
+        let response: URLResponse
+        do {
+            (data, response) = try await session.data(for: request)
+        } catch {
+            throw Failure(
+                kind: .unreachable,
+                message: "Could not reach \(server.absoluteString): \(error.localizedDescription). Check the URL and that the server runs."
+            )
+        }
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        let problem = UploadOutcome.problemMessage(data)
+        switch status {
+        case 201:
+            guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                let device = object["device"] as? [String: Any],
+                let deviceID = (device["id"] as? String).flatMap(UUID.init(uuidString:)),
+                let userID = (device["userID"] as? String).flatMap(UUID.init(uuidString:)),
+                let appToken = object["appToken"] as? String, let shareToken = object["shareToken"] as? String
+            else {
+                throw Failure(kind: .unreachable, message: "\(server.absoluteString) did not answer like a SharePipe server.")
+            }
+            return Result(deviceID: deviceID, userID: userID, appToken: appToken, shareToken: shareToken)
+        case 401:
+            throw Failure(kind: .invalidCredentials, message: "Wrong handle or password. Check them and try again.")
+        case 429:
+            let wait = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Retry-After") ?? "a few"
+            throw Failure(kind: .rateLimited, message: "Too many sign-in attempts. Try again in \(wait) seconds.")
+        case 400...499:
+            throw Failure(kind: .invalidRequest, message: "The server refused the sign-in: \(problem ?? "HTTP \(status)").")
+        default:
+            throw Failure(
+                kind: .unreachable,
+                message: "\(server.absoluteString) answered HTTP \(status)\(problem.map { ": \($0)" } ?? ""). Try again later."
+            )
+        }
+    }
+}

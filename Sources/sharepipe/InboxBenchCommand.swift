@@ -1,0 +1,109 @@
+import ArgumentParser
+import Foundation
+import SharePipeKit
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `sharepipe bench-inbox`: inbox enqueue + claim + complete per second, with fsync durability, next
+/// to a raw loop that does the same durable file work (write a temporary file, fsync, rename into the
+/// folder, fsync the folder, unlink) in the same run. The goal is ≥ 0.7× the raw loop.
+struct InboxBenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench-inbox",
+        abstract: "Measure the share inbox against a raw fsync'd write + rename + unlink loop (build with -c release).",
+        discussion: "Run through scripts/bench-inbox.sh, which builds in release mode first."
+    )
+
+    @Option(help: "Items per round and loop.")
+    var items: Int = 300
+
+    @Option(help: "Rounds; the loops alternate which goes first, and the median round of each is reported.")
+    var rounds: Int = 7
+
+    @Option(help: "Where to write (must be on the disk to measure, not a tmpfs).")
+    var folder: String = ".build/bench-inbox"
+
+    func run() async throws {
+        #if DEBUG
+        print("warning: a debug build; figures are meaningless. Use scripts/bench-inbox.sh (release).")
+        #endif
+        let root = URL(fileURLWithPath: folder, isDirectory: true)
+        try? FileManager.default.removeItem(at: root)
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let raw = root.appendingPathComponent("raw")
+        try FileManager.default.createDirectory(at: raw.appendingPathComponent("tmp"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: raw.appendingPathComponent("items"), withIntermediateDirectories: true)
+        let inbox = try ShareInbox(folder: root.appendingPathComponent("inbox"))
+        let record = try JSONEncoder().encode(ShareItem(url: URL(string: "https://example.com/a/b?c=d")!, note: "bench"))
+        print(
+            "\(items) items per loop, \(rounds) rounds, in \(root.path); a record is \(record.count) bytes; "
+                + "one process, one thread"
+        )
+        var rawRates: [Double] = []
+        var inboxRates: [Double] = []
+        for round in 0..<rounds {
+            let order = round % 2 == 0 ? [true, false] : [false, true]
+            for isRaw in order {
+                let clock = ContinuousClock()
+                let start = clock.now
+                if isRaw {
+                    try Self.rawLoop(raw, record: record, count: items)
+                } else {
+                    try Self.inboxLoop(inbox, count: items)
+                }
+                let seconds = (clock.now - start).timeInterval
+                if isRaw { rawRates.append(Double(items) / seconds) } else { inboxRates.append(Double(items) / seconds) }
+            }
+        }
+        let rawMedian = Self.median(rawRates)
+        let inboxMedian = Self.median(inboxRates)
+        print(String(format: "  raw write+fsync+rename+fsync(dir)+unlink   median %8.0f /s   best %8.0f /s", rawMedian, rawRates.max() ?? 0))
+        print(String(format: "  inbox add+claimNext+complete               median %8.0f /s   best %8.0f /s", inboxMedian, inboxRates.max() ?? 0))
+        print(String(format: "  ratio of medians %.2f× (goal ≥ 0.70×)", inboxMedian / rawMedian))
+    }
+
+    /// The durable file work an inbox item needs, with nothing else: a temporary file written and
+    /// fsynced, renamed into the folder, the folder fsynced, then the file unlinked.
+    static func rawLoop(_ folder: URL, record: Data, count: Int) throws {
+        let items = folder.appendingPathComponent("items").path
+        for index in 0..<count {
+            let temporary = folder.path + "/tmp/\(index).json"
+            let final = items + "/\(index).json"
+            let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            guard fd >= 0 else { throw CLIError("bench: cannot create \(temporary)") }
+            _ = record.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            fsync(fd)
+            close(fd)
+            rename(temporary, final)
+            let directory = open(items, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            fsync(directory)
+            close(directory)
+            unlink(final)
+        }
+    }
+
+    static func inboxLoop(_ inbox: ShareInbox, count: Int) throws {
+        for _ in 0..<count {
+            try inbox.add(ShareItem(url: URL(string: "https://example.com/a/b?c=d")!, note: "bench"))
+            guard let claim = try inbox.claimNext(lease: .seconds(60)) else { throw CLIError("bench: nothing to claim") }
+            try inbox.complete(claim.item.id)
+        }
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    }
+}
+
+extension Duration {
+    fileprivate var timeInterval: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,41 @@
+import ArgumentParser
+import Foundation
+import SharePipeKit
+
+/// `--container DIR`: the folder that plays the App Group container shared by the app and its share
+/// extension — the inbox, the install marker and (on Linux) the credential file live in it.
+struct ContainerOption: ParsableArguments {
+    @Option(
+        name: .customLong("container"),
+        help: "The shared container folder (inbox, install marker, credential) (env SHAREPIPE_CONTAINER)."
+    )
+    var path: String = ProcessInfo.processInfo.environment["SHAREPIPE_CONTAINER"] ?? ""
+
+    func validate() throws {
+        guard !path.isEmpty else {
+            throw ValidationError("Give the container folder with --container DIR (or SHAREPIPE_CONTAINER).")
+        }
+    }
+
+    var url: URL { URL(fileURLWithPath: path, isDirectory: true) }
+
+    /// The account: a 0600 credential file in the container, bound to its install marker.
+    var account: ShareAccount {
+        ShareAccount(store: FileCredentialStore(file: url.appendingPathComponent("credentials.json")), container: url)
+    }
+
+    /// The inbox in `<container>/inbox`.
+    func inbox() throws -> ShareInbox {
+        do {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            return try ShareInbox(folder: url.appendingPathComponent("inbox"))
+        } catch let error as ShareInboxError {
+            throw CLIError(error.message)
+        } catch {
+            throw CLIError("Cannot use the container \(path): \(error.localizedDescription)")
+        }
+    }
+
+    /// The hint printed when the container has no usable credential.
+    var loginHint: String { "sharepipe login --server URL --container \(path)" }
+}

@@ -1,0 +1,104 @@
+import ArgumentParser
+import Foundation
+import SharePipeKit
+
+/// `sharepipe inbox list|drain|clear`: the app's role over the container's inbox.
+struct InboxCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "inbox",
+        abstract: "The saved shares waiting in a container, as the app sees them.",
+        subcommands: [List.self, Drain.self, Clear.self]
+    )
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the waiting shares, oldest first.")
+        @OptionGroup var container: ContainerOption
+
+        func run() async throws {
+            let inbox = try container.inbox()
+            let pending = try inbox.pending()
+            if pending.isEmpty { print("The inbox is empty.") }
+            for share in pending {
+                var line = "\(share.item.id)  \(share.item.createdAt.formatted(.iso8601))  "
+                line += share.item.url?.absoluteString ?? share.item.text ?? "(attachments)"
+                if !share.item.attachments.isEmpty { line += "  +\(share.item.attachments.count) file(s)" }
+                if share.isClaimed { line += "  [being sent]" }
+                if let rejection = share.state.rejection {
+                    line += "  [refused by the server: \(rejection)]"
+                } else if share.state.attempts > 0 {
+                    line += "  [\(share.state.attempts) attempt(s)"
+                    if let next = share.state.notBefore, next > Date() { line += ", next after \(next.formatted(.iso8601))" }
+                    line += share.state.lastError.map { ": \($0)]" } ?? "]"
+                }
+                print(line)
+            }
+            let quarantined = inbox.quarantined()
+            if !quarantined.isEmpty {
+                print("\(quarantined.count) unreadable record(s) set aside in \(inbox.folder.path)/quarantine")
+            }
+        }
+    }
+
+    struct Drain: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Send the waiting shares, oldest first (exit 3 when the account needs signing in)."
+        )
+        @OptionGroup var container: ContainerOption
+
+        @Flag(help: "Keep running and send whatever is added, until interrupted.")
+        var watch = false
+
+        func run() async throws {
+            let inbox = try container.inbox()
+            if watch {
+                for await _ in inbox.changes() { try await drainOnce(inbox) }
+            } else {
+                try await drainOnce(inbox)
+            }
+        }
+
+        func drainOnce(_ inbox: ShareInbox) async throws {
+            let account = container.account
+            let state: CredentialState
+            do {
+                state = try account.stateForApp()
+            } catch {
+                throw CLIError("Cannot read the credential in \(container.path): \(error)")
+            }
+            guard case .valid(let credential) = state else {
+                let reason = state == .expired ? "The server refused this device's token" : "Not signed in"
+                FileHandle.standardError.write(
+                    Data("\(reason): \(inbox.count) share(s) wait. Sign in with: \(container.loginHint)\n".utf8)
+                )
+                if !watch { throw ExitCode(3) }
+                return
+            }
+            let report = try await inbox.drain(using: ShareUploader(credential: credential))
+            if report.needsSignIn { try account.markNeedsSignIn() }
+            var summary = "Sent \(report.delivered.count)"
+            if !report.deferred.isEmpty { summary += ", \(report.deferred.count) will be retried" }
+            if !report.rejected.isEmpty { summary += ", \(report.rejected.count) refused by the server (see inbox list)" }
+            summary += "; \(inbox.count) waiting."
+            print(summary)
+            if let newest = report.newest { print("newest: \(newest.url?.absoluteString ?? newest.id.uuidString)") }
+            if report.needsSignIn {
+                FileHandle.standardError.write(
+                    Data("The server refused this device's token. Sign in again with: \(container.loginHint)\n".utf8)
+                )
+                if !watch { throw ExitCode(3) }
+            }
+        }
+    }
+
+    struct Clear: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove every waiting share (they are not sent).")
+        @OptionGroup var container: ContainerOption
+
+        func run() async throws {
+            let inbox = try container.inbox()
+            let removed = try inbox.clear()
+            try inbox.sweep()
+            print("Removed \(removed) share(s).")
+        }
+    }
+}

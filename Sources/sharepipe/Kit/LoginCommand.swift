@@ -1,0 +1,76 @@
+import ArgumentParser
+import Foundation
+import SharePipeKit
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `sharepipe login`: the app's sign-in — gets this device's tokens from the server and stores them
+/// in the container, bound to its install marker.
+struct LoginCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "login",
+        abstract: "Sign this container in to a server (asks for the handle and password).",
+        discussion: "The password comes from SHAREPIPE_PASSWORD, else it is asked for on the terminal."
+    )
+
+    @Option(help: "The server's base URL, e.g. http://127.0.0.1:8080.")
+    var server: String
+
+    @Option(help: "The account's handle (asked for when not given).")
+    var handle: String?
+
+    @Option(help: "A name for this device.")
+    var deviceName: String = "sharepipe on \(ProcessInfo.processInfo.hostName)"
+
+    @OptionGroup var container: ContainerOption
+
+    func run() async throws {
+        guard let url = URL(string: server), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil
+        else { throw ValidationError("--server needs an http(s) URL such as http://127.0.0.1:8080.") }
+        let handle = try self.handle ?? Self.ask("Handle: ")
+        let password = try ProcessInfo.processInfo.environment["SHAREPIPE_PASSWORD"] ?? Self.askSecret("Password: ")
+        let result: DeviceSignIn.Result
+        do {
+            result = try await DeviceSignIn(server: url).signIn(handle: handle, password: password, deviceName: deviceName)
+        } catch let failure as DeviceSignIn.Failure {
+            throw CLIError(failure.message)
+        }
+        let account = container.account
+        do {
+            _ = try account.stateForApp()  // establishes the install marker, wipes a stale token
+            try account.signIn(
+                server: url,
+                shareToken: result.shareToken,
+                appToken: result.appToken,
+                userID: result.userID,
+                deviceID: result.deviceID,
+                handle: handle.lowercased()
+            )
+        } catch {
+            throw CLIError("Signed in, but the token could not be stored in \(container.path): \(error)")
+        }
+        let waiting = (try? container.inbox().count) ?? 0
+        print("Signed in as @\(handle.lowercased()) (device \(result.deviceID)).")
+        if waiting > 0 { print("\(waiting) saved share(s) wait: send them with sharepipe inbox drain --container \(container.path)") }
+    }
+
+    static func ask(_ prompt: String) throws -> String {
+        print(prompt, terminator: "")
+        fflush(nil)
+        guard let line = readLine(), !line.isEmpty else { throw CLIError("No answer given; nothing was changed.") }
+        return line
+    }
+
+    static func askSecret(_ prompt: String) throws -> String {
+        guard isatty(STDIN_FILENO) != 0, let secret = getpass(prompt) else {
+            return try ask(prompt)
+        }
+        let text = String(cString: secret)
+        guard !text.isEmpty else { throw CLIError("No password given; nothing was changed.") }
+        return text
+    }
+}
