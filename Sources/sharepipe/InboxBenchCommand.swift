@@ -36,10 +36,18 @@ struct InboxBenchCommand: AsyncParsableCommand {
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: root) }
         let raw = root.appendingPathComponent("raw")
-        try FileManager.default.createDirectory(at: raw.appendingPathComponent("tmp"), withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: raw.appendingPathComponent("items"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: raw.appendingPathComponent("tmp"),
+            withIntermediateDirectories: true
+        )
+        try FileManager.default.createDirectory(
+            at: raw.appendingPathComponent("items"),
+            withIntermediateDirectories: true
+        )
         let inbox = try ShareInbox(folder: root.appendingPathComponent("inbox"))
-        let record = try JSONEncoder().encode(ShareItem(url: URL(string: "https://example.com/a/b?c=d")!, note: "bench"))
+        let record = try JSONEncoder().encode(
+            ShareItem(url: URL(string: "https://example.com/a/b?c=d")!, note: "bench")
+        )
         print(
             "\(items) items per loop, \(rounds) rounds, in \(root.path); a record is \(record.count) bytes; "
                 + "one process, one thread"
@@ -57,13 +65,29 @@ struct InboxBenchCommand: AsyncParsableCommand {
                     try Self.inboxLoop(inbox, count: items)
                 }
                 let seconds = (clock.now - start).timeInterval
-                if isRaw { rawRates.append(Double(items) / seconds) } else { inboxRates.append(Double(items) / seconds) }
+                if isRaw {
+                    rawRates.append(Double(items) / seconds)
+                } else {
+                    inboxRates.append(Double(items) / seconds)
+                }
             }
         }
         let rawMedian = Self.median(rawRates)
         let inboxMedian = Self.median(inboxRates)
-        print(String(format: "  raw write+fsync+rename+fsync(dir)+unlink   median %8.0f /s   best %8.0f /s", rawMedian, rawRates.max() ?? 0))
-        print(String(format: "  inbox add+claimNext+complete               median %8.0f /s   best %8.0f /s", inboxMedian, inboxRates.max() ?? 0))
+        print(
+            String(
+                format: "  raw write+fsync+rename+fsync(dir)+unlink   median %8.0f /s   best %8.0f /s",
+                rawMedian,
+                rawRates.max() ?? 0
+            )
+        )
+        print(
+            String(
+                format: "  inbox add+claimNext+complete               median %8.0f /s   best %8.0f /s",
+                inboxMedian,
+                inboxRates.max() ?? 0
+            )
+        )
         print(String(format: "  ratio of medians %.2f× (goal ≥ 0.70×)", inboxMedian / rawMedian))
     }
 
@@ -90,7 +114,9 @@ struct InboxBenchCommand: AsyncParsableCommand {
     static func inboxLoop(_ inbox: ShareInbox, count: Int) throws {
         for _ in 0..<count {
             try inbox.add(ShareItem(url: URL(string: "https://example.com/a/b?c=d")!, note: "bench"))
-            guard let claim = try inbox.claimNext(lease: .seconds(60)) else { throw CLIError("bench: nothing to claim") }
+            guard let claim = try inbox.claimNext(lease: .seconds(60)) else {
+                throw CLIError("bench: nothing to claim")
+            }
             try inbox.complete(claim.item.id)
         }
     }
@@ -98,7 +124,8 @@ struct InboxBenchCommand: AsyncParsableCommand {
     static func median(_ values: [Double]) -> Double {
         let sorted = values.sorted()
         guard !sorted.isEmpty else { return 0 }
-        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+        return sorted.count % 2 == 1
+            ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
     }
 }
 

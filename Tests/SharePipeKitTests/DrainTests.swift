@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import SharePipeKit
+import Synchronization
 import Testing
 
 /// Answers each upload from a script by the item's URL path, and records what was sent.

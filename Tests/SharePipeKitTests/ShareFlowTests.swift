@@ -35,7 +35,9 @@ struct ShareFlowTests {
         #expect(Self.everySituation.count == 192)
         for situation in Self.everySituation {
             guard case .conclude(let actions) = ShareFlow.decide(situation) else {
-                #expect(situation.persistence == .persisted && situation.credential == .valid && situation.upload == nil)
+                #expect(
+                    situation.persistence == .persisted && situation.credential == .valid && situation.upload == nil
+                )
                 continue
             }
             let said = Self.messages(actions)
@@ -55,7 +57,11 @@ struct ShareFlowTests {
     func uploadOnlyWhenItCanWork() {
         for situation in Self.everySituation {
             let uploads = ShareFlow.decide(situation) == .uploadNow
-            #expect(uploads == (situation.persistence == .persisted && situation.credential == .valid && situation.upload == nil))
+            #expect(
+                uploads
+                    == (situation.persistence == .persisted && situation.credential == .valid
+                        && situation.upload == nil)
+            )
         }
     }
 
@@ -64,8 +70,12 @@ struct ShareFlowTests {
         for situation in Self.everySituation {
             guard case .conclude(let actions) = ShareFlow.decide(situation) else { continue }
             let removed = actions.contains(.removeFromInbox)
-            #expect(removed == (situation.credential == .valid && situation.upload?.isAcknowledged == true
-                && situation.persistence == .persisted), "\(situation)")
+            #expect(
+                removed
+                    == (situation.credential == .valid && situation.upload?.isAcknowledged == true
+                        && situation.persistence == .persisted),
+                "\(situation)"
+            )
         }
     }
 
@@ -87,7 +97,8 @@ struct ShareFlowTests {
 
     @Test("A refused token marks the account; a rejected share keeps the server's message; no retry for it")
     func serverAnswersBecomeActions() {
-        for situation in Self.everySituation where situation.persistence == .persisted && situation.credential == .valid {
+        for situation in Self.everySituation where situation.persistence == .persisted && situation.credential == .valid
+        {
             guard case .conclude(let actions) = ShareFlow.decide(situation) else { continue }
             #expect(actions.contains(.markNeedsSignIn) == (situation.upload?.kind == .unauthorized), "\(situation)")
             #expect(actions.contains(.retryLater) == (situation.upload?.kind == .transient), "\(situation)")
@@ -104,24 +115,50 @@ struct ShareFlowTests {
         }
     }
 
-    @Test("The documented table's rows", arguments: [
-        // iOS 18 share extension, never signed in, notifications off: tell and keep.
-        (CredentialState.Kind.missing, nil as UploadOutcome?, HostAbilities(notificationsAllowed: false, canOpenApp: false),
-         [ShareFlowAction.show(ShareFlow.Message.savedSignIn)]),
-        // Stale marker (reinstalled app): the token is not used; a notification reminds.
-        (.staleMarker, nil, HostAbilities(notificationsAllowed: true, canOpenApp: false),
-         [.show(ShareFlow.Message.savedSignIn), .postNotification(ShareFlow.Message.signInNotification)]),
-        // macOS: the app can be opened to sign in, with the prompt as fallback.
-        (.expired, nil, HostAbilities(notificationsAllowed: true, canOpenApp: true),
-         [.openApp(fallback: ShareFlow.Message.savedSignIn)]),
-        (.valid, .transient(reason: "offline", retryAfter: nil), HostAbilities(notificationsAllowed: true, canOpenApp: true),
-         [.retryLater, .show(ShareFlow.Message.savedWillSend), .postNotification(ShareFlow.Message.waitingNotification)]),
-        (.valid, .unauthorized(status: 401, message: "revoked"), HostAbilities(notificationsAllowed: false, canOpenApp: false),
-         [.keepUntilSignIn, .markNeedsSignIn, .show(ShareFlow.Message.savedSignIn)]),
-        (.valid, .replayed(shareID: nil), HostAbilities(notificationsAllowed: false, canOpenApp: false),
-         [.removeFromInbox, .show(ShareFlow.Message.sent)]),
-    ])
-    func tableRows(credential: CredentialState.Kind, upload: UploadOutcome?, host: HostAbilities, expected: [ShareFlowAction]) {
+    @Test(
+        "The documented table's rows",
+        arguments: [
+            // iOS 18 share extension, never signed in, notifications off: tell and keep.
+            (
+                CredentialState.Kind.missing, nil as UploadOutcome?,
+                HostAbilities(notificationsAllowed: false, canOpenApp: false),
+                [ShareFlowAction.show(ShareFlow.Message.savedSignIn)]
+            ),
+            // Stale marker (reinstalled app): the token is not used; a notification reminds.
+            (
+                .staleMarker, nil, HostAbilities(notificationsAllowed: true, canOpenApp: false),
+                [.show(ShareFlow.Message.savedSignIn), .postNotification(ShareFlow.Message.signInNotification)]
+            ),
+            // macOS: the app can be opened to sign in, with the prompt as fallback.
+            (
+                .expired, nil, HostAbilities(notificationsAllowed: true, canOpenApp: true),
+                [.openApp(fallback: ShareFlow.Message.savedSignIn)]
+            ),
+            (
+                .valid, .transient(reason: "offline", retryAfter: nil),
+                HostAbilities(notificationsAllowed: true, canOpenApp: true),
+                [
+                    .retryLater, .show(ShareFlow.Message.savedWillSend),
+                    .postNotification(ShareFlow.Message.waitingNotification),
+                ]
+            ),
+            (
+                .valid, .unauthorized(status: 401, message: "revoked"),
+                HostAbilities(notificationsAllowed: false, canOpenApp: false),
+                [.keepUntilSignIn, .markNeedsSignIn, .show(ShareFlow.Message.savedSignIn)]
+            ),
+            (
+                .valid, .replayed(shareID: nil), HostAbilities(notificationsAllowed: false, canOpenApp: false),
+                [.removeFromInbox, .show(ShareFlow.Message.sent)]
+            ),
+        ]
+    )
+    func tableRows(
+        credential: CredentialState.Kind,
+        upload: UploadOutcome?,
+        host: HostAbilities,
+        expected: [ShareFlowAction]
+    ) {
         let situation = ShareFlow.Situation(persistence: .persisted, credential: credential, upload: upload, host: host)
         #expect(ShareFlow.decide(situation) == .conclude(expected))
     }

@@ -41,7 +41,9 @@ struct ShareInboxTests {
             attachments: [.init(name: "photo.jpg", contentType: "image/jpeg", data: Data([1, 2, 3]))]
         )
         #expect(stored.attachments.map(\.byteCount) == [3])
-        #expect(try Data(contentsOf: extensionSide.attachmentURL(stored.attachments[0], of: stored)) == Data([1, 2, 3]))
+        #expect(
+            try Data(contentsOf: extensionSide.attachmentURL(stored.attachments[0], of: stored)) == Data([1, 2, 3])
+        )
         let app = try ShareInbox(folder: folder.url)
         let other = try ShareInbox(folder: folder.url)
         let claim = try #require(try app.claimNext(lease: .seconds(60)))
@@ -137,8 +139,9 @@ struct ShareInboxTests {
         }
         #expect(inbox.count == 2)
         let bytes = try ShareInbox(folder: folder.url, limits: ShareInboxLimits(maxAttachmentBytes: 2))
-        #expect { try bytes.add(.link("d"), attachments: [.init(contentType: "text/plain", data: Data([1, 2, 3]))]) }
-            throws: { ($0 as? ShareInboxError)?.code == .itemTooLarge }
+        #expect {
+            try bytes.add(.link("d"), attachments: [.init(contentType: "text/plain", data: Data([1, 2, 3]))])
+        } throws: { ($0 as? ShareInboxError)?.code == .itemTooLarge }
         #expect(folder.files(in: "attachments").isEmpty)
     }
 

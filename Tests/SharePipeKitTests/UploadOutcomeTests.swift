@@ -23,19 +23,28 @@ struct UploadOutcomeTests {
 
     @Test("A validation failure keeps the server's words for the user")
     func rejectedKeepsDetail() {
-        let problem = #"{"type":"https://sharepipe.dev/problems/validation-failed","title":"t","status":422,"#
+        let problem =
+            #"{"type":"https://sharepipe.dev/problems/validation-failed","title":"t","status":422,"#
             + #""detail":"1 field is invalid.","errors":[{"pointer":"/note","detail":"At most 2000 characters."}]}"#
-        #expect(Self.classify(422, [:], problem) == .rejected(status: 422, message: "1 field is invalid. /note: At most 2000 characters."))
+        #expect(
+            Self.classify(422, [:], problem)
+                == .rejected(status: 422, message: "1 field is invalid. /note: At most 2000 characters.")
+        )
         #expect(Self.classify(413, [:], "").kind == .rejected)
     }
 
     @Test("401 and 403 mean sign in again; 409 in flight, 429, 5xx are transient with the server's Retry-After")
     func unauthorizedAndTransient() {
-        #expect(Self.classify(401, [:], #"{"detail":"This device was signed out."}"#)
-            == .unauthorized(status: 401, message: "This device was signed out."))
+        #expect(
+            Self.classify(401, [:], #"{"detail":"This device was signed out."}"#)
+                == .unauthorized(status: 401, message: "This device was signed out.")
+        )
         #expect(Self.classify(403).kind == .unauthorized)
         #expect(Self.classify(409).kind == .transient)
-        #expect(Self.classify(429, ["Retry-After": "7"]) == .transient(reason: "HTTP 429: try again later", retryAfter: .seconds(7)))
+        #expect(
+            Self.classify(429, ["Retry-After": "7"])
+                == .transient(reason: "HTTP 429: try again later", retryAfter: .seconds(7))
+        )
         #expect(Self.classify(503).kind == .transient)
         #expect(Self.classify(500).isAcknowledged == false)
     }

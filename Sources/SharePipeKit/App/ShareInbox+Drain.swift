@@ -28,7 +28,8 @@ extension ShareInbox {
     /// - Parameters:
     ///   - uploader: Sends one item (``ShareUploader``).
     ///   - lease: How long a claim holds if this process stalls; default 2 minutes.
-    public func drain(using uploader: some ShareUploading, lease: Duration = .seconds(120)) async throws -> DrainReport {
+    public func drain(using uploader: some ShareUploading, lease: Duration = .seconds(120)) async throws -> DrainReport
+    {
         try sweep()
         var report = DrainReport()
         var seen: Set<UUID> = []

@@ -33,7 +33,11 @@ public enum CredentialState: Sendable, Hashable {
     ///   - installMarker: The marker the app wrote in the container (`nil` when there is none).
     ///   - signedInUser: The user the app has signed in, when the caller knows it (the app does; the
     ///     extension passes `nil`).
-    public static func evaluate(stored: ShareCredential?, installMarker: String?, signedInUser: UUID? = nil)
+    public static func evaluate(
+        stored: ShareCredential?,
+        installMarker: String?,
+        signedInUser: UUID? = nil
+    )
         -> CredentialState
     {
         guard let stored else { return .missing }

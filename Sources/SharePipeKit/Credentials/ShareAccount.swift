@@ -29,7 +29,11 @@ public struct ShareAccount: Sendable {
     /// a credential bound to another install or user (reported as `.missing`).
     public func stateForApp(signedInUser: UUID? = nil) throws -> CredentialState {
         let installMarker = try marker.establish()
-        let state = CredentialState.evaluate(stored: try store.load(), installMarker: installMarker, signedInUser: signedInUser)
+        let state = CredentialState.evaluate(
+            stored: try store.load(),
+            installMarker: installMarker,
+            signedInUser: signedInUser
+        )
         if state == .staleMarker {
             try store.delete()
             return .missing

@@ -109,7 +109,9 @@ public final class ShareInbox: Sendable {
         var result: [PendingShare] = []
         for name in layout.recordNames() {
             guard let id = InboxLayout.id(inRecordName: name), let item = try readRecord(name) else { continue }
-            let lease = try? POSIXFile.read(layout.leaseFile(id)).flatMap { try? JSONDecoder().decode(Lease.self, from: $0) }
+            let lease = try? POSIXFile.read(layout.leaseFile(id)).flatMap {
+                try? JSONDecoder().decode(Lease.self, from: $0)
+            }
             result.append(
                 PendingShare(item: item, state: try readState(id), isClaimed: lease?.holds(at: now) ?? false)
             )
@@ -167,7 +169,12 @@ public final class ShareInbox: Sendable {
             let file = suffix.map { "\(index).\($0)" } ?? "\(index)"
             try POSIXFile.create(folder + "/" + file, data: content.data, sync: true)
             stored.append(
-                ShareAttachment(file: file, name: content.name, contentType: content.contentType, byteCount: content.data.count)
+                ShareAttachment(
+                    file: file,
+                    name: content.name,
+                    contentType: content.contentType,
+                    byteCount: content.data.count
+                )
             )
         }
         try POSIXFile.syncDirectory(folder)

@@ -1,4 +1,5 @@
 public import Foundation
+
 #if canImport(FoundationNetworking)
 public import FoundationNetworking
 #endif
@@ -66,7 +67,8 @@ public struct DeviceSignIn: Sendable {
         } catch {
             throw Failure(
                 kind: .unreachable,
-                message: "Could not reach \(server.absoluteString): \(error.localizedDescription). Check the URL and that the server runs."
+                message:
+                    "Could not reach \(server.absoluteString): \(error.localizedDescription). Check the URL and that the server runs."
             )
         }
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
@@ -79,7 +81,10 @@ public struct DeviceSignIn: Sendable {
                 let userID = (device["userID"] as? String).flatMap(UUID.init(uuidString:)),
                 let appToken = object["appToken"] as? String, let shareToken = object["shareToken"] as? String
             else {
-                throw Failure(kind: .unreachable, message: "\(server.absoluteString) did not answer like a SharePipe server.")
+                throw Failure(
+                    kind: .unreachable,
+                    message: "\(server.absoluteString) did not answer like a SharePipe server."
+                )
             }
             return Result(deviceID: deviceID, userID: userID, appToken: appToken, shareToken: shareToken)
         case 401:
@@ -88,11 +93,15 @@ public struct DeviceSignIn: Sendable {
             let wait = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Retry-After") ?? "a few"
             throw Failure(kind: .rateLimited, message: "Too many sign-in attempts. Try again in \(wait) seconds.")
         case 400...499:
-            throw Failure(kind: .invalidRequest, message: "The server refused the sign-in: \(problem ?? "HTTP \(status)").")
+            throw Failure(
+                kind: .invalidRequest,
+                message: "The server refused the sign-in: \(problem ?? "HTTP \(status)")."
+            )
         default:
             throw Failure(
                 kind: .unreachable,
-                message: "\(server.absoluteString) answered HTTP \(status)\(problem.map { ": \($0)" } ?? ""). Try again later."
+                message:
+                    "\(server.absoluteString) answered HTTP \(status)\(problem.map { ": \($0)" } ?? ""). Try again later."
             )
         }
     }

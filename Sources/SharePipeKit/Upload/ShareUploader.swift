@@ -1,4 +1,5 @@
 public import Foundation
+
 #if canImport(FoundationNetworking)
 public import FoundationNetworking
 #endif
@@ -63,9 +64,16 @@ public struct ShareUploader: ShareUploading {
             guard let http = response as? HTTPURLResponse else {
                 return .transient(reason: "The server's answer was not HTTP.", retryAfter: nil)
             }
-            return UploadOutcome.classify(status: http.statusCode, header: { http.value(forHTTPHeaderField: $0) }, body: body)
+            return UploadOutcome.classify(
+                status: http.statusCode,
+                header: { http.value(forHTTPHeaderField: $0) },
+                body: body
+            )
         } catch {
-            return .transient(reason: "Could not reach \(server.host ?? server.absoluteString): \(error.localizedDescription)", retryAfter: nil)
+            return .transient(
+                reason: "Could not reach \(server.host ?? server.absoluteString): \(error.localizedDescription)",
+                retryAfter: nil
+            )
         }
     }
 }

@@ -22,9 +22,15 @@ extension UploadOutcome {
                 retryAfter: retryAfter ?? .seconds(1)
             )
         case 400...499:
-            return .rejected(status: status, message: problemMessage(body) ?? "The server refused the share (HTTP \(status)).")
+            return .rejected(
+                status: status,
+                message: problemMessage(body) ?? "The server refused the share (HTTP \(status))."
+            )
         default:
-            return .transient(reason: "HTTP \(status): " + (problemMessage(body) ?? "server error"), retryAfter: retryAfter)
+            return .transient(
+                reason: "HTTP \(status): " + (problemMessage(body) ?? "server error"),
+                retryAfter: retryAfter
+            )
         }
     }
 

@@ -27,7 +27,9 @@ struct InboxCommand: AsyncParsableCommand {
                     line += "  [refused by the server: \(rejection)]"
                 } else if share.state.attempts > 0 {
                     line += "  [\(share.state.attempts) attempt(s)"
-                    if let next = share.state.notBefore, next > Date() { line += ", next after \(next.formatted(.iso8601))" }
+                    if let next = share.state.notBefore, next > Date() {
+                        line += ", next after \(next.formatted(.iso8601))"
+                    }
                     line += share.state.lastError.map { ": \($0)]" } ?? "]"
                 }
                 print(line)
@@ -77,7 +79,9 @@ struct InboxCommand: AsyncParsableCommand {
             if report.needsSignIn { try account.markNeedsSignIn() }
             var summary = "Sent \(report.delivered.count)"
             if !report.deferred.isEmpty { summary += ", \(report.deferred.count) will be retried" }
-            if !report.rejected.isEmpty { summary += ", \(report.rejected.count) refused by the server (see inbox list)" }
+            if !report.rejected.isEmpty {
+                summary += ", \(report.rejected.count) refused by the server (see inbox list)"
+            }
             summary += "; \(inbox.count) waiting."
             print(summary)
             if let newest = report.newest { print("newest: \(newest.url?.absoluteString ?? newest.id.uuidString)") }

@@ -35,7 +35,11 @@ struct LoginCommand: AsyncParsableCommand {
         let password = try ProcessInfo.processInfo.environment["SHAREPIPE_PASSWORD"] ?? Self.askSecret("Password: ")
         let result: DeviceSignIn.Result
         do {
-            result = try await DeviceSignIn(server: url).signIn(handle: handle, password: password, deviceName: deviceName)
+            result = try await DeviceSignIn(server: url).signIn(
+                handle: handle,
+                password: password,
+                deviceName: deviceName
+            )
         } catch let failure as DeviceSignIn.Failure {
             throw CLIError(failure.message)
         }
@@ -55,7 +59,9 @@ struct LoginCommand: AsyncParsableCommand {
         }
         let waiting = (try? container.inbox().count) ?? 0
         print("Signed in as @\(handle.lowercased()) (device \(result.deviceID)).")
-        if waiting > 0 { print("\(waiting) saved share(s) wait: send them with sharepipe inbox drain --container \(container.path)") }
+        if waiting > 0 {
+            print("\(waiting) saved share(s) wait: send them with sharepipe inbox drain --container \(container.path)")
+        }
     }
 
     static func ask(_ prompt: String) throws -> String {

@@ -41,9 +41,8 @@ struct ShareCommand: AsyncParsableCommand {
         else { throw ValidationError("'\(url)' is not an http(s) link.") }
         let inbox = try container.inbox()
         let account = container.account
-        let credential = (try? account.state()) ?? .missing
         var accountID: UUID?
-        if case .valid(let stored) = credential { accountID = stored.userID }
+        if case .valid(let stored) = (try? account.state()) ?? .missing { accountID = stored.userID }
         let item = ShareItem(
             account: accountID,
             url: link,
@@ -51,36 +50,58 @@ struct ShareCommand: AsyncParsableCommand {
             note: note,
             recipients: recipients.map { $0.hasPrefix("@") || $0.hasPrefix("conversation:") ? $0 : "@" + $0 }
         )
-        let persistence: ShareFlow.Persistence
+        let contents: [ShareAttachment.Content]
         do {
-            let contents = try attachments.map(Self.content(of:))
-            try inbox.add(item, attachments: contents)
-            persistence = .persisted
-            print("saved \(item.id)")
-            fflush(nil)
-        } catch let error as ShareInboxError {
-            persistence = .failed(reason: error.message)
+            contents = try attachments.map(Self.content(of:))
         } catch let error as CLIError {
-            persistence = .failed(reason: error.description)
+            print(ShareFlow.Message.notSaved(error.description))
+            fflush(nil)
+            throw ExitCode(1)
         }
-        let runner = ShareFlowRunner(
-            inbox: inbox,
-            account: account,
-            credential: noUpload ? .missing : credential,
-            loginHint: container.loginHint
+        let runner = ShareFlowRunner(inbox: inbox, account: account)
+        let result = await runner.share(
+            item,
+            attachments: contents,
+            upload: !noUpload,
+            host: ConsoleShareHost(loginHint: container.loginHint)
         )
-        let saved = await runner.run(item, persistence: persistence, upload: !noUpload)
-        if !saved { throw ExitCode(1) }
+        if !result.saved { throw ExitCode(1) }
     }
 
     static func content(of path: String) throws -> ShareAttachment.Content {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw CLIError("Cannot read the attachment \(path): check that the file exists and is readable.")
         }
-        let types = ["jpg": "image/jpeg", "jpeg": "image/jpeg", "png": "image/png", "gif": "image/gif",
-                     "heic": "image/heic", "pdf": "application/pdf", "txt": "text/plain"]
+        let types = [
+            "jpg": "image/jpeg", "jpeg": "image/jpeg", "png": "image/png", "gif": "image/gif",
+            "heic": "image/heic", "pdf": "application/pdf", "txt": "text/plain",
+        ]
         let name = URL(fileURLWithPath: path).lastPathComponent
         let type = types[URL(fileURLWithPath: path).pathExtension.lowercased()] ?? "application/octet-stream"
         return ShareAttachment.Content(name: name, contentType: type, data: data)
     }
+}
+
+/// The command line as a share extension's host: it prints what an extension shows, and can
+/// neither post notifications nor open an app. It prints `saved <id>` first once the share is in the
+/// inbox (the reliability tests read it).
+struct ConsoleShareHost: ShareFlowHost {
+    let loginHint: String
+
+    func abilities() async -> HostAbilities { HostAbilities(notificationsAllowed: false, canOpenApp: false) }
+
+    func persisted(_ item: ShareItem) async {
+        print("saved \(item.id)")
+        fflush(nil)
+    }
+
+    func show(_ message: String) async {
+        print(message)
+        if message == ShareFlow.Message.savedSignIn { print("Sign in with: \(loginHint)") }
+        fflush(nil)
+    }
+
+    func postNotification(_ message: String) async { print("notification: \(message)") }
+
+    func openApp() async -> Bool { false }
 }

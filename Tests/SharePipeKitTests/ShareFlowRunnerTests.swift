@@ -1,0 +1,112 @@
+import Foundation
+import SharePipeKit
+import Synchronization
+import Testing
+
+/// A host that records what the user was told.
+final class RecordingHost: ShareFlowHost {
+    let granted: HostAbilities
+    let opens: Bool
+    let events = Mutex<[String]>([])
+
+    init(_ granted: HostAbilities = HostAbilities(notificationsAllowed: false, canOpenApp: false), opens: Bool = false)
+    {
+        self.granted = granted
+        self.opens = opens
+    }
+
+    var log: [String] { events.withLock { $0 } }
+    func abilities() async -> HostAbilities { granted }
+    func show(_ message: String) async { events.withLock { $0.append("show: " + message) } }
+    func postNotification(_ message: String) async { events.withLock { $0.append("notify: " + message) } }
+    func openApp() async -> Bool {
+        events.withLock { $0.append("open app") }
+        return opens
+    }
+    func persisted(_ item: ShareItem) async { events.withLock { $0.append("persisted") } }
+}
+
+struct ShareFlowRunnerTests {
+    struct Setup {
+        let folder: TemporaryFolder
+        let inbox: ShareInbox
+        let account: ShareAccount
+
+        init(limits: ShareInboxLimits = .init(), signedIn: Bool = true) throws {
+            folder = try TemporaryFolder()
+            inbox = try ShareInbox(folder: folder.url.appendingPathComponent("inbox"), limits: limits)
+            account = ShareAccount(
+                store: FileCredentialStore(file: folder.url.appendingPathComponent("credentials.json")),
+                container: folder.url
+            )
+            if signedIn { _ = try CredentialTests.signIn(account) }
+        }
+
+        func runner(_ answers: [String: UploadOutcome] = [:]) -> ShareFlowRunner {
+            ShareFlowRunner(inbox: inbox, account: account) { _ in ScriptedUploader(answers) }
+        }
+    }
+
+    @Test("Sent: the share is persisted first, then uploaded and removed")
+    func sent() async throws {
+        let setup = try Setup()
+        defer { setup.folder.remove() }
+        let host = RecordingHost()
+        let result = await setup.runner().share(.link("a"), host: host)
+        #expect(result.saved && result.upload?.isAcknowledged == true)
+        #expect(host.log == ["persisted", "show: Sent."])
+        #expect(setup.inbox.count == 0)
+    }
+
+    @Test("A refused token keeps the share and marks the account as needing sign-in")
+    func refusedToken() async throws {
+        let setup = try Setup()
+        defer { setup.folder.remove() }
+        let host = RecordingHost()
+        await setup.runner(["a": .unauthorized(status: 401, message: "revoked")]).share(.link("a"), host: host)
+        #expect(host.log == ["persisted", "show: " + ShareFlow.Message.savedSignIn])
+        #expect(setup.inbox.count == 1)
+        #expect(try setup.account.state() == .expired)
+        #expect(try setup.inbox.claimNext(lease: .seconds(60)) != nil)  // claimable for the app after sign-in
+    }
+
+    @Test("Offline: the share waits with a backoff and the user is told, with a notification when allowed")
+    func offline() async throws {
+        let setup = try Setup()
+        defer { setup.folder.remove() }
+        let host = RecordingHost(HostAbilities(notificationsAllowed: true, canOpenApp: false))
+        await setup.runner(["a": .transient(reason: "offline", retryAfter: nil)]).share(.link("a"), host: host)
+        #expect(
+            host.log == [
+                "persisted", "show: " + ShareFlow.Message.savedWillSend,
+                "notify: " + ShareFlow.Message.waitingNotification,
+            ]
+        )
+        let pending = try setup.inbox.pending()
+        #expect(pending.map(\.state.attempts) == [1])
+        #expect(pending.first?.state.notBefore != nil)
+    }
+
+    @Test("A full inbox: the user hears 'Not saved' and why, never 'Saved'")
+    func fullInbox() async throws {
+        let setup = try Setup(limits: ShareInboxLimits(maxItems: 1))
+        defer { setup.folder.remove() }
+        try setup.inbox.add(.link("old"))
+        let host = RecordingHost()
+        let result = await setup.runner().share(.link("new"), host: host)
+        #expect(!result.saved && result.upload == nil)
+        #expect(host.log.count == 1)
+        #expect(host.log.first?.hasPrefix("show: Not saved: The inbox already holds 1 shares") == true)
+        #expect(setup.inbox.count == 1)
+    }
+
+    @Test("Not signed in on a host that can open the app: it tries, and falls back to the prompt")
+    func openAppFallback() async throws {
+        let setup = try Setup(signedIn: false)
+        defer { setup.folder.remove() }
+        let host = RecordingHost(HostAbilities(notificationsAllowed: false, canOpenApp: true), opens: false)
+        await setup.runner().share(.link("a"), host: host)
+        #expect(host.log == ["persisted", "open app", "show: " + ShareFlow.Message.savedSignIn])
+        #expect(setup.inbox.count == 1)
+    }
+}
