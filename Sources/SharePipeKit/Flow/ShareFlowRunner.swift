@@ -58,7 +58,11 @@ public struct ShareFlowRunner: Sendable {
         } catch {
             persistence = .failed(reason: "\(error)")
         }
-        let credential = upload ? ((try? account.state()) ?? .missing) : .missing
+        if !upload, persistence == .persisted {
+            await host.show(ShareFlow.Message.savedWillSend)  // sending is left to the app
+            return Result(saved: true, upload: nil)
+        }
+        let credential = (try? account.state()) ?? .missing
         var situation = ShareFlow.Situation(
             persistence: persistence,
             credential: credential.kind,

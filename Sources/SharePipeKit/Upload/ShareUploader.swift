@@ -38,18 +38,21 @@ public struct ShareUploader: ShareUploading {
     ///   - server: The server's base URL.
     ///   - token: The device's share token.
     ///   - timeout: The limit for one request; default 20 seconds.
-    ///   - session: The session to use; default an ephemeral one with no cache and no cookies.
+    ///   - session: The session to use; default one ephemeral session (no cache, no cookies) shared by
+    ///     every uploader, so an app that makes an uploader per drain does not pile up sessions.
     public init(server: URL, token: String, timeout: Duration = .seconds(20), session: URLSession? = nil) {
         self.server = server
         self.token = token
         self.timeout = timeout
-        self.session = session ?? URLSession(configuration: .ephemeral)
+        self.session = session ?? Self.defaultSession
     }
 
     /// An uploader with a stored credential's server and share token.
     public init(credential: ShareCredential, timeout: Duration = .seconds(20)) {
         self.init(server: credential.server, token: credential.shareToken, timeout: timeout)
     }
+
+    static let defaultSession = URLSession(configuration: .ephemeral)
 
     public func upload(_ item: ShareItem) async -> UploadOutcome {
         var request = URLRequest(url: server.appendingPathComponent("v1/shares"))
