@@ -24,6 +24,9 @@ struct InboxBenchCommand: AsyncParsableCommand {
     @Option(help: "Rounds; the loops alternate which goes first, and the median round of each is reported.")
     var rounds: Int = 7
 
+    @Option(help: "Run only one loop, `raw` or `inbox` (for profiling; no ratio is printed).")
+    var only: String?
+
     @Option(help: "Where to write (must be on the disk to measure, not a tmpfs).")
     var folder: String = ".build/bench-inbox"
 
@@ -56,7 +59,7 @@ struct InboxBenchCommand: AsyncParsableCommand {
         var inboxRates: [Double] = []
         for round in 0..<rounds {
             let order = round % 2 == 0 ? [true, false] : [false, true]
-            for isRaw in order {
+            for isRaw in order where only == nil || only == (isRaw ? "raw" : "inbox") {
                 let clock = ContinuousClock()
                 let start = clock.now
                 if isRaw {

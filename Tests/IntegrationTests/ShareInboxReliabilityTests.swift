@@ -93,7 +93,7 @@ struct ShareInboxReliabilityTests {
         /// What is left in the inbox's folders (besides the lock file), by folder.
         var inboxLeftovers: [String: [String]] {
             var left: [String: [String]] = [:]
-            for folder in ["items", "attachments", "state", "leases", "tmp", "writing", "quarantine"] {
+            for folder in ["items", "attachments", "state", "leases", "tmp", "quarantine"] {
                 let names =
                     (try? FileManager.default.contentsOfDirectory(atPath: kit.container + "/inbox/" + folder)) ?? []
                 if !names.isEmpty { left[folder] = names }

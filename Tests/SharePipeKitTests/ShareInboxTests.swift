@@ -2,6 +2,12 @@ import Foundation
 import SharePipeKit
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 struct ShareInboxTests {
     @Test("Added items are listed oldest first and survive reopening the inbox")
     func addAndReopen() throws {
@@ -95,9 +101,10 @@ struct ShareInboxTests {
         try finished.run()
         finished.waitUntilExit()
         let leaseURL = folder.url.appendingPathComponent("leases/\(item.id.uuidString).json")
-        var lease = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: leaseURL)) as? [String: Any])
-        lease["pid"] = finished.processIdentifier
-        try JSONSerialization.data(withJSONObject: lease).write(to: leaseURL)
+        var fields = try String(contentsOf: leaseURL, encoding: .utf8).split(separator: " ").map(String.init)
+        #expect(fields.count == 3)
+        fields[1] = String(finished.processIdentifier)
+        try Data(fields.joined(separator: " ").utf8).write(to: leaseURL)
 
         let other = try ShareInbox(folder: folder.url)
         #expect(try other.claimNext(lease: .seconds(60))?.item == item)
@@ -167,17 +174,23 @@ struct ShareInboxTests {
         defer { folder.remove() }
         let inbox = try ShareInbox(folder: folder.url)
         let kept = try inbox.add(.link("kept"), attachments: [.init(contentType: "text/plain", data: Data([1]))])
-        let orphan = UUID()
-        try FileManager.default.createDirectory(
-            at: folder.url.appendingPathComponent("attachments/\(orphan.uuidString)"),
-            withIntermediateDirectories: true
-        )
-        try Data([9]).write(to: folder.url.appendingPathComponent("attachments/\(orphan.uuidString)/0"))
-        try Data("{".utf8).write(to: folder.url.appendingPathComponent("tmp/\(orphan.uuidString).1.json"))
+        let crashed = UUID()
+        let live = UUID()
+        for id in [crashed, live] {
+            let attachments = folder.url.appendingPathComponent("attachments/\(id.uuidString)")
+            try FileManager.default.createDirectory(at: attachments, withIntermediateDirectories: true)
+            try Data([9]).write(to: attachments.appendingPathComponent("0"))
+            try Data("{".utf8).write(to: folder.url.appendingPathComponent("tmp/\(id.uuidString).json"))
+        }
+        // A writer still adding `live` holds the lock on its temporary record.
+        let descriptor = open(folder.url.appendingPathComponent("tmp/\(live.uuidString).json").path, O_RDWR)
+        defer { close(descriptor) }
+        #expect(flock(descriptor, LOCK_EX) == 0)
+
         let report = try inbox.sweep()
-        #expect(report.leftoversRemoved == 2)
-        #expect(folder.files(in: "attachments") == [kept.id.uuidString])
-        #expect(folder.files(in: "tmp").isEmpty)
+        #expect(report.leftoversRemoved == 1)
+        #expect(folder.files(in: "attachments") == [kept.id.uuidString, live.uuidString].sorted())
+        #expect(folder.files(in: "tmp") == [live.uuidString + ".json"])
         #expect(try inbox.pending().map(\.item) == [kept])
     }
 

@@ -37,6 +37,49 @@ final class FileLock {
         return FileLock(descriptor: fd)
     }
 
+    /// What ``probe(_:)`` found.
+    enum Probe {
+        /// No file at the path.
+        case absent
+        /// Someone holds the lock.
+        case held
+        /// Nobody held it; now this process does.
+        case acquired(FileLock)
+    }
+
+    /// Tries the lock on an existing file without creating it or waiting.
+    static func probe(_ path: String) throws -> Probe {
+        let fd = open(path, O_RDWR | O_CLOEXEC)
+        guard fd >= 0 else {
+            if errno == ENOENT { return .absent }
+            throw ShareInboxError.io("open lock", path: path, errno: errno)
+        }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            let code = errno
+            close(fd)
+            if code == EWOULDBLOCK { return .held }
+            throw ShareInboxError.io("flock", path: path, errno: code)
+        }
+        return .acquired(FileLock(descriptor: fd))
+    }
+
+    /// Replaces the locked file's content with `data`, fsynced when `sync`.
+    func write(_ data: Data, sync: Bool, path: String) throws {
+        guard ftruncate(descriptor, 0) == 0 else { throw ShareInboxError.io("truncate", path: path, errno: errno) }
+        try data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = pwrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset, off_t(offset))
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw ShareInboxError.io("write", path: path, errno: errno)
+                }
+                offset += written
+            }
+        }
+        if sync, fsync(descriptor) != 0 { throw ShareInboxError.io("fsync", path: path, errno: errno) }
+    }
+
     /// Runs `body` while holding the lock on `path`.
     static func withLock<T>(_ path: String, _ body: () throws -> T) throws -> T {
         let lock = try acquire(path, wait: true)!

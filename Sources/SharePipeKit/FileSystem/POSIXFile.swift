@@ -32,6 +32,16 @@ enum POSIXFile {
         if sync, fsync(fd) != 0 { throw ShareInboxError.io("fsync", path: path, errno: errno) }
     }
 
+    /// Writes `data` into `path` in place (created or truncated), unsynced: only for small files that
+    /// are written and read under the same lock.
+    static func overwrite(_ path: String, data: Data) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw ShareInboxError.io("create", path: path, errno: errno) }
+        defer { close(fd) }
+        let written = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        guard written == data.count else { throw ShareInboxError.io("write", path: path, errno: errno) }
+    }
+
     /// Replaces `path` with `data` through a temporary file beside it (for state the owner may
     /// overwrite: a lease, an item's delivery state). Not synced unless `sync`.
     static func replace(_ path: String, data: Data, sync: Bool) throws {

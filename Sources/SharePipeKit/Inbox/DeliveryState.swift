@@ -50,8 +50,9 @@ public struct RetryPolicy: Sendable, Hashable {
     }
 }
 
-/// A claimed item's lease, as written in `leases/<id>.json`.
-struct Lease: Codable {
+/// A claimed item's lease, as written in `leases/<id>.json`: one line, `<owner> <pid> <expiry in ms>`
+/// (plain text: it is written and read on every claim).
+struct Lease {
     var owner: UUID
     var pid: Int32
     var expiresAt: Date
@@ -59,5 +60,24 @@ struct Lease: Codable {
     /// Whether the lease still holds at `now`: not expired, and its process still exists.
     func holds(at now: Date) -> Bool {
         expiresAt > now && POSIXFile.processExists(pid)
+    }
+
+    var encoded: Data {
+        Data("\(owner.uuidString) \(pid) \(Int64((expiresAt.timeIntervalSince1970 * 1000).rounded()))\n".utf8)
+    }
+
+    /// A lease from its line; `nil` for anything else (an unreadable lease does not hold).
+    init?(_ data: Data) {
+        let fields = String(decoding: data, as: UTF8.self).split(separator: " ")
+        guard fields.count == 3, let owner = UUID(uuidString: String(fields[0])), let pid = Int32(fields[1]),
+            let milliseconds = Int64(fields[2].trimmingCharacters(in: .whitespacesAndNewlines))
+        else { return nil }
+        self.init(owner: owner, pid: pid, expiresAt: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+    }
+
+    init(owner: UUID, pid: Int32, expiresAt: Date) {
+        self.owner = owner
+        self.pid = pid
+        self.expiresAt = expiresAt
     }
 }

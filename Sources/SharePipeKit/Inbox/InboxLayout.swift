@@ -7,8 +7,7 @@ import Foundation
 /// attachments/<id>/<n>.ext  the item's files, written before its record
 /// state/<id>.json           attempts, backoff, rejection (rewritten; the record never is)
 /// leases/<id>.json          who claimed the item and until when
-/// writing/<id>.lock         flock held while an item is being added (a crashed writer drops it)
-/// tmp/                      records being written
+/// tmp/<id>.json             a record being written, flock'd by its writer (a crashed writer drops it)
 /// quarantine/               corrupted records and their files, set aside with a `.reason`
 /// lock                      flock held for milliseconds around claims and limit checks
 /// ```
@@ -19,12 +18,11 @@ struct InboxLayout: Sendable {
     var attachments: String { root + "/attachments" }
     var state: String { root + "/state" }
     var leases: String { root + "/leases" }
-    var writing: String { root + "/writing" }
     var temporary: String { root + "/tmp" }
     var quarantine: String { root + "/quarantine" }
     var lock: String { root + "/lock" }
 
-    var folders: [String] { [items, attachments, state, leases, writing, temporary, quarantine] }
+    var folders: [String] { [items, attachments, state, leases, temporary, quarantine] }
 
     func recordName(for item: ShareItem) -> String {
         let milliseconds = Int64((item.createdAt.timeIntervalSince1970 * 1000).rounded())
@@ -36,7 +34,7 @@ struct InboxLayout: Sendable {
     func attachmentFolder(_ id: UUID) -> String { attachments + "/" + id.uuidString }
     func stateFile(_ id: UUID) -> String { state + "/" + id.uuidString + ".json" }
     func leaseFile(_ id: UUID) -> String { leases + "/" + id.uuidString + ".json" }
-    func writingLock(_ id: UUID) -> String { writing + "/" + id.uuidString + ".lock" }
+    func temporaryRecord(_ id: UUID) -> String { temporary + "/" + id.uuidString + ".json" }
 
     /// The item id in a record's name, or `nil` for a name that is not a record's.
     static func id(inRecordName name: String) -> UUID? {

@@ -1,5 +1,13 @@
 public import Foundation
 
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 extension ShareInbox {
     /// Gives the oldest claimable item to this process, or `nil` when none is: every item is claimed
     /// by a live lease, waiting out its backoff, or rejected.
@@ -11,20 +19,14 @@ extension ShareInbox {
     public func claimNext(lease: Duration, excluding: Set<UUID> = []) throws -> ShareClaim? {
         try FileLock.withLock(layout.lock) {
             let now = Date()
-            let leased = Set(POSIXFile.list(layout.leases))
-            let states = Set(POSIXFile.list(layout.state))
             for name in layout.recordNames() {
                 guard let id = InboxLayout.id(inRecordName: name), !excluding.contains(id) else { continue }
-                if leased.contains(id.uuidString + ".json"), let current = try readLease(id), current.holds(at: now) {
-                    continue
-                }
-                let state = states.contains(id.uuidString + ".json") ? try readState(id) : DeliveryState()
+                if let current = try readLease(id), current.holds(at: now) { continue }
+                let state = try readState(id)
                 guard state.isClaimable(at: now) else { continue }
                 guard let item = try readRecord(name) else { continue }
-                let expiresAt = now.addingTimeInterval(lease.timeInterval)
-                let data = try JSONEncoder().encode(Lease(owner: owner, pid: POSIXFile.processID, expiresAt: expiresAt))
-                try POSIXFile.replace(layout.leaseFile(id), data: data, sync: false)
-                return ShareClaim(item: item, state: state, leaseExpiresAt: expiresAt)
+                claimedNames.remember(name, for: id)
+                return ShareClaim(item: item, state: state, leaseExpiresAt: try writeLease(id, now: now, lease: lease))
             }
             return nil
         }
@@ -35,11 +37,14 @@ extension ShareInbox {
     /// - Returns: Whether the inbox held it.
     @discardableResult
     public func complete(_ id: UUID) throws -> Bool {
-        guard let name = layout.recordName(of: id) else {
-            removeLeftovers(of: id)
-            return false
+        let removed = claimedNames.take(id).map { unlink(layout.record($0)) == 0 } ?? false
+        if !removed {
+            guard let name = layout.recordName(of: id) else {
+                removeLeftovers(of: id)
+                return false
+            }
+            POSIXFile.remove(layout.record(name))
         }
-        POSIXFile.remove(layout.record(name))
         removeLeftovers(of: id)
         InboxChangeSignal.post(for: folder)
         return true
@@ -110,7 +115,17 @@ extension ShareInbox {
     }
 
     func readLease(_ id: UUID) throws -> Lease? {
-        try POSIXFile.read(layout.leaseFile(id)).flatMap { try? JSONDecoder().decode(Lease.self, from: $0) }
+        try POSIXFile.read(layout.leaseFile(id)).flatMap(Lease.init)
+    }
+
+    /// Writes this instance's lease on `id` (under the inbox lock, so in place: no reader sees it half
+    /// written) and returns its expiry. Not synced: a lease lost in a power cut only makes the item
+    /// claimable again, which the server's idempotency makes harmless.
+    func writeLease(_ id: UUID, now: Date, lease: Duration) throws -> Date {
+        let expiresAt = now.addingTimeInterval(lease.timeInterval)
+        let data = Lease(owner: owner, pid: POSIXFile.processID, expiresAt: expiresAt).encoded
+        try POSIXFile.overwrite(layout.leaseFile(id), data: data)
+        return expiresAt
     }
 
     /// Removes the lease on `id` if this instance holds it.
@@ -166,10 +181,8 @@ extension ShareInbox {
             if let current = try readLease(id), current.holds(at: now) { return nil }
             let state = try readState(id)
             guard state.isClaimable(at: now), let item = try readRecord(name) else { return nil }
-            let expiresAt = now.addingTimeInterval(lease.timeInterval)
-            let data = try JSONEncoder().encode(Lease(owner: owner, pid: POSIXFile.processID, expiresAt: expiresAt))
-            try POSIXFile.replace(layout.leaseFile(id), data: data, sync: false)
-            return ShareClaim(item: item, state: state, leaseExpiresAt: expiresAt)
+            claimedNames.remember(name, for: id)
+            return ShareClaim(item: item, state: state, leaseExpiresAt: try writeLease(id, now: now, lease: lease))
         }
     }
 }

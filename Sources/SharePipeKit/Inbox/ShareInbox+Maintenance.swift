@@ -17,56 +17,57 @@ extension ShareInbox {
         public var quarantined: Int
     }
 
-    /// Removes what crashed processes left behind: attachments and temporary records of items whose
+    /// Removes what crashed processes left behind: temporary records and attachments of items whose
     /// writer died before the record was linked, states and leases of items that are gone. A writer
-    /// still running holds its `writing/<id>.lock`, so its files are never touched.
+    /// still running holds the lock on its `tmp/<id>.json`, so its files are never touched.
     @discardableResult
     public func sweep() throws -> SweepReport {
         try FileLock.withLock(layout.lock) {
-            let present = Set(layout.recordNames().compactMap(InboxLayout.id(inRecordName:)))
             var removed = 0
-            for name in POSIXFile.list(layout.attachments) {
-                guard let id = UUID(uuidString: name), !present.contains(id) else { continue }
-                if try removeIfWriterGone(id, { POSIXFile.removeFolder(layout.attachmentFolder(id)) }) { removed += 1 }
-            }
             for name in POSIXFile.list(layout.temporary) {
-                guard let id = UUID(uuidString: String(name.prefix(36))) else {
-                    POSIXFile.remove(layout.temporary + "/" + name)
+                guard let id = UUID(uuidString: String(name.prefix(36))), name == id.uuidString + ".json" else {
+                    POSIXFile.remove(layout.temporary + "/" + name)  // not ours
                     continue
                 }
-                if try removeIfWriterGone(id, { POSIXFile.remove(layout.temporary + "/" + name) }) { removed += 1 }
+                if try removeIfWriterGone(id) { removed += 1 }
             }
-            for (folder, extensionLength) in [(layout.state, 5), (layout.leases, 5)] {
+            let present = Set(layout.recordNames().compactMap(InboxLayout.id(inRecordName:)))
+            for name in POSIXFile.list(layout.attachments) {
+                guard let id = UUID(uuidString: name), !present.contains(id) else { continue }
+                if try removeIfWriterGone(id) { removed += 1 }
+            }
+            for folder in [layout.state, layout.leases] {
                 for name in POSIXFile.list(folder) {
-                    guard let id = UUID(uuidString: String(name.dropLast(extensionLength))), !present.contains(id)
-                    else {
-                        if UUID(uuidString: String(name.prefix(36))) == nil || name.hasSuffix(".tmp") {
-                            POSIXFile.remove(folder + "/" + name)
-                        }
+                    let id = UUID(uuidString: String(name.prefix(36)))
+                    guard let id, name == id.uuidString + ".json", present.contains(id) else {
+                        POSIXFile.remove(folder + "/" + name)
+                        removed += 1
                         continue
                     }
-                    POSIXFile.remove(folder + "/" + name)
-                    removed += 1
                 }
-            }
-            for name in POSIXFile.list(layout.writing) {
-                guard let id = UUID(uuidString: String(name.prefix(36))) else { continue }
-                _ = try removeIfWriterGone(id) {}
             }
             let quarantined = POSIXFile.list(layout.quarantine).filter { $0.hasSuffix(".json") }.count
             return SweepReport(leftoversRemoved: removed, quarantined: quarantined)
         }
     }
 
-    /// Runs `remove` if no process is adding the item `id` (and its record did not appear meanwhile).
-    private func removeIfWriterGone(_ id: UUID, _ remove: () -> Void) throws -> Bool {
-        guard let writer = try FileLock.acquire(layout.writingLock(id), wait: false) else { return false }
-        defer {
-            POSIXFile.remove(layout.writingLock(id))
-            writer.unlock()
+    /// Removes the temporary record and attachments of `id` when no process is adding it and its record
+    /// does not exist (checked in that order: a writer that just finished has linked its record).
+    private func removeIfWriterGone(_ id: UUID) throws -> Bool {
+        let temporary = layout.temporaryRecord(id)
+        var writer: FileLock?
+        switch try FileLock.probe(temporary) {
+        case .held: return false
+        case .acquired(let lock): writer = lock
+        case .absent: break
         }
-        guard layout.recordName(of: id) == nil else { return false }
-        remove()
+        defer { writer?.unlock() }
+        guard layout.recordName(of: id) == nil else {
+            if writer != nil { POSIXFile.remove(temporary) }
+            return false
+        }
+        if writer != nil { POSIXFile.remove(temporary) }
+        POSIXFile.removeFolder(layout.attachmentFolder(id))
         return true
     }
 

@@ -31,6 +31,8 @@ public final class ShareInbox: Sendable {
     public let retryPolicy: RetryPolicy
     /// This instance's identity in the leases it writes.
     let owner = UUID()
+    /// The record names of the items this instance claimed.
+    let claimedNames = RecordNameCache()
     let layout: InboxLayout
 
     /// Opens (creating if needed) the inbox in `folder`.
@@ -68,27 +70,29 @@ public final class ShareInbox: Sendable {
     @discardableResult
     public func add(_ item: ShareItem, attachments: [ShareAttachment.Content] = []) throws -> ShareItem {
         try checkSize(of: attachments)
-        guard let writer = try FileLock.acquire(layout.writingLock(item.id), wait: false) else {
+        // (Checked again under the inbox lock; checked here first so that writing attachments never
+        // touches those of an item already stored under this id.)
+        guard attachments.isEmpty || layout.recordName(of: item.id) == nil else {
+            throw ShareInboxError(code: .duplicate, message: "The share \(item.id) is already in the inbox.")
+        }
+        // The temporary record is created first and locked while this process adds the item: the
+        // sweeper leaves a locked one (and its attachments) alone, and a crashed writer drops the lock.
+        let temporary = layout.temporaryRecord(item.id)
+        guard let writer = try FileLock.acquire(temporary, wait: false) else {
             throw ShareInboxError(code: .duplicate, message: "The share \(item.id) is being saved by another process.")
         }
         defer {
-            POSIXFile.remove(layout.writingLock(item.id))
+            POSIXFile.remove(temporary)
             writer.unlock()
         }
-        guard layout.recordName(of: item.id) == nil else {
-            throw ShareInboxError(code: .duplicate, message: "The share \(item.id) is already in the inbox.")
-        }
         var stored = item
-        stored.attachments = try writeAttachments(attachments, for: item.id)
-        let name = layout.recordName(for: stored)
-        let temporary = layout.temporary + "/\(item.id.uuidString).\(POSIXFile.processID).json"
-        POSIXFile.remove(temporary)
         do {
-            try POSIXFile.create(temporary, data: try stored.recordData(), sync: true)
-            defer { POSIXFile.remove(temporary) }
+            stored.attachments = try writeAttachments(attachments, for: item.id)
+            try writer.write(try stored.recordData(), sync: true, path: temporary)
+            let name = layout.recordName(for: stored)
             try FileLock.withLock(layout.lock) {
-                try checkRoom(for: stored)
-                guard layout.recordName(of: item.id) == nil,
+                let names = try checkRoom(for: stored)
+                guard !names.contains(where: { $0.hasSuffix(item.id.uuidString + ".json") }),
                     try POSIXFile.linkWithoutReplacing(temporary, layout.record(name))
                 else {
                     throw ShareInboxError(code: .duplicate, message: "The share \(item.id) is already in the inbox.")
@@ -109,9 +113,7 @@ public final class ShareInbox: Sendable {
         var result: [PendingShare] = []
         for name in layout.recordNames() {
             guard let id = InboxLayout.id(inRecordName: name), let item = try readRecord(name) else { continue }
-            let lease = try? POSIXFile.read(layout.leaseFile(id)).flatMap {
-                try? JSONDecoder().decode(Lease.self, from: $0)
-            }
+            let lease = try readLease(id)
             result.append(
                 PendingShare(item: item, state: try readState(id), isClaimed: lease?.holds(at: now) ?? false)
             )
@@ -131,8 +133,9 @@ public final class ShareInbox: Sendable {
         }
     }
 
-    /// Throws `full` when one more item would go past a limit (called under the inbox lock).
-    private func checkRoom(for item: ShareItem) throws {
+    /// Throws `full` when one more item would go past a limit (called under the inbox lock); returns
+    /// the records' names.
+    private func checkRoom(for item: ShareItem) throws -> [String] {
         let names = layout.recordNames()
         guard names.count < limits.maxItems else {
             throw ShareInboxError(
@@ -156,6 +159,7 @@ public final class ShareInbox: Sendable {
                     + "Open SharePipe to send them, then share again."
             )
         }
+        return names
     }
 
     private func writeAttachments(_ contents: [ShareAttachment.Content], for id: UUID) throws -> [ShareAttachment] {
