@@ -104,7 +104,7 @@ struct ShareInboxReliabilityTests {
         /// Drains without kills until the inbox is empty (backoffs of a second or so may remain).
         func drainUntilEmpty() throws -> (output: String, status: Int32) {
             var last: (output: String, status: Int32) = ("", 0)
-            for _ in 0..<60 {
+            for _ in 0..<120 {
                 last = try kit.run(["inbox", "drain"])
                 if last.status == 0, last.output.contains("; 0 waiting.") { return last }
                 Thread.sleep(forTimeInterval: 1)

@@ -151,6 +151,24 @@ enum POSIXFile {
 
     /// This process's id.
     static var processID: Int32 { getpid() }
+
+    /// When the process `pid` started, in clock ticks since boot (Linux: field 22 of
+    /// `/proc/<pid>/stat`); `nil` where that is not available.
+    static func processStartTime(_ pid: Int32) -> UInt64? {
+        #if os(Linux)
+        guard let data = try? read("/proc/\(pid)/stat") else { return nil }
+        let text = String(decoding: data, as: UTF8.self)
+        guard let close = text.lastIndex(of: ")") else { return nil }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        // After the command's ")": state is field 3, so start time (22) is the 20th.
+        return fields.count > 19 ? UInt64(fields[19]) : nil
+        #else
+        return nil
+        #endif
+    }
+
+    /// This process's start time, read once.
+    static let ownStartTime: UInt64? = processStartTime(getpid())
 }
 
 /// `read(2)` under a name that does not clash with the static methods above.

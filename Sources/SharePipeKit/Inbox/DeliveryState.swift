@@ -50,34 +50,48 @@ public struct RetryPolicy: Sendable, Hashable {
     }
 }
 
-/// A claimed item's lease, as written in `leases/<id>.json`: one line, `<owner> <pid> <expiry in ms>`
-/// (plain text: it is written and read on every claim).
+/// A claimed item's lease, as written in `leases/<id>.json`: one line,
+/// `<owner> <pid> <expiry in ms> [<process start time>]` (plain text: it is written and read on every
+/// claim). The start time (Linux: `/proc/<pid>/stat`) tells a live holder from an unrelated process
+/// that was given the pid of a dead one.
 struct Lease {
     var owner: UUID
     var pid: Int32
     var expiresAt: Date
+    var processStart: UInt64?
 
     /// Whether the lease still holds at `now`: not expired, and its process still exists.
     func holds(at now: Date) -> Bool {
-        expiresAt > now && POSIXFile.processExists(pid)
+        guard expiresAt > now, POSIXFile.processExists(pid) else { return false }
+        guard let processStart, let current = POSIXFile.processStartTime(pid) else { return true }
+        return current == processStart
     }
 
     var encoded: Data {
-        Data("\(owner.uuidString) \(pid) \(Int64((expiresAt.timeIntervalSince1970 * 1000).rounded()))\n".utf8)
+        let milliseconds = Int64((expiresAt.timeIntervalSince1970 * 1000).rounded())
+        let start = processStart.map { " \($0)" } ?? ""
+        return Data("\(owner.uuidString) \(pid) \(milliseconds)\(start)\n".utf8)
     }
 
     /// A lease from its line; `nil` for anything else (an unreadable lease does not hold).
     init?(_ data: Data) {
-        let fields = String(decoding: data, as: UTF8.self).split(separator: " ")
-        guard fields.count == 3, let owner = UUID(uuidString: String(fields[0])), let pid = Int32(fields[1]),
-            let milliseconds = Int64(fields[2].trimmingCharacters(in: .whitespacesAndNewlines))
+        let fields = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            .split(separator: " ")
+        guard (3...4).contains(fields.count), let owner = UUID(uuidString: String(fields[0])),
+            let pid = Int32(fields[1]), let milliseconds = Int64(fields[2])
         else { return nil }
-        self.init(owner: owner, pid: pid, expiresAt: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+        self.init(
+            owner: owner,
+            pid: pid,
+            expiresAt: Date(timeIntervalSince1970: Double(milliseconds) / 1000),
+            processStart: fields.count == 4 ? UInt64(fields[3]) : nil
+        )
     }
 
-    init(owner: UUID, pid: Int32, expiresAt: Date) {
+    init(owner: UUID, pid: Int32, expiresAt: Date, processStart: UInt64?) {
         self.owner = owner
         self.pid = pid
         self.expiresAt = expiresAt
+        self.processStart = processStart
     }
 }

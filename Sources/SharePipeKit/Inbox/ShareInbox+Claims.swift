@@ -123,7 +123,12 @@ extension ShareInbox {
     /// claimable again, which the server's idempotency makes harmless.
     func writeLease(_ id: UUID, now: Date, lease: Duration) throws -> Date {
         let expiresAt = now.addingTimeInterval(lease.timeInterval)
-        let data = Lease(owner: owner, pid: POSIXFile.processID, expiresAt: expiresAt).encoded
+        let data = Lease(
+            owner: owner,
+            pid: POSIXFile.processID,
+            expiresAt: expiresAt,
+            processStart: POSIXFile.ownStartTime
+        ).encoded
         try POSIXFile.overwrite(layout.leaseFile(id), data: data)
         return expiresAt
     }
