@@ -149,8 +149,8 @@ enum POSIXFile {
         return kill(pid, 0) == 0 || errno == EPERM
     }
 
-    /// This process's id.
-    static var processID: Int32 { getpid() }
+    /// This process's id (read once: a process keeps its id).
+    static let processID: Int32 = getpid()
 
     /// When the process `pid` started, in clock ticks since boot (Linux: field 22 of
     /// `/proc/<pid>/stat`); `nil` where that is not available.

@@ -22,10 +22,13 @@ extension ShareInbox {
             for name in layout.recordNames() {
                 guard let id = InboxLayout.id(inRecordName: name), !excluding.contains(id) else { continue }
                 if let current = try readLease(id), current.holds(at: now) { continue }
-                let state = try readState(id)
+                let (state, hasState) = try readStateFile(id)
                 guard state.isClaimable(at: now) else { continue }
                 guard let item = try readRecord(name) else { continue }
-                claimedNames.remember(name, for: id)
+                claimedNames.remember(
+                    .init(name: name, hasAttachments: !item.attachments.isEmpty, hasState: hasState),
+                    for: id
+                )
                 return ShareClaim(item: item, state: state, leaseExpiresAt: try writeLease(id, now: now, lease: lease))
             }
             return nil
@@ -37,14 +40,19 @@ extension ShareInbox {
     /// - Returns: Whether the inbox held it.
     @discardableResult
     public func complete(_ id: UUID) throws -> Bool {
-        let removed = claimedNames.take(id).map { unlink(layout.record($0)) == 0 } ?? false
-        if !removed {
-            guard let name = layout.recordName(of: id) else {
-                removeLeftovers(of: id)
-                return false
-            }
-            POSIXFile.remove(layout.record(name))
+        // The record first: from then on the item is gone for every process.
+        if let claimed = claimedNames.take(id), unlink(layout.record(claimed.name)) == 0 {
+            if claimed.hasAttachments { POSIXFile.removeFolder(layout.attachmentFolder(id)) }
+            if claimed.hasState { POSIXFile.remove(layout.stateFile(id)) }
+            POSIXFile.remove(layout.leaseFile(id))
+            InboxChangeSignal.post(for: folder)
+            return true  // a state written by another process since is swept later
         }
+        guard let name = layout.recordName(of: id) else {
+            removeLeftovers(of: id)
+            return false
+        }
+        POSIXFile.remove(layout.record(name))
         removeLeftovers(of: id)
         InboxChangeSignal.post(for: folder)
         return true
@@ -103,10 +111,13 @@ extension ShareInbox {
     // MARK: Files of one item
 
     func readState(_ id: UUID) throws -> DeliveryState {
-        guard let data = try POSIXFile.read(layout.stateFile(id)),
-            let state = try? JSONDecoder().decode(DeliveryState.self, from: data)
-        else { return DeliveryState() }
-        return state
+        try readStateFile(id).state
+    }
+
+    /// The item's delivery state, and whether it has a state file.
+    func readStateFile(_ id: UUID) throws -> (state: DeliveryState, exists: Bool) {
+        guard let data = try POSIXFile.read(layout.stateFile(id)) else { return (DeliveryState(), false) }
+        return ((try? JSONDecoder().decode(DeliveryState.self, from: data)) ?? DeliveryState(), true)
     }
 
     func writeState(_ state: DeliveryState, of id: UUID) throws {
@@ -184,9 +195,12 @@ extension ShareInbox {
             let now = Date()
             guard let name = layout.recordName(of: id) else { return nil }
             if let current = try readLease(id), current.holds(at: now) { return nil }
-            let state = try readState(id)
+            let (state, hasState) = try readStateFile(id)
             guard state.isClaimable(at: now), let item = try readRecord(name) else { return nil }
-            claimedNames.remember(name, for: id)
+            claimedNames.remember(
+                .init(name: name, hasAttachments: !item.attachments.isEmpty, hasState: hasState),
+                for: id
+            )
             return ShareClaim(item: item, state: state, leaseExpiresAt: try writeLease(id, now: now, lease: lease))
         }
     }

@@ -145,12 +145,10 @@ public final class ShareInbox: Sendable {
             )
         }
         var bytes = item.attachments.reduce(0) { $0 + $1.byteCount }
-        for name in names {
-            bytes += POSIXFile.size(layout.record(name))
-            if let id = InboxLayout.id(inRecordName: name) {
-                let folder = layout.attachmentFolder(id)
-                bytes += POSIXFile.list(folder).reduce(0) { $0 + POSIXFile.size(folder + "/" + $1) }
-            }
+        for name in names { bytes += POSIXFile.size(layout.record(name)) }
+        for folder in POSIXFile.list(layout.attachments) {
+            let path = layout.attachments + "/" + folder
+            bytes += POSIXFile.list(path).reduce(0) { $0 + POSIXFile.size(path + "/" + $1) }
         }
         guard bytes <= limits.maxTotalBytes else {
             throw ShareInboxError(
