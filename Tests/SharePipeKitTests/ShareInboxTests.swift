@@ -177,6 +177,19 @@ struct ShareInboxTests {
         #expect(folder.files(in: "attachments").isEmpty)
     }
 
+    @Test("The byte limit counts the attachments of the items already waiting")
+    func byteLimitCountsAttachments() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let inbox = try ShareInbox(folder: folder.url, limits: ShareInboxLimits(maxTotalBytes: 4_000))
+        try inbox.add(.link("a"), attachments: [.init(contentType: "image/png", data: Data(count: 3_000))])
+        #expect {
+            try inbox.add(.link("b"), attachments: [.init(contentType: "image/png", data: Data(count: 900))])
+        } throws: { ($0 as? ShareInboxError)?.code == .full }
+        #expect(inbox.count == 1)
+        #expect(folder.files(in: "attachments").count == 1)
+    }
+
     @Test("A corrupted record is set aside, not crashed on, and the others still flow")
     func corruptedRecordQuarantined() throws {
         let folder = try TemporaryFolder()

@@ -25,7 +25,20 @@ final class FileLock {
     /// Takes the lock on `path` (creating the file), waiting for it when `wait` is true; `nil` when
     /// `wait` is false and another holder has it.
     static func acquire(_ path: String, wait: Bool) throws -> FileLock? {
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        try acquire(path, wait: wait, created: nil)
+    }
+
+    /// As ``acquire(_:wait:)``; `created` is set to whether this call created the file (then it is
+    /// empty and nobody else can have written to it).
+    static func acquire(_ path: String, wait: Bool, created: UnsafeMutablePointer<Bool>?) throws -> FileLock? {
+        var fd: Int32
+        if let created {
+            fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            created.pointee = fd >= 0
+            if fd < 0 && errno == EEXIST { fd = open(path, O_RDWR | O_CLOEXEC) }
+        } else {
+            fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        }
         guard fd >= 0 else { throw ShareInboxError.io("open lock", path: path, errno: errno) }
         while flock(fd, LOCK_EX | (wait ? 0 : LOCK_NB)) != 0 {
             let code = errno
@@ -63,9 +76,10 @@ final class FileLock {
         return .acquired(FileLock(descriptor: fd))
     }
 
-    /// Replaces the locked file's content with `data`, fsynced when `sync`.
-    func write(_ data: Data, sync: Bool, path: String) throws {
-        guard ftruncate(descriptor, 0) == 0 else { throw ShareInboxError.io("truncate", path: path, errno: errno) }
+    /// Replaces the locked file's content with `data`, fsynced when `sync`. `isEmpty`: the file is
+    /// known to be empty (no truncation needed).
+    func write(_ data: Data, sync: Bool, path: String, isEmpty: Bool = false) throws {
+        if !isEmpty, ftruncate(descriptor, 0) != 0 { throw ShareInboxError.io("truncate", path: path, errno: errno) }
         try data.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {

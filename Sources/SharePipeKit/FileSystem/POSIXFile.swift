@@ -122,6 +122,12 @@ enum POSIXFile {
         return stat(path, &info) == 0 ? Int(info.st_size) : 0
     }
 
+    /// The link count of a file or folder, or 0 when it does not exist.
+    static func linkCount(_ path: String) -> Int {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int(info.st_nlink) : 0
+    }
+
     /// The modification time of a file or folder in nanoseconds, or `nil` when it does not exist.
     static func modificationStamp(_ path: String) -> Int64? {
         var info = stat()

@@ -1,5 +1,13 @@
 public import Foundation
 
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// A durable queue of shares in a folder that several processes use at once: the share extension
 /// adds, the app (or any process) claims, uploads and completes.
 ///
@@ -34,6 +42,8 @@ public final class ShareInbox: Sendable {
     /// The record names of the items this instance claimed.
     let claimedNames = RecordNameCache()
     let layout: InboxLayout
+    /// `items/`, open for the fsync that makes each new record's name durable.
+    let itemsFolder: Int32
 
     /// Opens (creating if needed) the inbox in `folder`.
     /// - Parameters:
@@ -49,7 +59,11 @@ public final class ShareInbox: Sendable {
         for path in layout.folders where !FileManager.default.fileExists(atPath: path) {
             try POSIXFile.makeFolder(path)
         }
+        itemsFolder = open(layout.items, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard itemsFolder >= 0 else { throw ShareInboxError.io("open folder", path: layout.items, errno: errno) }
     }
+
+    deinit { close(itemsFolder) }
 
     /// How many items wait (claimed or not, rejected included).
     public var count: Int { layout.recordNames().count }
@@ -78,7 +92,8 @@ public final class ShareInbox: Sendable {
         // The temporary record is created first and locked while this process adds the item: the
         // sweeper leaves a locked one (and its attachments) alone, and a crashed writer drops the lock.
         let temporary = layout.temporaryRecord(item.id)
-        guard let writer = try FileLock.acquire(temporary, wait: false) else {
+        var created = false
+        guard let writer = try FileLock.acquire(temporary, wait: false, created: &created) else {
             throw ShareInboxError(code: .duplicate, message: "The share \(item.id) is being saved by another process.")
         }
         defer {
@@ -88,7 +103,7 @@ public final class ShareInbox: Sendable {
         var stored = item
         do {
             stored.attachments = try writeAttachments(attachments, for: item.id)
-            try writer.write(try stored.recordData(), sync: true, path: temporary)
+            try writer.write(try stored.recordData(), sync: true, path: temporary, isEmpty: created)
             let name = layout.recordName(for: stored)
             try FileLock.withLock(layout.lock) {
                 let names = try checkRoom(for: stored)
@@ -102,7 +117,9 @@ public final class ShareInbox: Sendable {
             POSIXFile.removeFolder(layout.attachmentFolder(item.id))
             throw error
         }
-        try POSIXFile.syncDirectory(layout.items)
+        guard fsync(itemsFolder) == 0 else {
+            throw ShareInboxError.io("fsync folder", path: layout.items, errno: errno)
+        }
         InboxChangeSignal.post(for: folder)
         return stored
     }
@@ -146,7 +163,9 @@ public final class ShareInbox: Sendable {
         }
         var bytes = item.attachments.reduce(0) { $0 + $1.byteCount }
         for name in names { bytes += POSIXFile.size(layout.record(name)) }
-        for folder in POSIXFile.list(layout.attachments) {
+        // A folder's link count is 2 + its subfolders on ext4 and APFS: 2 means no item has attachments.
+        for folder in POSIXFile.linkCount(layout.attachments) == 2 ? [] : POSIXFile.list(layout.attachments)
+        where folder != item.id.uuidString {
             let path = layout.attachments + "/" + folder
             bytes += POSIXFile.list(path).reduce(0) { $0 + POSIXFile.size(path + "/" + $1) }
         }
