@@ -205,6 +205,19 @@ struct ShareInboxReliabilityTests {
         try await fixture.stop()
     }
 
+    @Test("Signing in to a server that is not there says so and stores nothing")
+    func loginUnreachable() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sharepipe-kit-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let kit = KitProcesses(container: folder.path, server: "http://127.0.0.1:1")
+        // The password only in the child's environment: setting it in this process would leak it into
+        // every other test's children.
+        let (output, status) = try kit.run(["login", "--server", kit.server, "--handle", "ada"], password: "secret")
+        #expect(status == 1)
+        #expect(output.contains("Could not reach http://127.0.0.1:1"), "\(output)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/credentials.json"))
+    }
+
     @Test("Reinstall: the install marker is gone but the token was left — it is not used, and the app wipes it")
     func reinstall() async throws {
         let fixture = try await Fixture.start()

@@ -44,17 +44,11 @@ struct KitCommandTests {
         await #expect { try await command.run() } throws: { ($0 as? ExitCode) == ExitCode(3) }
     }
 
-    @Test func loginRefusesABadServerAndSaysWhenItCannotReachOne() async throws {
+    @Test func loginRefusesABadServer() async throws {
         let container = Self.container()
         defer { try? FileManager.default.removeItem(atPath: container) }
         let bad = try LoginCommand.parse(["--server", "example.com", "--handle", "ada", "--container", container])
         await #expect { try await bad.run() } throws: { "\($0)".contains("--server needs an http(s) URL") }
-        setenv("SHAREPIPE_PASSWORD", "x", 1)
-        defer { unsetenv("SHAREPIPE_PASSWORD") }
-        let unreachable = try LoginCommand.parse(
-            ["--server", "http://127.0.0.1:1", "--handle", "ada", "--container", container]
-        )
-        await #expect { try await unreachable.run() } throws: { "\($0)".contains("Could not reach http://127.0.0.1:1") }
         #expect(!FileManager.default.fileExists(atPath: container + "/credentials.json"))
     }
 }
