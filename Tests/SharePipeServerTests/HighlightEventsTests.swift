@@ -2,6 +2,8 @@ import AsyncHTTPClient
 import Foundation
 import HTTPTypes
 import Hummingbird
+import LinkPreview
+import Logging
 import HummingbirdTesting
 import NIOCore
 import NIOHTTP1
@@ -86,6 +88,32 @@ struct HighlightEventsTests {
             }
             #expect(removed.map { $0.lowercased() } == [link.lowercased()])
             #expect(addedAgain.map { $0.lowercased() } == [second.lowercased()])
+        }
+    }
+
+    @Test("On PostgreSQL a change made through one server reaches a stream on another (LISTEN/NOTIFY)")
+    func acrossServers() async throws {
+        guard let postgres = TestDatabase.all.first(where: { if case .postgres = $0 { true } else { false } }) else { return }
+        try await ServerFixture.run(on: postgres) { fixture, client in
+            let world = try await ShelfWorld.make(fixture, client)
+            let other = try await ServerContext.start(
+                configuration: fixture.context.configuration,
+                resolver: StaticHostResolver([:]),
+                logger: Logger(label: "second", factory: { _ in SwiftLogNoOpLogHandler() })
+            )
+            do {
+                try await other.application().test(.live) { secondClient in
+                    let port = try #require(secondClient.port)
+                    let stream = try await EventStream(port: port, token: fixture.appToken)
+                    let link = try await world.share("bob", "https://example.com/elsewhere", to: ["@ada"])
+                    let event = try #require(try await stream.next())
+                    #expect((event.data["added"] as? [String])?.map { $0.lowercased() } == [link.lowercased()])
+                }
+            } catch {
+                try? await other.close()
+                throw error
+            }
+            try await other.close()
         }
     }
 

@@ -61,11 +61,11 @@ struct WebShelfTests {
         }
     }
 
-    @Test("Signed out, every page leads to sign-in; devices get a token shown once")
+    @Test("Signed out, every page leads to sign-in; devices get a token shown once; settings change the name and sign out everywhere")
     func pagesAndDevices() async throws {
         try await ServerFixture.run { fixture, client in
             var anonymous = Browser()
-            for path in ["/", "/mine", "/conversations", "/devices", "/links/\(UUID().uuidString)"] {
+            for path in ["/", "/mine", "/conversations", "/devices", "/settings", "/links/\(UUID().uuidString)"] {
                 let response = try await anonymous.get(client, path)
                 #expect(response.status == .seeOther && response.headers[.location] == "/signin", "\(path)")
             }
@@ -78,6 +78,16 @@ struct WebShelfTests {
             #expect(html.contains("sps_") && html.contains("Laptop"))
             #expect(!String(buffer: try await browser.get(client, "/devices").body).contains("sps_"))
             for path in ["/mine", "/conversations"] { #expect(try await browser.get(client, path).status == .ok) }
+
+            // Settings: a new display name, then signing out everywhere ends this session too.
+            let settings = try await browser.get(client, "/settings")
+            let token = try #require(Browser.csrf(in: settings))
+            #expect(try await browser.post(client, "/settings/profile", [("csrf", token), ("displayName", "Ada Lovelace")]).status == .seeOther)
+            #expect(String(buffer: try await browser.get(client, "/settings").body).contains(#"value="Ada Lovelace""#))
+            let session = try #require(browser.cookies["sharepipe_session"])
+            #expect(try await browser.post(client, "/settings/sign-out-everywhere", [("csrf", token)]).status == .seeOther)
+            browser.cookies["sharepipe_session"] = session
+            #expect(try await browser.get(client, "/settings").status == .seeOther)
         }
     }
 }

@@ -43,3 +43,20 @@ extension Database {
         }
     }
 }
+
+extension Database {
+    /// Ends every web session of a user ("sign out everywhere"); returns how many.
+    @discardableResult
+    public func deleteSessions(userID: UUID) async throws -> Int {
+        try await run { sql in
+            try await sql.raw("DELETE FROM sessions WHERE user_id = \(bind: userID.uuidString) RETURNING 1 AS deleted").all().count
+        }
+    }
+
+    /// Changes the name others see.
+    public func setDisplayName(_ name: String, userID: UUID) async throws {
+        try await run { sql in
+            try await sql.raw("UPDATE users SET display_name = \(bind: name) WHERE id = \(bind: userID.uuidString)").run()
+        }
+    }
+}

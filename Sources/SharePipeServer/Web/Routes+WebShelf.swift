@@ -3,8 +3,9 @@ import HTTPTypes
 import Hummingbird
 
 extension ServerContext {
-    /// The signed-in web page: the shelf, a link's page, My links, conversations and devices, with
-    /// forms for pin, unpin, remove, reply, the conversation switch, and device tokens. Every form
+    /// The signed-in web page: the shelf, a link's page, My links, conversations, devices and
+    /// settings, with forms for pin, unpin, remove, reply, the conversation switch, device tokens,
+    /// the display name and signing out everywhere. Every form
     /// post is CSRF-checked and answers 303 back to a page (post/redirect/get), so it works without
     /// JavaScript.
     func addWebShelfRoutes(to router: Router<ServerRequestContext>) {
@@ -123,6 +124,32 @@ extension ServerContext {
             try await self.form(request, WebSwitchForm.self) { user, form, _ in
                 _ = try await self.database.setShowInSharedWithYou(form.show == "on", conversationID: try Self.uuid(context, "id"), userID: user.id)
                 return Response.redirect(to: "/conversations")
+            }
+        }
+        router.get("/settings") { request, _ in
+            try await self.page(request) { user, csrf in
+                let saved = request.uri.queryParameters["saved"].map { _ in "Saved." }
+                return ("settings", WebSettingsPage(csrf: csrf, user: .init(user), displayName: user.displayName, saved: saved))
+            }
+        }
+        router.post("/settings/profile") { request, _ in
+            try await self.form(request, WebProfileForm.self) { user, form, _ in
+                let name = form.displayName.trimmingCharacters(in: .whitespacesAndNewlines)
+                guard (1...User.maxDisplayNameLength).contains(name.count) else {
+                    throw ProblemDetails.validationFailed([
+                        .init(pointer: "/displayName", detail: "Use 1–\(User.maxDisplayNameLength) characters for your name.")
+                    ])
+                }
+                try await self.database.setDisplayName(name, userID: user.id)
+                return Response.redirect(to: "/settings?saved")
+            }
+        }
+        router.post("/settings/sign-out-everywhere") { request, _ in
+            try await self.form(request, WebCSRFForm.self) { user, _, _ in
+                try await self.database.deleteSessions(userID: user.id)
+                var response = Response.redirect(to: "/signin")
+                response.setCookie(SessionCookie.cleared(secure: self.configuration.secureCookies))
+                return response
             }
         }
         for (action, pinned) in [("pin", true), ("unpin", false)] {

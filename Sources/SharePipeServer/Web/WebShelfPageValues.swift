@@ -73,6 +73,19 @@ struct WebDevicesPage {
     var created: Created?
 }
 
+struct WebSettingsPage {
+    var title = "Settings"
+    var csrf: String
+    var user: WebPageValues.Viewer
+    var displayName: String
+    var saved: String?
+}
+
+struct WebProfileForm: Decodable, WebCSRFCarrying {
+    var csrf: String?
+    var displayName: String
+}
+
 /// A form that carries the CSRF field.
 protocol WebCSRFCarrying {
     var csrf: String? { get }
