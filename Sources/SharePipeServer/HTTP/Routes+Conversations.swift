@@ -101,22 +101,21 @@ extension ServerContext {
 
     /// `limit` (1–100, default 50) and `cursor` of a paged list.
     static func page(_ request: Request) throws -> (limit: Int, cursor: ShareCursor?) {
-        let query = request.uri.queryParameters
-        var limit = 50
-        if let text = query["limit"] {
-            guard let value = Int(String(text)), value > 0 else {
-                throw ProblemDetails.validationFailed([.init(pointer: "limit", detail: "A positive whole number.")])
-            }
-            limit = min(value, maxPageSize)
-        }
         var cursor: ShareCursor?
-        if let text = query["cursor"] {
-            guard let parsed = ShareCursor(token: String(text)) else {
-                throw ProblemDetails.validationFailed([.init(pointer: "cursor", detail: "Not a cursor this API gave.")])
-            }
+        if let text = request.uri.queryParameters["cursor"] {
+            guard let parsed = ShareCursor(token: String(text)) else { throw ProblemDetails.invalidCursor }
             cursor = parsed
         }
-        return (limit, cursor)
+        return (try limit(request, default: 50), cursor)
+    }
+
+    /// The `limit` query parameter: a positive whole number, lowered to ``maxPageSize``.
+    static func limit(_ request: Request, default value: Int) throws -> Int {
+        guard let text = request.uri.queryParameters["limit"] else { return value }
+        guard let limit = Int(String(text)), limit > 0 else {
+            throw ProblemDetails.validationFailed([.init(pointer: "limit", detail: "A positive whole number.")])
+        }
+        return min(limit, maxPageSize)
     }
 
     /// Runs a storage call, answering its refusals as 422 at `pointer` and its not-founds as 404.

@@ -8,19 +8,10 @@ extension ServerContext {
     func addHighlightRoutes(to router: Router<ServerRequestContext>) {
         router.get("/v1/highlights") { request, _ in
             let principal = try await self.principal(request, allowing: [.app])
-            let query = request.uri.queryParameters
-            var limit = 20
-            if let text = query["limit"] {
-                guard let value = Int(String(text)), value > 0 else {
-                    throw ProblemDetails.validationFailed([.init(pointer: "limit", detail: "A positive whole number.")])
-                }
-                limit = min(value, Self.maxPageSize)
-            }
+            let limit = try Self.limit(request, default: 20)
             var cursor: ShelfCursor?
-            if let text = query["cursor"] {
-                guard let parsed = ShelfCursor(token: String(text)) else {
-                    throw ProblemDetails.validationFailed([.init(pointer: "cursor", detail: "Not a cursor this API gave.")])
-                }
+            if let text = request.uri.queryParameters["cursor"] {
+                guard let parsed = ShelfCursor(token: String(text)) else { throw ProblemDetails.invalidCursor }
                 cursor = parsed
             }
             let page = try await self.database.shelf(userID: principal.user.id, after: cursor, limit: limit, now: Date())

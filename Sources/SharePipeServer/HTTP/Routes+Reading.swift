@@ -9,23 +9,7 @@ extension ServerContext {
     func addReadingRoutes(to router: Router<ServerRequestContext>) {
         router.get("/v1/shares") { request, _ in
             let principal = try await self.principal(request, allowing: [.app, .share])
-            let query = request.uri.queryParameters
-            var limit = 50
-            if let text = query["limit"] {
-                guard let value = Int(String(text)), value > 0 else {
-                    throw ProblemDetails.validationFailed([.init(pointer: "limit", detail: "A positive whole number.")])
-                }
-                limit = min(value, Self.maxPageSize)
-            }
-            var cursor: ShareCursor?
-            if let text = query["cursor"] {
-                guard let parsed = ShareCursor(token: String(text)) else {
-                    throw ProblemDetails.validationFailed([
-                        .init(pointer: "cursor", detail: "Not a cursor this API gave.")
-                    ])
-                }
-                cursor = parsed
-            }
+            let (limit, cursor) = try Self.page(request)
             let shares = try await self.database.shares(
                 userID: principal.user.id,
                 deviceID: principal.scope == .share ? principal.deviceID : nil,

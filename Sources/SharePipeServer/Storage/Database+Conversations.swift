@@ -175,13 +175,7 @@ extension Database {
                 """
             )
             if let cursor {
-                query.appendInterpolation(unsafeRaw: " AND (m.created_at < ")
-                query.appendInterpolation(bind: cursor.createdAt)
-                query.appendInterpolation(unsafeRaw: " OR (m.created_at = ")
-                query.appendInterpolation(bind: cursor.createdAt)
-                query.appendInterpolation(unsafeRaw: " AND m.id < ")
-                query.appendInterpolation(bind: cursor.id)
-                query.appendInterpolation(unsafeRaw: "))")
+                query.appendKeyset(timeColumn: "m.created_at", idColumn: "m.id", before: cursor.createdAt, id: cursor.id)
             }
             query.appendInterpolation(unsafeRaw: " ORDER BY m.created_at DESC, m.id DESC LIMIT ")
             query.appendInterpolation(bind: limit)

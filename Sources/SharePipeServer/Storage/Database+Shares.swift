@@ -242,13 +242,7 @@ extension Database {
                 query.appendInterpolation(bind: deviceID.uuidString)
             }
             if let cursor {
-                query.appendInterpolation(unsafeRaw: " AND (s.created_at < ")
-                query.appendInterpolation(bind: cursor.createdAt)
-                query.appendInterpolation(unsafeRaw: " OR (s.created_at = ")
-                query.appendInterpolation(bind: cursor.createdAt)
-                query.appendInterpolation(unsafeRaw: " AND s.id < ")
-                query.appendInterpolation(bind: cursor.id)
-                query.appendInterpolation(unsafeRaw: "))")
+                query.appendKeyset(timeColumn: "s.created_at", idColumn: "s.id", before: cursor.createdAt, id: cursor.id)
             }
             query.appendInterpolation(unsafeRaw: " ORDER BY s.created_at DESC, s.id DESC LIMIT ")
             query.appendInterpolation(bind: limit)

@@ -20,13 +20,7 @@ extension Database {
                 """
             )
             if let cursor {
-                query.appendInterpolation(unsafeRaw: " AND (last_shared_at < ")
-                query.appendInterpolation(bind: cursor.lastSharedAt)
-                query.appendInterpolation(unsafeRaw: " OR (last_shared_at = ")
-                query.appendInterpolation(bind: cursor.lastSharedAt)
-                query.appendInterpolation(unsafeRaw: " AND link_id < ")
-                query.appendInterpolation(bind: cursor.linkID)
-                query.appendInterpolation(unsafeRaw: "))")
+                query.appendKeyset(timeColumn: "last_shared_at", idColumn: "link_id", before: cursor.lastSharedAt, id: cursor.linkID)
             }
             // The first page also scores the newest items for the suggestion, and has the pins: one
             // round trip for both.
