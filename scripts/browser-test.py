@@ -21,7 +21,9 @@ import uuid
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, TimeoutException
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
 
 PASSWORD = "correct horse battery"
 
@@ -54,13 +56,28 @@ def browser(width, height):
     return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
 
 
+def wait_for(driver, condition, seconds=15):
+    """Whether `condition(driver)` became true within `seconds`, re-evaluated while a page loads (a click
+    that submits a form returns before the next page is there)."""
+    try:
+        WebDriverWait(driver, seconds, ignored_exceptions=[NoSuchElementException, StaleElementReferenceException]).until(
+            condition
+        )
+        return True
+    except TimeoutException:
+        return False
+
+
 def sign_up(driver, base, handle, name):
     driver.get(base + "/signup")
     driver.find_element(By.ID, "handle").send_keys(handle)
     driver.find_element(By.ID, "displayName").send_keys(name)
     driver.find_element(By.ID, "password").send_keys(PASSWORD)
     driver.find_element(By.CSS_SELECTOR, "form.stack button[type=submit]").click()
-    check(f"@{handle}" in driver.find_element(By.TAG_NAME, "header").text, f"{handle} is signed in after sign-up")
+    check(
+        wait_for(driver, lambda d: f"@{handle}" in d.find_element(By.TAG_NAME, "header").text),
+        f"{handle} is signed in after sign-up",
+    )
 
 
 def card(driver, title):
@@ -130,18 +147,22 @@ def main():
         share("https://example.com/drop", "A link to remove")
 
         alice.get(base + "/")
+        wait_for(alice, lambda d: card(d, "A link worth keeping"))
         keep = card(alice, "A link worth keeping")
         check("Shared by Bob Builder" in keep.text, "the card says who shared it")
         check(keep.find_element(By.CSS_SELECTOR, ".avatar").text == "BB", "the card shows the sharer's initials")
         alice.save_screenshot(os.path.join(shots, "1-shelf.png"))
 
         act(alice, "A link worth keeping", "Pin")
-        pinned = alice.find_element(By.ID, "pinned")
-        check("A link worth keeping" in pinned.text, "a pinned card moves to the Pinned section")
+        check(
+            wait_for(alice, lambda d: "A link worth keeping" in d.find_element(By.ID, "pinned").text),
+            "a pinned card moves to the Pinned section",
+        )
         check("Pinned" in card(alice, "A link worth keeping").text, "a pinned card has its badge")
         alice.save_screenshot(os.path.join(shots, "2-shelf-pinned.png"))
 
         act(alice, "A link to remove", "Remove")
+        wait_for(alice, lambda d: "A link to remove" not in d.page_source)
         alice.refresh()
         check("A link to remove" not in alice.page_source, "a removed card is gone after a reload")
         share("https://example.com/drop", "A link to remove")
@@ -149,7 +170,10 @@ def main():
         check("A link to remove" not in alice.page_source, "a removed card stays gone when shared again")
 
         card(alice, "A link worth keeping").find_element(By.CSS_SELECTOR, "h3 a").click()
-        check(alice.find_element(By.TAG_NAME, "h1").text == "A link worth keeping", "the link's page opens")
+        check(
+            wait_for(alice, lambda d: d.find_element(By.TAG_NAME, "h1").text == "A link worth keeping"),
+            "the link's page opens",
+        )
         check(len(alice.find_elements(By.ID, "note")) == 1, "the link's page has a reply form")
         alice.save_screenshot(os.path.join(shots, "3-link.png"))
         bob.get(base + "/")
