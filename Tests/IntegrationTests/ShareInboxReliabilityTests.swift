@@ -12,8 +12,8 @@ import Testing
 /// wait until `sharepipe login`; a reinstalled app never uses the token left behind.
 @Suite("SharePipeKit with real processes", .serialized)
 struct ShareInboxReliabilityTests {
-    /// How many SIGKILLs the chaos test deals (the figure is 1,000; set
-    /// SHAREPIPE_RELIABILITY_KILLS=1000 for it — docs/sharepipekit.md says how long that takes).
+    /// How many SIGKILLs the chaos test deals: the 1,000 by default (about 45 s;
+    /// docs/sharepipekit.md), fewer with SHAREPIPE_RELIABILITY_KILLS for a quick local run.
     static var killTarget: Int {
         ProcessInfo.processInfo.environment["SHAREPIPE_RELIABILITY_KILLS"].flatMap(Int.init) ?? 1_000
     }
