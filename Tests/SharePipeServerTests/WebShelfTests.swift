@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import SQLKit
 import SharePipeServer
 import Testing
 
@@ -38,6 +39,13 @@ struct WebShelfTests {
             #expect(html.contains("Worth keeping") && html.contains("Shared by Bob"))
             #expect(html.contains("Shared by Cat"))
             let csrf = try #require(Browser.csrf(in: shelf))
+            // Showing the two cards counted an impression for each.
+            let impressions = try await fixture.context.database.run { sql in
+                try await sql.raw(
+                    "SELECT SUM(summary_impressions) AS n FROM shelf_items WHERE user_id = \(bind: fixture.user.id.uuidString)"
+                ).first()?.decode(column: "n", as: Int.self)
+            }
+            #expect(impressions == 2)
 
             let pin = try await browser.post(client, "/highlights/\(keepID)/pin", [("csrf", csrf)])
             #expect(pin.status == .seeOther)

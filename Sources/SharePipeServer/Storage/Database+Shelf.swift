@@ -162,6 +162,20 @@ extension Database {
         }
     }
 
+    /// Records one summary impression for each of `linkIDs` on the user's shelf (a page of cards
+    /// shown), in one statement.
+    public func recordSummaryImpressions(linkIDs: [UUID], userID: UUID) async throws {
+        guard !linkIDs.isEmpty else { return }
+        try await run { sql in
+            try await sql.raw(
+                """
+                UPDATE shelf_items SET summary_impressions = summary_impressions + 1
+                WHERE user_id = \(bind: userID.uuidString) AND link_id IN (\(binds: linkIDs.map(\.uuidString)))
+                """
+            ).run()
+        }
+    }
+
     /// What a reply to a shelf item did.
     public enum ReplyOutcome: Sendable, Hashable {
         /// Posted into this conversation as this message.

@@ -16,13 +16,7 @@ extension ServerContext {
                 let now = Date()
                 let page = try await self.database.shelf(userID: user.id, after: cursor, limit: 20, now: now)
                 // Showing a card is a summary impression (the suggestion's "seen, not opened" signal).
-                for item in page.highlights {
-                    _ = try await self.database.recordFeedback(
-                        HighlightFeedback(displayContext: .summary, event: .impression),
-                        linkID: item.linkID,
-                        userID: user.id
-                    )
-                }
+                try await self.database.recordSummaryImpressions(linkIDs: page.highlights.map(\.linkID), userID: user.id)
                 let cards = page.highlights.map { WebCardValues($0, csrf: csrf, now: now, relay: self.imageRelay) }
                 let suggested = cards.filter(\.suggested)
                 let pinned = cards.filter { $0.pinned && !$0.suggested }
