@@ -91,7 +91,7 @@ extension Database {
     public func authenticate(token: String) async throws -> TokenCheck {
         let hash = DeviceToken.hash(token)
         let now = Clock.millisecondsNow()
-        return try await run { sql in
+        return try await read { sql in
             guard
                 let row = try await sql.raw(
                     """

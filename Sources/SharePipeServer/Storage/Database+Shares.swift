@@ -22,6 +22,7 @@ extension Database {
         userID: UUID,
         key: String,
         fingerprint: String,
+        recordWithShare: Bool = false,
         in sql: any SQLDatabase
     ) async throws -> IngestOutcome? {
         let now = Clock.millisecondsNow()
@@ -44,6 +45,9 @@ extension Database {
             ).run()
             return nil
         }
+        // On SQLite the key is written once, done, with the share (same transaction, nobody can
+        // see it in flight); elsewhere it is taken now and committed first.
+        if recordWithShare { return nil }
         try await sql.raw(
             """
             INSERT INTO idempotency_keys (user_id, key, fingerprint, state, created_at)
@@ -78,12 +82,19 @@ extension Database {
         response: @escaping @Sendable (RecordedShare) throws -> (status: Int, body: String)
     ) async throws -> IngestOutcome {
         @Sendable func takeKey(in sql: any SQLDatabase) async throws -> IngestOutcome? {
-            try await self.takeIdempotencyKey(userID: principal.user.id, key: key, fingerprint: fingerprint, in: sql)
+            try await self.takeIdempotencyKey(
+                userID: principal.user.id,
+                key: key,
+                fingerprint: fingerprint,
+                recordWithShare: self.dialect == .sqlite,
+                in: sql
+            )
         }
         @Sendable func record(in sql: any SQLDatabase) async throws -> IngestOutcome {
             let (recorded, status, body) = try await self.recordShare(
                 principal: principal,
                 idempotencyKey: key,
+                newKeyFingerprint: self.dialect == .sqlite ? fingerprint : nil,
                 url: url,
                 note: note,
                 provided: provided,
@@ -119,10 +130,12 @@ extension Database {
     }
 
     /// Records a share of `url` inside the caller's transaction: the link (found by any of its known URLs, or
-    /// created with a preview job), the share, and the response stored under the idempotency key.
+    /// created with a preview job), the share, and the response stored under the idempotency key —
+    /// inserted with it when `newKeyFingerprint` is given (SQLite), else updating the key taken before.
     func recordShare(
         principal: Principal,
         idempotencyKey: String?,
+        newKeyFingerprint: String? = nil,
         url: URL,
         note: String?,
         provided: ProvidedMetadata?,
@@ -214,7 +227,17 @@ extension Database {
             }
             let recorded = RecordedShare(share: share, link: link, linkIsNew: linkIsNew)
             let (status, body) = try response(recorded)
-            if let idempotencyKey {
+            if let idempotencyKey, let newKeyFingerprint {
+                try await sql.raw(
+                    """
+                    INSERT INTO idempotency_keys (user_id, key, fingerprint, state, status, response, created_at)
+                    VALUES (\(bind: principal.user.id.uuidString), \(bind: idempotencyKey), \(bind: newKeyFingerprint),
+                            'done', \(bind: status), \(bind: body), \(bind: nowMilliseconds))
+                    ON CONFLICT (user_id, key) DO UPDATE SET state = 'done', status = excluded.status,
+                        response = excluded.response
+                    """
+                ).run()
+            } else if let idempotencyKey {
                 try await sql.raw(
                     """
                     UPDATE idempotency_keys SET state = 'done', status = \(bind: status), response = \(bind: body)

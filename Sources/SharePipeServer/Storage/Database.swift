@@ -43,14 +43,23 @@ public final class Database: Sendable {
     }
 
     let backend: Backend
+    /// SQLite files only: a second, read-only connection, so reads that decide whether a request may
+    /// go ahead (its token) do not queue behind the one writer (WAL lets a reader run beside it).
+    private let reader: (connection: SQLiteConnection, lock: AsyncLock)?
     package let dialect: Dialect
     /// Wakes the live-change streams of users whose shelf changed.
     let shelfChanges = ShelfChangeHub()
     public let location: Location
     let logger: Logger
 
-    private init(backend: Backend, location: Location, logger: Logger) {
+    private init(
+        backend: Backend,
+        location: Location,
+        logger: Logger,
+        reader: (connection: SQLiteConnection, lock: AsyncLock)? = nil
+    ) {
         self.backend = backend
+        self.reader = reader
         self.location = location
         self.logger = logger
         switch backend {
@@ -67,14 +76,17 @@ public final class Database: Sendable {
             let storage: SQLiteConnection.Storage
             if case .sqliteFile(let path) = location { storage = .file(path: path) } else { storage = .memory }
             let connection = try await SQLiteConnection.open(storage: storage, logger: logger).get()
-            database = Database(backend: .sqlite(connection, AsyncLock()), location: location, logger: logger)
-            try await database.run { sql in
-                if case .sqliteFile = location {
-                    try await sql.raw("PRAGMA journal_mode = WAL").run()
-                    try await sql.raw("PRAGMA synchronous = NORMAL").run()
-                }
-                try await sql.raw("PRAGMA foreign_keys = ON").run()
+            let writer = connection.sql(queryLogLevel: .trace)
+            var reader: (connection: SQLiteConnection, lock: AsyncLock)?
+            if case .sqliteFile = location {
+                try await writer.raw("PRAGMA journal_mode = WAL").run()
+                try await writer.raw("PRAGMA synchronous = NORMAL").run()
+                let readOnly = try await SQLiteConnection.open(storage: storage, logger: logger).get()
+                try await readOnly.sql().raw("PRAGMA query_only = ON").run()
+                reader = (readOnly, AsyncLock())
             }
+            try await writer.raw("PRAGMA foreign_keys = ON").run()
+            database = Database(backend: .sqlite(connection, AsyncLock()), location: location, logger: logger, reader: reader)
         case .postgres(let text):
             var components = URLComponents(string: text)
             let schema = components?.queryItems?.first { $0.name == "schema" }?.value
@@ -131,6 +143,13 @@ public final class Database: Sendable {
         }
     }
 
+    /// Runs read-only statements: on a SQLite file through the reader connection (beside the writer,
+    /// seeing everything committed), elsewhere as ``run(_:)``.
+    func read<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        guard let reader else { return try await run(body) }
+        return try await reader.lock.withLock { try await body(reader.connection.sql(queryLogLevel: .trace)) }
+    }
+
     /// Runs `body` in one transaction: all of it is written, or none. On PostgreSQL the caller waits at
     /// most ``operationDeadline``; an unreachable database is ``StorageError/Code/unavailable``.
     package func transaction<T: Sendable>(
@@ -173,7 +192,9 @@ public final class Database: Sendable {
     /// Closes the connection or pool (after the server stopped).
     public func close() async throws {
         switch backend {
-        case .sqlite(let connection, _): try await connection.close().get()
+        case .sqlite(let connection, _):
+            try await reader?.connection.close().get()
+            try await connection.close().get()
         case .postgres(_, let running): running.cancel()
         }
     }
