@@ -15,11 +15,7 @@ enum DeviceToken {
     static func generate(prefix: String) -> String {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        let encoded = Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-        return prefix + encoded
+        return prefix + Base64URL.encode(Data(bytes))
     }
 
     /// The stored form: lowercase hex SHA-256 of the whole token.

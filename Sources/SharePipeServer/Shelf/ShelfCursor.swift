@@ -10,9 +10,7 @@ package struct ShelfCursor: Sendable, Hashable {
 
     /// The opaque text form: base64url of `lastSharedAt.linkID.suggested`.
     package var token: String {
-        Data("\(lastSharedAt).\(linkID).\(suggestedLinkID ?? "")".utf8).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        Base64URL.encode(Data("\(lastSharedAt).\(linkID).\(suggestedLinkID ?? "")".utf8))
     }
 
     package init(lastSharedAt: Int64, linkID: String, suggestedLinkID: String?) {
@@ -22,9 +20,7 @@ package struct ShelfCursor: Sendable, Hashable {
     }
 
     package init?(token: String) {
-        var base64 = token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        guard let data = Data(base64Encoded: base64) else { return nil }
+        guard let data = Base64URL.decode(token) else { return nil }
         let parts = String(decoding: data, as: UTF8.self).split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let time = Int64(parts[0]), UUID(uuidString: String(parts[1])) != nil,
             parts[2].isEmpty || UUID(uuidString: String(parts[2])) != nil

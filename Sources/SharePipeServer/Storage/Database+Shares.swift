@@ -347,9 +347,7 @@ public struct ShareCursor: Sendable, Hashable {
 
     /// The opaque text form, `createdAt.id` in base64url.
     public var token: String {
-        Data("\(createdAt).\(id)".utf8).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        Base64URL.encode(Data("\(createdAt).\(id)".utf8))
     }
 
     public init(createdAt: Int64, id: String) {
@@ -358,9 +356,7 @@ public struct ShareCursor: Sendable, Hashable {
     }
 
     public init?(token: String) {
-        var base64 = token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        guard let data = Data(base64Encoded: base64) else { return nil }
+        guard let data = Base64URL.decode(token) else { return nil }
         let parts = String(decoding: data, as: UTF8.self).split(separator: ".", maxSplits: 1)
         guard parts.count == 2, let createdAt = Int64(parts[0]), UUID(uuidString: String(parts[1])) != nil else {
             return nil

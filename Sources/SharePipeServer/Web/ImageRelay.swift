@@ -26,13 +26,13 @@ final class ImageRelay: Sendable {
     /// The relay path of `url`.
     func path(for url: URL) -> String {
         let text = url.absoluteString
-        return "/img/" + Self.base64URL(Data(text.utf8)) + "." + signature(text)
+        return "/img/" + Base64URL.encode(Data(text.utf8)) + "." + signature(text)
     }
 
     /// The URL a token stands for, if the server signed it.
     func url(forToken token: String) -> URL? {
         let parts = token.split(separator: ".", maxSplits: 1)
-        guard parts.count == 2, let data = Self.data(base64URL: String(parts[0])) else { return nil }
+        guard parts.count == 2, let data = Base64URL.decode(String(parts[0])) else { return nil }
         let text = String(decoding: data, as: UTF8.self)
         guard DeviceToken.constantTimeEquals(signature(text), String(parts[1])) else { return nil }
         return URL(string: text)
@@ -48,18 +48,7 @@ final class ImageRelay: Sendable {
     }
 
     private func signature(_ text: String) -> String {
-        Self.base64URL(Data(HMAC<SHA256>.authenticationCode(for: Data(text.utf8), using: key)))
-    }
-
-    static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-
-    static func data(base64URL text: String) -> Data? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        return Data(base64Encoded: base64)
+        Base64URL.encode(Data(HMAC<SHA256>.authenticationCode(for: Data(text.utf8), using: key)))
     }
 }
 
