@@ -74,8 +74,8 @@ struct ShelfBenchCommand: AsyncParsableCommand {
             """
             shelf of a user with \(items) items in \(conversations) conversations, \(location.description.hasPrefix("postgres") ? "PostgreSQL" : "SQLite"),
             \(requests) sequential calls of Database.shelf (the storage work of GET /v1/highlights) per kind, after 20 warm-up calls:
-              first page (suggestion over 50 + pins + 20):  p50 \(Self.format(Self.percentile(firstPage, 0.5))) ms  p99 \(Self.format(Self.percentile(firstPage, 0.99))) ms
-              show more (pages 2–\(cursors.count + 1), 20 items):        p50 \(Self.format(Self.percentile(showMore, 0.5))) ms  p99 \(Self.format(Self.percentile(showMore, 0.99))) ms
+              first page (suggestion over 50 + pins + 20):  p50 \(Self.format(FetchBenchRun.percentile(firstPage, 0.5))) ms  p99 \(Self.format(FetchBenchRun.percentile(firstPage, 0.99))) ms
+              show more (pages 2–\(cursors.count + 1), 20 items):        p50 \(Self.format(FetchBenchRun.percentile(showMore, 0.5))) ms  p99 \(Self.format(FetchBenchRun.percentile(showMore, 0.99))) ms
             """
         )
         try await Self.printPlan(db, target: target)
@@ -119,12 +119,6 @@ struct ShelfBenchCommand: AsyncParsableCommand {
         try await body()
         let elapsed = ContinuousClock.now - start
         return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-    }
-
-    static func percentile(_ values: [Double], _ p: Double) -> Double {
-        let sorted = values.sorted()
-        guard !sorted.isEmpty else { return 0 }
-        return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))]
     }
 
     static func format(_ value: Double) -> String { String(format: "%.2f", value) }
