@@ -26,11 +26,7 @@ extension ServerContext {
         }
         router.get("/s/:id") { request, context in
             guard let id = context.parameters.get("id"), let page = try await self.database.publicPage(id: id) else {
-                return self.web.pages.render(
-                    "message",
-                    WebPageValues.Message(title: "Not found", heading: "Not found", message: "This page does not exist, or was taken down."),
-                    status: .notFound
-                )
+                return self.messagePage(.notFound(detail: "This page does not exist, or was taken down."))
             }
             let base = self.baseURL(request)
             var response = self.web.pages.render("public", PublicPageValues(page, pageURL: base + "/s/" + id, base: base))

@@ -48,7 +48,7 @@ extension ServerContext {
         router.post("/signout") { request, _ in
             let form = try await WebForm.decode(SignOutForm.self, from: request)
             guard CSRFProtection.allows(request, formToken: form.csrf) else {
-                return self.messagePage(request, ProblemDetails.csrfFailed)
+                return self.messagePage(ProblemDetails.csrfFailed)
             }
             if let token = request.cookies[SessionCookie.name]?.value { try await self.database.deleteSession(token: token) }
             var response = Response.redirect(to: "/signin")
@@ -78,7 +78,7 @@ extension ServerContext {
     }
 
     private func signUpPage(_ request: Request, form: SignUpForm? = nil, problem: ProblemDetails? = nil) -> Response {
-        guard configuration.allowSignUp else { return messagePage(request, .signUpClosed) }
+        guard configuration.allowSignUp else { return messagePage(.signUpClosed) }
         let csrf = CSRFProtection.token(for: request)
         let page = WebPageValues.SignUp(
             csrf: csrf.value,
@@ -89,12 +89,14 @@ extension ServerContext {
         return withCSRFCookie(web.pages.render("signup", page, status: Self.status(of: problem)), csrf)
     }
 
-    private func messagePage(_ request: Request, _ problem: ProblemDetails) -> Response {
+    /// A problem as a page of its own, with its status.
+    func messagePage(_ problem: ProblemDetails) -> Response {
         let page = WebPageValues.Message(title: problem.title, heading: problem.title, message: problem.detail ?? "")
         return web.pages.render("message", page, status: Self.status(of: problem))
     }
 
-    private func withCSRFCookie(_ response: Response, _ csrf: (value: String, isNew: Bool)) -> Response {
+    /// `response`, setting the browser's CSRF cookie when the token is new.
+    func withCSRFCookie(_ response: Response, _ csrf: (value: String, isNew: Bool)) -> Response {
         guard csrf.isNew else { return response }
         var response = response
         response.setCookie(CSRFProtection.cookie(csrf.value, secure: configuration.secureCookies))

@@ -185,15 +185,9 @@ extension ServerContext {
         let csrf = CSRFProtection.token(for: request)
         do {
             let (template, values) = try await render(user, csrf.value)
-            var response = web.pages.render(template, values)
-            if csrf.isNew { response.setCookie(CSRFProtection.cookie(csrf.value, secure: configuration.secureCookies)) }
-            return response
+            return withCSRFCookie(web.pages.render(template, values), csrf)
         } catch let problem as ProblemDetails {
-            return web.pages.render(
-                "message",
-                WebPageValues.Message(title: problem.title, heading: problem.title, message: problem.detail ?? "", csrf: csrf.value),
-                status: HTTPResponse.Status(code: problem.status)
-            )
+            return messagePage(problem)
         }
     }
 
@@ -209,11 +203,7 @@ extension ServerContext {
             guard CSRFProtection.allows(request, formToken: form.csrf) else { throw ProblemDetails.csrfFailed }
             return try await handle(user, form, form.csrf ?? "")
         } catch let problem as ProblemDetails {
-            return web.pages.render(
-                "message",
-                WebPageValues.Message(title: problem.title, heading: problem.title, message: problem.detail ?? ""),
-                status: HTTPResponse.Status(code: problem.status)
-            )
+            return messagePage(problem)
         }
     }
 

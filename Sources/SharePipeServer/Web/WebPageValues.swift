@@ -31,7 +31,6 @@ enum WebPageValues {
         var title: String
         var heading: String
         var message: String
-        var csrf = ""
     }
 }
 
