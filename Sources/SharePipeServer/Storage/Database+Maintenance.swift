@@ -53,7 +53,8 @@ extension Database {
         try await deleteRows("DELETE FROM preview_cache WHERE stored_at < \(bind: Self.milliseconds(date)) RETURNING 1 AS deleted")
     }
 
-    private func deleteRows(_ statement: SQLQueryString) async throws -> Int {
+    /// Runs a `DELETE … RETURNING 1 AS deleted` and counts the rows it deleted.
+    func deleteRows(_ statement: SQLQueryString) async throws -> Int {
         try await run { sql in try await sql.raw(statement).all().count }
     }
 }

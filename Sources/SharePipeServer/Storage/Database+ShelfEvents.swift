@@ -73,15 +73,13 @@ extension Database {
     /// Drops shelf events recorded before `date`, keeping each user's latest (so numbering goes on).
     @discardableResult
     public func pruneShelfEvents(before date: Date) async throws -> Int {
-        try await run { sql in
-            try await sql.raw(
-                """
-                DELETE FROM shelf_events WHERE created_at < \(bind: Self.milliseconds(date))
-                AND seq < (SELECT MAX(e.seq) FROM shelf_events e WHERE e.user_id = shelf_events.user_id)
-                RETURNING 1 AS deleted
-                """
-            ).all().count
-        }
+        try await deleteRows(
+            """
+            DELETE FROM shelf_events WHERE created_at < \(bind: Self.milliseconds(date))
+            AND seq < (SELECT MAX(e.seq) FROM shelf_events e WHERE e.user_id = shelf_events.user_id)
+            RETURNING 1 AS deleted
+            """
+        )
     }
 
     /// On PostgreSQL: announces to `changed` each user whose shelf any server process changed, until
