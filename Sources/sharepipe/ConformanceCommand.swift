@@ -76,14 +76,12 @@ struct ConformanceCommand: AsyncParsableCommand {
 
     private func measureExtraction(_ pages: URL, into figures: inout ConformanceFigures) throws {
         if FileManager.default.fileExists(atPath: pages.path) {
-            for stopsEarly in [true, false] {
-                let report = try ExtractionConformance.run(pagesJSON: pages, stopsEarly: stopsEarly)
+            for mode in ExtractionConformance.Mode.allCases {
+                let report = try ExtractionConformance.run(pagesJSON: pages, mode: mode)
                 for field in ExtractionConformance.fields {
-                    figures.values["extraction.\(stopsEarly ? "earlyStop" : "whole").\(field)"] = report.percent(field)
+                    figures.values["extraction.\(mode.key).\(field)"] = report.percent(field)
                 }
-                print(
-                    "extraction on \(report.pages) pages, \(stopsEarly ? "stopping early (as the fetcher does)" : "whole documents"):"
-                )
+                print("extraction on \(report.pages) pages, \(mode.label):")
                 for field in ExtractionConformance.fields {
                     print(
                         "  \(field.padding(toLength: 12, withPad: " ", startingAt: 0)) \(String(format: "%5.1f %%", report.percent(field)))  (\(report.agreed[field, default: 0])/\(report.compared[field, default: 0]))"

@@ -54,13 +54,34 @@ struct MetadataExtractorStreamingTests {
         #expect(far.title == "Only a title")
     }
 
-    @Test func anArticleWaitsForItsDateAndAuthorBeforeStopping() {
+    @Test func anArticleStopsAtItsHeadUnlessAskedToWaitForItsDateAndAuthor() {
         let head = Self.richHead + #"<meta property="og:type" content="article">"#
         let jsonLD =
             #"<script type="application/ld+json">{"@type":"NewsArticle","datePublished":"2024-05-01","author":{"name":"Ada"}}</script>"#
-        let metadata = ExtractionFixtures.extract(head: head, body: "<p>lead</p>" + jsonLD)
-        #expect(metadata.author == "Ada")
-        #expect(metadata.published != nil)
+        let body = String(repeating: "<p>lead paragraph</p>", count: 2_000) + jsonLD
+        let card = ExtractionFixtures.extract(head: head, body: body)
+        #expect(card.title == "Story title")
+        #expect(card.author == nil, "a card needs no author: the body is not read")
+        let waiting = ExtractionFixtures.extract(
+            head: head,
+            body: body,
+            configuration: .init(waitsForArticleDetails: true)
+        )
+        #expect(waiting.author == "Ada")
+        #expect(waiting.published != nil)
+    }
+
+    @Test func aTrackingPixelInTheHeadDoesNotStartTheBodyBudget() {
+        var limits = ExtractionLimits()
+        limits.maxBodyBytes = 16 << 10
+        let pixel = #"<img src="https://tracker.example/p.gif" width="1" height="1">"#
+        let bigScript = "<script>" + String(repeating: "var x = 1;\n", count: 10_000) + "</script>"  // ~100 KB
+        let metadata = ExtractionFixtures.extract(
+            head: "<title>T</title>" + pixel + "<div id=consent></div>" + bigScript + Self.richHead,
+            body: "<p>text</p>",
+            configuration: .init(limits: limits)
+        )
+        #expect(metadata.summary == "What happened.", "the head's metadata after the pixel is read")
     }
 
     @Test func inputBeyondTheInputLimitIsIgnored() {

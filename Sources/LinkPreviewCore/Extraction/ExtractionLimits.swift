@@ -4,7 +4,7 @@ public struct ExtractionLimits: Sendable, Hashable {
     /// Bytes of input read at most; the rest of the document is ignored. Default 8 MiB.
     public var maxInputBytes: Int
     /// Bytes read past the end of `<head>` looking for body fallbacks (JSON-LD, first heading, first
-    /// image) when the head did not give everything, when extraction stops early. Default 256 KiB.
+    /// image) when the head did not give everything, when extraction stops early. Default 64 KiB.
     public var maxBodyBytes: Int
     /// Tags examined at most. Default 200 000.
     public var maxTags: Int
@@ -30,7 +30,7 @@ public struct ExtractionLimits: Sendable, Hashable {
     /// Creates limits; every default is stated on its property.
     public init(
         maxInputBytes: Int = 8 << 20,
-        maxBodyBytes: Int = 256 << 10,
+        maxBodyBytes: Int = 64 << 10,
         maxTags: Int = 200_000,
         maxMetaTags: Int = 512,
         maxLinkTags: Int = 256,

@@ -1,8 +1,10 @@
 extension ObservationCollector {
     /// What a card needs before the rest of a document can be skipped: a title, a description and an
-    /// image; for an article also its date and author, which pages often give only in body JSON-LD.
-    /// Tracked as tokens arrive, so the check after each tag costs a few booleans.
+    /// image; when ``waitsForArticleDetails``, for an article also its date and author, which pages often
+    /// give only in body JSON-LD. Tracked as tokens arrive, so the check after each tag costs a few
+    /// booleans.
     struct Essentials {
+        var waitsForArticleDetails = false
         var hasTitle = false
         var hasSummary = false
         var hasImage = false
@@ -11,7 +13,7 @@ extension ObservationCollector {
         var hasAuthor = false
 
         var isComplete: Bool {
-            hasTitle && hasSummary && hasImage && (!isArticle || (hasDate && hasAuthor))
+            hasTitle && hasSummary && hasImage && (!waitsForArticleDetails || !isArticle || (hasDate && hasAuthor))
         }
 
         mutating func record(key: String, content: String) {

@@ -23,9 +23,10 @@ struct ObservationCollector: HTMLTokenSink {
     var openMediaElement: PageObservations.MediaElement.Kind?
     var openMediaPoster: String?
 
-    init(limits: ExtractionLimits, stopsEarly: Bool) {
+    init(limits: ExtractionLimits, stopsEarly: Bool, waitsForArticleDetails: Bool = false) {
         self.limits = limits
         self.stopsEarly = stopsEarly
+        self.essentials.waitsForArticleDetails = waitsForArticleDetails
     }
 
     var isFinished: Bool {
@@ -63,10 +64,8 @@ struct ObservationCollector: HTMLTokenSink {
             }
         case 3:
             if tag.hasName("img") {
-                startBody()
                 recordImage(tag)
             } else if tag.hasName("div") {
-                startBody()
                 endParagraph()
                 recordCaptchaClass(tag)
             } else if tag.hasName("svg") && !tag.isSelfClosing {
@@ -148,7 +147,8 @@ struct ObservationCollector: HTMLTokenSink {
         observations.bodyStarted = true
     }
 
-    /// Content that belongs in a body: the body budget starts counting here.
+    /// Content that belongs in a body (a paragraph, a heading, a media element): on a page that does not
+    /// end its head explicitly, the body budget starts counting here.
     mutating func startBody() {
         observations.bodyStarted = true
     }

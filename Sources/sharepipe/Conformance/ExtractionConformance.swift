@@ -30,7 +30,42 @@ struct ExtractionConformance {
         }
     }
 
-    static func run(pagesJSON: URL, stopsEarly: Bool) throws -> Report {
+    /// How the documents are read.
+    enum Mode: CaseIterable {
+        /// As the fetcher reads: stopping at a head that gave a title, a description and an image.
+        case earlyStop
+        /// Stopping early, but an article also waits for its date and author.
+        case earlyStopWaitingForArticleDetails
+        /// Every byte.
+        case whole
+
+        /// The figure names' middle part (`extraction.<key>.title`).
+        var key: String {
+            switch self {
+            case .earlyStop: "earlyStop"
+            case .earlyStopWaitingForArticleDetails: "earlyStopArticleDetails"
+            case .whole: "whole"
+            }
+        }
+
+        var label: String {
+            switch self {
+            case .earlyStop: "stopping early (as the fetcher does)"
+            case .earlyStopWaitingForArticleDetails: "stopping early, articles waiting for date and author"
+            case .whole: "whole documents"
+            }
+        }
+
+        var configuration: MetadataExtractor.Configuration {
+            switch self {
+            case .earlyStop: .init()
+            case .earlyStopWaitingForArticleDetails: .init(waitsForArticleDetails: true)
+            case .whole: .init(stopsEarly: false)
+            }
+        }
+    }
+
+    static func run(pagesJSON: URL, mode: Mode) throws -> Report {
         let cases = try JSONSerialization.jsonObject(with: Data(contentsOf: pagesJSON)) as? [[String: Any]] ?? []
         let folder = pagesJSON.deletingLastPathComponent()
         var report = Report()
@@ -43,7 +78,7 @@ struct ExtractionConformance {
             let metadata = MetadataExtractor.extract(
                 from: bytes,
                 url: pageURL,
-                configuration: .init(stopsEarly: stopsEarly)
+                configuration: mode.configuration
             )
             let ours = values(of: metadata)
             for field in fields {
