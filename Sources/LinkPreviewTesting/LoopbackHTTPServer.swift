@@ -5,7 +5,8 @@ public import NIOPosix
 import NIOSSL
 import Synchronization
 
-/// A scriptable HTTP/1.1 server on 127.0.0.1, port chosen by the system, for tests and benchmarks
+/// A scriptable HTTP/1.1 server on 127.0.0.1 (or on several loopback addresses, one port), port chosen by
+/// the system, for tests and benchmarks
 /// of the fetcher against a real socket: each request is answered by a handler that returns a
 /// ``LoopbackResponse`` (a status, headers and a body that can arrive whole, drip slowly, stall or
 /// never end). It counts requests per path and the body bytes it sent.
@@ -20,12 +21,12 @@ import Synchronization
 public final class LoopbackHTTPServer: Sendable {
     public typealias Handler = @Sendable (LoopbackRequest) async -> LoopbackResponse
 
-    private let channel: any Channel
+    private let channels: [any Channel]
     private let counters: ServerCounters
     private let scheme: String
 
     /// The port the server listens on.
-    public var port: Int { channel.localAddress?.port ?? 0 }
+    public var port: Int { channels.first?.localAddress?.port ?? 0 }
 
     /// `http://127.0.0.1:port` + `path` (`https` when the server speaks TLS).
     public func url(_ path: String, host: String = "127.0.0.1") -> URL {
@@ -41,16 +42,20 @@ public final class LoopbackHTTPServer: Sendable {
     /// Connections accepted so far.
     public var connectionsAccepted: Int { counters.withLock { $0.connections } }
 
-    private init(channel: any Channel, counters: ServerCounters, scheme: String) {
-        self.channel = channel
+    private init(channels: [any Channel], counters: ServerCounters, scheme: String) {
+        self.channels = channels
         self.counters = counters
         self.scheme = scheme
     }
 
     /// Starts a server answering every request with `handler`; over TLS with the given PEM
     /// certificate chain and key when `tls` is set.
+    ///
+    /// - Parameter addresses: the addresses to listen on, all with the port the first one gets
+    ///   (`["127.0.0.1", "127.0.0.2"]`: Linux routes all of 127/8 to the loopback interface).
     public static func start(
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        addresses: [String] = ["127.0.0.1"],
         tls: (certificatePEM: [UInt8], privateKeyPEM: [UInt8])? = nil,
         handler: @escaping Handler
     ) async throws -> LoopbackHTTPServer {
@@ -63,7 +68,7 @@ public final class LoopbackHTTPServer: Sendable {
                 )
             )
         }
-        let channel = try await ServerBootstrap(group: group)
+        let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 4096)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
@@ -87,14 +92,22 @@ public final class LoopbackHTTPServer: Sendable {
                     )
                 }
             }
-            .bind(host: "127.0.0.1", port: 0)
-            .get()
-        return LoopbackHTTPServer(channel: channel, counters: counters, scheme: sslContext == nil ? "http" : "https")
+        var channels: [any Channel] = []
+        for address in addresses {
+            let port = channels.first?.localAddress?.port ?? 0
+            do {
+                channels.append(try await bootstrap.bind(host: address, port: port).get())
+            } catch {
+                for channel in channels { try? await channel.close() }
+                throw error
+            }
+        }
+        return LoopbackHTTPServer(channels: channels, counters: counters, scheme: sslContext == nil ? "http" : "https")
     }
 
-    /// Stops listening and closes the listening socket.
+    /// Stops listening and closes the listening sockets.
     public func shutdown() async throws {
-        try await channel.close()
+        for channel in channels { try await channel.close() }
     }
 }
 

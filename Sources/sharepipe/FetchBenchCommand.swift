@@ -93,7 +93,7 @@ struct FetchBenchCommand: AsyncParsableCommand {
             in a child process, \(hostsText), every URL distinct.
             ours = MetadataProvider.preview (policy, vetted address, redirects by hand, sniffing, early-stop \
             extraction; no cache, no subresources). \(route)
-            raw  = AsyncHTTPClient GET reading the whole body (dnsOverride to 127.0.0.1, no proxy, no policy\(tls ? ", TLS" : "")).
+            raw  = AsyncHTTPClient GET reading the whole body (dnsOverride to the same loopback address, no proxy, no policy\(tls ? ", TLS" : "")).
             Runs alternate ours/raw; \(rounds) runs each per concurrency; medians of runs. 2 cores, shared with the server.
 
             """
@@ -148,7 +148,7 @@ struct FetchBenchCommand: AsyncParsableCommand {
             configuration.tlsConfiguration = tlsConfiguration
         }
         configuration.redirectConfiguration = .disallow
-        configuration.dnsOverride = Dictionary(uniqueKeysWithValues: hosts.map { ($0, "127.0.0.1") })
+        configuration.dnsOverride = Dictionary(uniqueKeysWithValues: hosts.map { ($0, FetchBenchSite.address(of: $0)) })
         // As the provider's clients: idle connections kept 5 s.
         configuration.connectionPool = .init(idleTimeout: .seconds(5), concurrentHTTP1ConnectionsPerHostSoftLimit: 8)
         return HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)

@@ -292,6 +292,14 @@ struct AddressPolicyTests {
             policy.check(host: "www.example.net")
                 == .failure(AddressRefusal(.blockedHostName("www.example.net", rule: "*.example.net")))
         )
+        #expect(
+            policy.check(host: "example.net")
+                == .failure(AddressRefusal(.blockedHostName("example.net", rule: "example.net")))
+        )
+        // A blocked name only refuses whole labels: `glocal` is not below `local`, `myexample.net` not below
+        // `example.net`.
+        #expect(policy.check(host: "www.glocal") == .success(.name("www.glocal")))
+        #expect(policy.check(host: "myexample.net") == .success(.name("myexample.net")))
     }
 
     // MARK: Messages

@@ -85,12 +85,41 @@ public struct AddressPolicy: Sendable {
     func blockedNameRule(for name: String) -> String? {
         if allowList.contains(where: { $0.allows(name: name) }) { return nil }
         for entry in blockedHostNames {
-            let blocked = entry.lowercased().trimmingDots
-            if name == blocked { return blocked }
-            if name.hasSuffix("." + blocked) { return "*." + blocked }
+            switch Self.match(name: name, blockedEntry: entry) {
+            case .same: return entry.lowercased().trimmingDots
+            case .below: return "*." + entry.lowercased().trimmingDots
+            case nil: continue
+            }
         }
-        if !allowsSingleLabelHosts, !name.contains(".") { return AddressPolicy.singleLabelRule }
+        if !allowsSingleLabelHosts, !name.utf8.contains(UInt8(ascii: ".")) { return AddressPolicy.singleLabelRule }
         return nil
+    }
+
+    enum NameMatch { case same, below }
+
+    /// Whether `name` is the blocked `entry` or a name below it, ignoring ASCII case and dots at either end of
+    /// `entry`, without building strings: this runs for every fetch and redirect, once per blocked name.
+    static func match(name: String, blockedEntry entry: String) -> NameMatch? {
+        let entryBytes = entry.utf8
+        guard var first = entryBytes.firstIndex(where: { $0 != UInt8(ascii: ".") }),
+            let last = entryBytes.lastIndex(where: { $0 != UInt8(ascii: ".") })
+        else { return nil }
+        let nameBytes = name.utf8
+        let entryCount = entryBytes.distance(from: first, to: last) + 1
+        guard nameBytes.count >= entryCount else { return nil }
+        var index = nameBytes.index(nameBytes.endIndex, offsetBy: -entryCount)
+        let suffixStart = index
+        while index < nameBytes.endIndex {
+            guard Self.lowercased(nameBytes[index]) == Self.lowercased(entryBytes[first]) else { return nil }
+            nameBytes.formIndex(after: &index)
+            entryBytes.formIndex(after: &first)
+        }
+        if suffixStart == nameBytes.startIndex { return .same }
+        return nameBytes[nameBytes.index(before: suffixStart)] == UInt8(ascii: ".") ? .below : nil
+    }
+
+    private static func lowercased(_ byte: UInt8) -> UInt8 {
+        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
     }
 }
 
