@@ -68,6 +68,15 @@ struct ExtractionRuleTests {
         #expect(noApple.bestIcon(forSize: 16)?.url.path == "/32.png")
     }
 
+    @Test func linksAPreviewDoesNotUseDoNotCrowdOutItsIcon() {
+        let preloads = String(repeating: #"<link rel="preload" as="script" href="/chunk.js">"#, count: 300)
+        let metadata = ExtractionFixtures.extract(
+            head: preloads + #"<link rel="Shortcut Icon" href="/late.ico">"#
+        )
+        #expect(metadata.icons.map(\.url.path) == ["/late.ico"], "300 preloads are past the 256-link limit")
+        #expect(metadata.icons.first?.rel == "shortcut icon")
+    }
+
     @Test func oEmbedDiscoveryManifestAndSmallFields() {
         let head = """
             <link rel="alternate" type="application/json+oembed" href="/oembed?format=json" title="Story">

@@ -13,8 +13,11 @@ extension ObservationCollector {
     /// `itemprop`, pragmas `http-equiv`; all are recorded (pages mix them up).
     static let metaKeyAttributes: [StaticString] = ["property", "name", "itemprop", "http-equiv"]
 
+    /// A `<link>` whose relations name something a preview uses (``keptLinkRelations``); the many
+    /// others (`stylesheet`, `preload`, `dns-prefetch`, hreflang `alternate`s…) cost one byte scan.
     mutating func recordLink(_ tag: HTMLTag) {
         guard observations.links.count < limits.maxLinkTags,
+            tag.withValue(of: "rel", Self.namesKeptRelation) == true,
             let rel = tag.value(of: "rel"), let href = tag.value(of: "href")
         else { return }
         let relations = rel.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" })
@@ -30,6 +33,29 @@ extension ObservationCollector {
             )
         )
     }
+
+    /// Whether a `rel` value holds one of ``keptLinkRelations``, ignoring ASCII case.
+    static func namesKeptRelation(_ rel: ArraySlice<UInt8>) -> Bool {
+        var start = rel.startIndex
+        while start < rel.endIndex {
+            while start < rel.endIndex && ByteMatching.isSpace(rel[start]) { start += 1 }
+            var end = start
+            while end < rel.endIndex && !ByteMatching.isSpace(rel[end]) { end += 1 }
+            if end > start, keptLinkRelations.contains(where: { ByteMatching.equalsIgnoringCase(rel[start..<end], $0) })
+            {
+                return true
+            }
+            start = end
+        }
+        return false
+    }
+
+    /// The `<link>` relations a preview uses: the page's canonical URL, its icons, its web-app manifest,
+    /// and `alternate` (oEmbed discovery).
+    static let keptLinkRelations: [StaticString] = [
+        "canonical", "icon", "apple-touch-icon", "apple-touch-icon-precomposed", "mask-icon", "fluid-icon",
+        "manifest", "alternate",
+    ]
 
     mutating func recordScript(_ tag: HTMLTag) {
         if tag.withValue(of: "type", { ByteMatching.equalsIgnoringCase($0, "application/ld+json") }) == true,

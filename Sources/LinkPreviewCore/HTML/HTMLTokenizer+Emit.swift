@@ -67,23 +67,29 @@ extension HTMLTokenizer {
     static func contentModel(after name: [UInt8]) -> HTMLTokenizerState? {
         switch name.count {
         case 5:
-            if name == Array("title".utf8) { return .rcdata }
-            if name == Array("style".utf8) { return .rawtext }
+            if Self.is(name, "title") { return .rcdata }
+            if Self.is(name, "style") { return .rawtext }
         case 6:
-            if name == Array("script".utf8) { return .scriptData }
-            if name == Array("iframe".utf8) { return .rawtext }
+            if Self.is(name, "script") { return .scriptData }
+            if Self.is(name, "iframe") { return .rawtext }
         case 8:
-            if name == Array("textarea".utf8) { return .rcdata }
-            if name == Array("noscript".utf8) || name == Array("noframes".utf8) { return .rawtext }
+            if Self.is(name, "textarea") { return .rcdata }
+            if Self.is(name, "noscript") || Self.is(name, "noframes") { return .rawtext }
         case 3:
-            if name == Array("xmp".utf8) { return .rawtext }
+            if Self.is(name, "xmp") { return .rawtext }
         case 7:
-            if name == Array("noembed".utf8) { return .rawtext }
+            if Self.is(name, "noembed") { return .rawtext }
         case 9:
-            if name == Array("plaintext".utf8) { return .plaintext }
+            if Self.is(name, "plaintext") { return .plaintext }
         default: break
         }
         return nil
+    }
+
+    /// Whether `name` is `expected`, without building an array for the comparison.
+    @inline(__always)
+    private static func `is`(_ name: [UInt8], _ expected: StaticString) -> Bool {
+        expected.withUTF8Buffer { name.elementsEqual($0) }
     }
 
     /// Appends to a byte buffer without letting it grow past `limit`.
