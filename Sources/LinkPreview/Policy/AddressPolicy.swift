@@ -110,16 +110,12 @@ public struct AddressPolicy: Sendable {
         var index = nameBytes.index(nameBytes.endIndex, offsetBy: -entryCount)
         let suffixStart = index
         while index < nameBytes.endIndex {
-            guard Self.lowercased(nameBytes[index]) == Self.lowercased(entryBytes[first]) else { return nil }
+            guard nameBytes[index].asciiLowercased == entryBytes[first].asciiLowercased else { return nil }
             nameBytes.formIndex(after: &index)
             entryBytes.formIndex(after: &first)
         }
         if suffixStart == nameBytes.startIndex { return .same }
         return nameBytes[nameBytes.index(before: suffixStart)] == UInt8(ascii: ".") ? .below : nil
-    }
-
-    private static func lowercased(_ byte: UInt8) -> UInt8 {
-        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
     }
 }
 

@@ -48,7 +48,7 @@ public enum HostLiteral: Sendable, Hashable {
         guard let decoded = HostLiteral.percentDecoded(bytes), !decoded.isEmpty,
             decoded.allSatisfy({ $0 > 0x20 && $0 < 0x7F })
         else { return nil }
-        let lowered = decoded.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 | 0x20 : $0 }[...]
+        let lowered = decoded.map(\.asciiLowercased)[...]
         if HostLiteral.endsInNumber(lowered) {
             guard let value = HostLiteral.parseIPv4(lowered) else { return nil }
             self = .address(.v4(value))
