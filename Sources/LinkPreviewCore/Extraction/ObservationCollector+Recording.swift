@@ -20,9 +20,8 @@ extension ObservationCollector {
             tag.withValue(of: "rel", Self.namesKeptRelation) == true,
             let rel = tag.value(of: "rel"), let href = tag.value(of: "href")
         else { return }
-        let relations = rel.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" })
+        let relations = rel.lowercased().split(whereSeparator: { $0.asciiValue.map(ByteMatching.isSpace) ?? false })
             .map(String.init)
-        guard !relations.isEmpty else { return }
         observations.links.append(
             PageObservations.Link(
                 relations: relations,
