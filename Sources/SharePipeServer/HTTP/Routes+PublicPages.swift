@@ -77,7 +77,7 @@ struct PublicPageValues {
 
     init(_ page: PublicPage, pageURL: String, base: String) {
         let card = ShelfDetails.card(link: page.link, provided: page.share.provided)
-        let host = page.link.url.host() ?? page.link.url.absoluteString
+        let host = page.link.url.displayHost
         title = card.title ?? host
         summary = card.summary
         siteName = card.siteName
@@ -121,7 +121,7 @@ struct OEmbedLink: Encodable {
 
     init(_ page: PublicPage, base: String) {
         let card = ShelfDetails.card(link: page.link, provided: page.share.provided)
-        title = card.title ?? page.link.url.host() ?? page.link.url.absoluteString
+        title = card.title ?? page.link.url.displayHost
         authorName = page.sharer.displayName
         providerURL = base + "/"
         // The spec wants a thumbnail's size with it: only a fetched image with known dimensions.

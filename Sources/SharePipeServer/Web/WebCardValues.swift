@@ -32,7 +32,7 @@ struct WebCardValues {
     var csrf: String
 
     init(_ item: Highlight, csrf: String, now: Date, relay: ImageRelay) {
-        let host = item.url.host() ?? item.url.absoluteString
+        let host = item.url.displayHost
         linkID = item.linkID.uuidString
         cardTitle = item.card.title ?? host
         summary = item.card.summary
