@@ -2,8 +2,10 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import SharePipeServer
+import SQLKit
 import Testing
+
+@testable import SharePipeServer
 
 @Suite("POST /v1/shares: exactly once per Idempotency-Key")
 struct ShareIngestionTests {
@@ -69,25 +71,89 @@ struct ShareIngestionTests {
         }
     }
 
-    @Test("100 parallel requests with one key record exactly one share", arguments: TestDatabase.all)
-    func parallelReplays(database: TestDatabase) async throws {
+    @Test(
+        "100 parallel requests with one key record exactly one share, whether the link is new or known",
+        arguments: TestDatabase.all,
+        [false, true]
+    )
+    func parallelReplays(database: TestDatabase, linkIsKnown: Bool) async throws {
         try await ServerFixture.run(on: database) { fixture, client in
-            let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+            let body = #"{"url": "https://example.com/once"}"#
+            if linkIsKnown {
+                // Shared before under another key: the link exists, and PostgreSQL takes its short path.
+                let first = try await client.execute(
+                    uri: "/v1/shares",
+                    method: .post,
+                    headers: ServerFixture.headers(token: fixture.shareToken, key: "earlier-key"),
+                    body: ServerFixture.body(body)
+                )
+                #expect(first.status == .created)
+            }
+            let responses = try await withThrowingTaskGroup(of: (HTTPResponse.Status, String?).self) { group in
                 for _ in 0..<100 {
                     group.addTask {
-                        try await client.execute(
+                        let response = try await client.execute(
                             uri: "/v1/shares",
                             method: .post,
                             headers: ServerFixture.headers(token: fixture.shareToken, key: "same-key"),
-                            body: ServerFixture.body(#"{"url": "https://example.com/once"}"#)
-                        ).status
+                            body: ServerFixture.body(body)
+                        )
+                        let shareID =
+                            (try? JSONSerialization.jsonObject(with: Data(String(buffer: response.body).utf8)))
+                            .flatMap { ($0 as? [String: Any])?["share"] as? [String: Any] }?["id"] as? String
+                        return (response.status, shareID)
                     }
                 }
-                return try await group.reduce(into: [HTTPResponse.Status]()) { $0.append($1) }
+                return try await group.reduce(into: [(HTTPResponse.Status, String?)]()) { $0.append($1) }
             }
-            #expect(statuses.allSatisfy { $0 == .created || $0 == .conflict })
-            let shares = try await fixture.context.database.shares(userID: fixture.user.id, before: nil, limit: 100)
-            #expect(shares.count == 1)
+            #expect(responses.allSatisfy { $0.0 == .created || $0.0 == .conflict })
+            // Every 201, first or replayed, names the one share recorded under the key.
+            let answered = Set(responses.filter { $0.0 == .created }.map(\.1))
+            #expect(answered.count == 1)
+            let shares = try await fixture.context.database.shares(userID: fixture.user.id, before: nil, limit: 200)
+            #expect(shares.count == (linkIsKnown ? 2 : 1))
+            #expect(answered.first.flatMap { $0 }.map { id in shares.contains { $0.id.uuidString == id } } == true)
+        }
+    }
+
+    @Test(
+        "On PostgreSQL a request whose key another request holds gets 409 at once, on either path",
+        arguments: TestDatabase.all.filter { if case .postgres = $0 { true } else { false } },
+        [false, true]
+    )
+    func inFlight(database: TestDatabase, linkIsKnown: Bool) async throws {
+        try await ServerFixture.run(on: database) { fixture, client in
+            let body = #"{"url": "https://example.com/held"}"#
+            if linkIsKnown {
+                let first = try await client.execute(
+                    uri: "/v1/shares",
+                    method: .post,
+                    headers: ServerFixture.headers(token: fixture.shareToken, key: "earlier-key"),
+                    body: ServerFixture.body(body)
+                )
+                #expect(first.status == .created)
+            }
+            let lockName = Database.idempotencyLockName(userID: fixture.user.id, key: "held-key")
+            // Another request's transaction holds the key while this one arrives.
+            let status = try await fixture.context.database.transaction { sql in
+                try await sql.raw("SELECT pg_advisory_xact_lock(hashtext(\(bind: lockName)))").run()
+                return try await client.execute(
+                    uri: "/v1/shares",
+                    method: .post,
+                    headers: ServerFixture.headers(token: fixture.shareToken, key: "held-key"),
+                    body: ServerFixture.body(body)
+                ).status
+            }
+            #expect(status == .conflict)
+            // Once the holder is done, the key is free: the retry records the share.
+            let retry = try await client.execute(
+                uri: "/v1/shares",
+                method: .post,
+                headers: ServerFixture.headers(token: fixture.shareToken, key: "held-key"),
+                body: ServerFixture.body(body)
+            )
+            #expect(retry.status == .created)
+            #expect(retry.headers[HTTPField.Name("Idempotent-Replayed")!] == nil)
         }
     }
 

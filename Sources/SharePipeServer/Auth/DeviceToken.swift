@@ -20,7 +20,7 @@ enum DeviceToken {
 
     /// The stored form: lowercase hex SHA-256 of the whole token.
     static func hash(_ token: String) -> String {
-        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+        SHA256.hexDigest(of: Data(token.utf8))
     }
 
     /// Compares two equal-length strings without stopping at the first difference.

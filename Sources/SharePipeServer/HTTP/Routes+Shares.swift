@@ -32,7 +32,7 @@ extension ServerContext {
         }
         let bytes = body.readBytes(length: body.readableBytes) ?? []
         let submission = try ShareSubmission.decode(bytes, limits: limits).get()
-        let fingerprint = SHA256.hash(data: submission.canonicalBody).map { String(format: "%02x", $0) }.joined()
+        let fingerprint = SHA256.hexDigest(of: submission.canonicalBody)
         let outcome: Database.IngestOutcome
         do {
             outcome = try await database.ingestShare(

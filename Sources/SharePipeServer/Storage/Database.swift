@@ -86,7 +86,12 @@ public final class Database: Sendable {
                 reader = (readOnly, AsyncLock())
             }
             try await writer.raw("PRAGMA foreign_keys = ON").run()
-            database = Database(backend: .sqlite(connection, AsyncLock()), location: location, logger: logger, reader: reader)
+            database = Database(
+                backend: .sqlite(connection, AsyncLock()),
+                location: location,
+                logger: logger,
+                reader: reader
+            )
         case .postgres(let text):
             var components = URLComponents(string: text)
             let schema = components?.queryItems?.first { $0.name == "schema" }?.value
@@ -187,6 +192,14 @@ public final class Database: Sendable {
     func lockForCreation(_ key: String, in sql: any SQLDatabase) async throws {
         guard dialect == .postgres else { return }
         try await sql.raw("SELECT pg_advisory_xact_lock(hashtext(\(bind: key)))").run()
+    }
+
+    /// ``lockForCreation(_:in:)`` without waiting: false when another transaction holds the lock
+    /// (always true on SQLite, which runs transactions one at a time).
+    func tryLockForCreation(_ key: String, in sql: any SQLDatabase) async throws -> Bool {
+        guard dialect == .postgres else { return true }
+        let row = try await sql.raw("SELECT pg_try_advisory_xact_lock(hashtext(\(bind: key))) AS held").first()
+        return try row?.decode(column: "held", as: Bool.self) ?? false
     }
 
     /// Closes the connection or pool (after the server stopped).

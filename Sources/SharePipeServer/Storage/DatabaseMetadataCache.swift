@@ -46,6 +46,6 @@ public struct DatabaseMetadataCache: MetadataCache {
     }
 
     static func hash(_ key: String) -> String {
-        SHA256.hash(data: Data(key.utf8)).map { String(format: "%02x", $0) }.joined()
+        SHA256.hexDigest(of: Data(key.utf8))
     }
 }

@@ -1,0 +1,307 @@
+public import Foundation
+import SQLKit
+
+extension Database {
+    /// How long an in-flight key blocks its replays before it counts as abandoned. Keys are written
+    /// done, with their share, so only a database written by an earlier version holds such keys.
+    static let abandonedAfterMilliseconds: Int64 = 60_000
+
+    /// What ``ingestShare(principal:idempotencyKey:fingerprint:url:note:provided:recipients:response:)`` did.
+    public enum IngestOutcome: Sendable {
+        case recorded(RecordedShare, status: Int, body: String)
+        case replay(status: Int, body: String)
+        case mismatch
+        case inFlight
+    }
+
+    /// Takes the idempotency key and records the share, exactly once per key and user.
+    ///
+    /// The key is written once, done, with the share and its response, in the share's transaction,
+    /// so a crash leaves either both or neither. While that transaction runs it holds the key: on
+    /// PostgreSQL a request with the same key that arrives meanwhile is told ``IngestOutcome/inFlight``
+    /// at once (a transaction-scoped advisory lock it cannot take); on SQLite, where writers run one
+    /// at a time, it waits and gets the replay.
+    ///
+    /// On PostgreSQL a plain share of a link already known (the common case) takes three round
+    /// trips with the token check: see ``ingestShareOfKnownLink(principal:idempotencyKey:fingerprint:url:note:provided:response:)``.
+    public func ingestShare(
+        principal: Principal,
+        idempotencyKey key: String,
+        fingerprint: String,
+        url: URL,
+        note: String?,
+        provided: ProvidedMetadata?,
+        recipients: [String],
+        response: @escaping @Sendable (RecordedShare) throws -> (status: Int, body: String)
+    ) async throws -> IngestOutcome {
+        if dialect == .postgres, recipients.isEmpty,
+            let outcome = try await ingestShareOfKnownLink(
+                principal: principal,
+                idempotencyKey: key,
+                fingerprint: fingerprint,
+                url: url,
+                note: note,
+                provided: provided,
+                response: response
+            )
+        {
+            return outcome
+        }
+        return try await transaction { sql in
+            if let decided = try await self.takeIdempotencyKey(
+                userID: principal.user.id,
+                key: key,
+                fingerprint: fingerprint,
+                in: sql
+            ) {
+                return decided
+            }
+            let (recorded, status, body) = try await self.recordShare(
+                principal: principal,
+                idempotencyKey: key,
+                fingerprint: fingerprint,
+                url: url,
+                note: note,
+                provided: provided,
+                recipients: recipients,
+                response: response,
+                in: sql
+            )
+            return .recorded(recorded, status: status, body: body)
+        }
+    }
+
+    /// The advisory lock that a request holds on its idempotency key while it records the share.
+    static func idempotencyLockName(userID: UUID, key: String) -> String { "idempotency \(userID) \(key)" }
+
+    /// Holds `key` for `userID` inside the caller's transaction: nil when the request goes ahead, else
+    /// why not: the stored response of an earlier identical request, a different body, or a request
+    /// holding the key right now.
+    func takeIdempotencyKey(
+        userID: UUID,
+        key: String,
+        fingerprint: String,
+        in sql: any SQLDatabase
+    ) async throws -> IngestOutcome? {
+        let now = Clock.millisecondsNow()
+        guard try await tryLockForCreation(Self.idempotencyLockName(userID: userID, key: key), in: sql) else {
+            return .inFlight
+        }
+        guard
+            let row = try await sql.raw(
+                "SELECT fingerprint, state, status, response, created_at FROM idempotency_keys WHERE user_id = \(bind: userID.uuidString) AND key = \(bind: key)"
+            ).first()
+        else { return nil }
+        guard try row.decode(column: "fingerprint", as: String.self) == fingerprint else { return .mismatch }
+        if try row.decode(column: "state", as: String.self) == "done" {
+            return .replay(
+                status: try row.decode(column: "status", as: Int.self),
+                body: try row.decode(column: "response", as: String.self)
+            )
+        }
+        // A key taken in flight by an earlier version: abandoned after a while, then taken over.
+        guard now - (try row.decode(column: "created_at", as: Int64.self)) > Self.abandonedAfterMilliseconds else {
+            return .inFlight
+        }
+        return nil
+    }
+
+    /// PostgreSQL, a share without recipients of a link already known: the link is looked up, the
+    /// response built, and then one statement takes the key (unless another request holds it) and
+    /// records the share with its response — one commit. Nil when the transaction path must decide:
+    /// the link is new, or the key was used before.
+    private func ingestShareOfKnownLink(
+        principal: Principal,
+        idempotencyKey key: String,
+        fingerprint: String,
+        url: URL,
+        note: String?,
+        provided: ProvidedMetadata?,
+        response: @Sendable (RecordedShare) throws -> (status: Int, body: String)
+    ) async throws -> IngestOutcome? {
+        guard let urlKey = URLNormalizer.key(for: url) else { return nil }
+        // Links are never deleted, so a link found here is still there when the share is recorded.
+        guard
+            let link = try await run({ sql in
+                try await sql.raw(
+                    "SELECT l.* FROM link_aliases a JOIN links l ON l.id = a.link_id WHERE a.url_key = \(bind: urlKey)"
+                ).first().map(Self.link)
+            })
+        else { return nil }
+        let share = Self.newShare(principal: principal, link: link, note: note, provided: provided, recipients: [])
+        let recorded = RecordedShare(share: share, link: link, linkIsNew: false)
+        let (status, body) = try response(recorded)
+        let columns = try ShareColumns(share)
+        let lockName = Self.idempotencyLockName(userID: principal.user.id, key: key)
+        let row = try await run { sql in
+            try await sql.raw(
+                """
+                WITH lock AS (SELECT pg_try_advisory_xact_lock(hashtext(\(bind: lockName))) AS held),
+                taken AS (
+                    INSERT INTO idempotency_keys (user_id, key, fingerprint, state, status, response, created_at)
+                    SELECT \(bind: columns.userID), \(bind: key), \(bind: fingerprint), 'done', \(bind: status),
+                           \(bind: body), \(bind: columns.createdAt)
+                    FROM lock WHERE held
+                    ON CONFLICT (user_id, key) DO NOTHING RETURNING 1),
+                recorded AS (
+                    INSERT INTO shares (id, user_id, device_id, link_id, note, provided, recipients, created_at)
+                    SELECT \(bind: columns.id), \(bind: columns.userID), \(bind: columns.deviceID), \(bind: columns.linkID),
+                           \(bind: columns.note), \(bind: columns.provided), \(bind: columns.recipients), \(bind: columns.createdAt)
+                    FROM taken RETURNING 1)
+                SELECT (SELECT held FROM lock) AS held, (SELECT count(*) FROM recorded) AS recorded
+                """
+            ).first()
+        }
+        guard let row else { return nil }
+        guard try row.decode(column: "held", as: Bool.self) else { return .inFlight }
+        guard try row.decode(column: "recorded", as: Int.self) == 1 else { return nil }
+        return .recorded(recorded, status: status, body: body)
+    }
+
+    /// Records a share of `url` inside the caller's transaction: the link (found by any of its known
+    /// URLs, or created with a preview job), the share, any recipients' messages, and the response
+    /// stored under the idempotency key, written done.
+    func recordShare(
+        principal: Principal,
+        idempotencyKey: String,
+        fingerprint: String,
+        url: URL,
+        note: String?,
+        provided: ProvidedMetadata?,
+        recipients: [String],
+        response: @Sendable (RecordedShare) throws -> (status: Int, body: String),
+        in sql: any SQLDatabase
+    ) async throws -> (recorded: RecordedShare, status: Int, body: String) {
+        guard let key = URLNormalizer.key(for: url), let normalized = URLNormalizer.normalize(url) else {
+            throw StorageError.invalid("The URL cannot be normalised.")
+        }
+        try await lockForCreation("link \(key)", in: sql)
+        var linkIsNew = false
+        let link: Link
+        if let row = try await sql.raw(
+            "SELECT l.* FROM link_aliases a JOIN links l ON l.id = a.link_id WHERE a.url_key = \(bind: key)"
+        ).first() {
+            link = try Self.link(row)
+        } else {
+            linkIsNew = true
+            link = Link(
+                id: UUID(),
+                url: normalized,
+                status: .pending,
+                metadata: nil,
+                failure: nil,
+                fetchedAt: nil,
+                createdAt: Date()
+            )
+            try await sql.raw(
+                """
+                INSERT INTO links (id, url, status, created_at)
+                VALUES (\(bind: link.id.uuidString), \(bind: normalized.absoluteString), 'pending', \(bind: Self.milliseconds(link.createdAt)))
+                """
+            ).run()
+            try await sql.raw(
+                "INSERT INTO link_aliases (url_key, link_id) VALUES (\(bind: key), \(bind: link.id.uuidString))"
+            ).run()
+            try await Self.enqueuePreview(linkID: link.id, at: Self.milliseconds(link.createdAt), in: sql)
+        }
+        let share = Self.newShare(
+            principal: principal,
+            link: link,
+            note: note,
+            provided: provided,
+            recipients: recipients
+        )
+        let columns = try ShareColumns(share)
+        try await sql.raw(
+            """
+            INSERT INTO shares (id, user_id, device_id, link_id, note, provided, recipients, created_at)
+            VALUES (\(bind: columns.id), \(bind: columns.userID), \(bind: columns.deviceID), \(bind: columns.linkID),
+                    \(bind: columns.note), \(bind: columns.provided), \(bind: columns.recipients), \(bind: columns.createdAt))
+            """
+        ).run()
+        // Recipients make the share a message in each conversation they name.
+        let named = recipients.compactMap(ShareRecipient.init(parsing:))
+        if !named.isEmpty {
+            let conversations: [UUID]
+            do {
+                conversations = try await self.conversations(
+                    forRecipients: named,
+                    senderID: principal.user.id,
+                    in: sql
+                )
+            } catch var error as StorageError {
+                error.pointer = "/recipients"
+                throw error
+            }
+            for conversation in conversations {
+                try await self.postMessage(
+                    conversationID: conversation,
+                    senderID: principal.user.id,
+                    linkID: link.id,
+                    shareID: share.id,
+                    note: note,
+                    at: columns.createdAt,
+                    in: sql
+                )
+            }
+        }
+        let recorded = RecordedShare(share: share, link: link, linkIsNew: linkIsNew)
+        let (status, body) = try response(recorded)
+        // A key abandoned in flight by an earlier version is taken over here.
+        try await sql.raw(
+            """
+            INSERT INTO idempotency_keys (user_id, key, fingerprint, state, status, response, created_at)
+            VALUES (\(bind: columns.userID), \(bind: idempotencyKey), \(bind: fingerprint),
+                    'done', \(bind: status), \(bind: body), \(bind: columns.createdAt))
+            ON CONFLICT (user_id, key) DO UPDATE SET state = 'done', status = excluded.status,
+                response = excluded.response
+            """
+        ).run()
+        return (recorded, status, body)
+    }
+
+    /// A new share of `link` by the principal, made now.
+    private static func newShare(
+        principal: Principal,
+        link: Link,
+        note: String?,
+        provided: ProvidedMetadata?,
+        recipients: [String]
+    ) -> Share {
+        Share(
+            id: UUID(),
+            userID: principal.user.id,
+            deviceID: principal.deviceID,
+            linkID: link.id,
+            url: link.url,
+            note: note,
+            provided: provided,
+            recipients: recipients,
+            createdAt: Date()
+        )
+    }
+}
+
+/// A share as the `shares` table stores it.
+private struct ShareColumns {
+    var id: String
+    var userID: String
+    var deviceID: String?
+    var linkID: String
+    var note: String?
+    var provided: String?
+    var recipients: String
+    var createdAt: Int64
+
+    init(_ share: Share) throws {
+        let encoder = JSONEncoder()
+        id = share.id.uuidString
+        userID = share.userID.uuidString
+        deviceID = share.deviceID?.uuidString
+        linkID = share.linkID.uuidString
+        note = share.note
+        provided = try share.provided.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
+        recipients = String(decoding: try encoder.encode(share.recipients), as: UTF8.self)
+        createdAt = Database.milliseconds(share.createdAt)
+    }
+}
