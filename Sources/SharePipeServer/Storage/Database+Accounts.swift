@@ -87,33 +87,41 @@ extension Database {
         case expired
     }
 
-    /// The principal a token stands for, or why it stands for none.
+    /// The principal a token stands for, or why it stands for none. On PostgreSQL the checks of
+    /// concurrent requests go to the database together (``PostgresBatches``).
     public func authenticate(token: String) async throws -> TokenCheck {
         let hash = DeviceToken.hash(token)
-        let now = Clock.millisecondsNow()
+        if let batches { return try await batches.tokens.submit(hash) }
         return try await read { sql in
-            guard
-                let row = try await sql.raw(
-                    """
-                    SELECT t.hash AS token_hash, t.scope, t.expires_at, d.id AS device_id, d.revoked_at, u.*
-                    FROM tokens t JOIN devices d ON d.id = t.device_id JOIN users u ON u.id = d.user_id
-                    WHERE t.hash = \(bind: hash)
-                    """
-                ).first()
-            else { return .unknown }
-            // The lookup was by hash; compare it again in constant time before trusting it.
-            guard DeviceToken.constantTimeEquals(try row.decode(column: "token_hash", as: String.self), hash) else {
-                return .unknown
-            }
-            if try !row.decodeNil(column: "revoked_at") { return .revoked }
-            if try !row.decodeNil(column: "expires_at"), try row.decode(column: "expires_at", as: Int64.self) <= now {
-                return .expired
-            }
-            guard let scope = TokenScope(rawValue: try row.decode(column: "scope", as: String.self)),
-                let deviceID = UUID(uuidString: try row.decode(column: "device_id", as: String.self))
-            else { return .unknown }
-            return .valid(Principal(user: try Self.user(row), deviceID: deviceID, scope: scope))
+            try Self.tokenCheck(
+                try await sql.raw("\(unsafeRaw: Self.tokenQuery) WHERE t.hash = \(bind: hash)").first(),
+                hash: hash,
+                now: Clock.millisecondsNow()
+            )
         }
+    }
+
+    /// A token with its device and user; a query appends its `WHERE` on `t.hash`.
+    static let tokenQuery = """
+        SELECT t.hash AS token_hash, t.scope, t.expires_at, d.id AS device_id, d.revoked_at, u.*
+        FROM tokens t JOIN devices d ON d.id = t.device_id JOIN users u ON u.id = d.user_id
+        """
+
+    /// What the row of ``tokenQuery`` found for `hash` (nil: none) makes of the token at `now`.
+    static func tokenCheck(_ row: (any SQLRow)?, hash: String, now: Int64) throws -> TokenCheck {
+        guard let row else { return .unknown }
+        // The lookup was by hash; compare it again in constant time before trusting it.
+        guard DeviceToken.constantTimeEquals(try row.decode(column: "token_hash", as: String.self), hash) else {
+            return .unknown
+        }
+        if try !row.decodeNil(column: "revoked_at") { return .revoked }
+        if try !row.decodeNil(column: "expires_at"), try row.decode(column: "expires_at", as: Int64.self) <= now {
+            return .expired
+        }
+        guard let scope = TokenScope(rawValue: try row.decode(column: "scope", as: String.self)),
+            let deviceID = UUID(uuidString: try row.decode(column: "device_id", as: String.self))
+        else { return .unknown }
+        return .valid(Principal(user: try user(row), deviceID: deviceID, scope: scope))
     }
 
     public func devices(userID: UUID) async throws -> [Device] {

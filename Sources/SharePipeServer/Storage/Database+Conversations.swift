@@ -104,16 +104,19 @@ extension Database {
             guard let kind = try await Self.kind(of: conversationID, member: byUserID, in: sql) else { return false }
             guard kind == .group else { throw StorageError.invalid("A direct conversation's members cannot change.") }
             let user = try await Self.users(handles: [handle], excluding: nil, in: sql)[0]
-            let count = try await sql.raw(
-                "SELECT COUNT(*) AS n FROM conversation_members WHERE conversation_id = \(bind: conversationID.uuidString)"
-            ).first()?.decode(column: "n", as: Int.self) ?? 0
+            let count =
+                try await sql.raw(
+                    "SELECT COUNT(*) AS n FROM conversation_members WHERE conversation_id = \(bind: conversationID.uuidString)"
+                ).first()?.decode(column: "n", as: Int.self) ?? 0
             guard count < Conversation.maxMembers else {
                 throw StorageError.invalid("A group has at most \(Conversation.maxMembers) members.")
             }
             guard try await !Self.isMember(user, of: conversationID, in: sql) else { return true }
             try await Self.insertMember(user, into: conversationID, in: sql)
             // A named group is no longer "the group of exactly these people".
-            try await sql.raw("UPDATE conversations SET member_key = NULL WHERE id = \(bind: conversationID.uuidString)").run()
+            try await sql.raw(
+                "UPDATE conversations SET member_key = NULL WHERE id = \(bind: conversationID.uuidString)"
+            ).run()
             return true
         }
     }
@@ -135,7 +138,9 @@ extension Database {
             try await sql.raw(
                 "DELETE FROM conversation_members WHERE conversation_id = \(bind: conversationID.uuidString) AND user_id = \(bind: user.uuidString)"
             ).run()
-            try await sql.raw("UPDATE conversations SET member_key = NULL WHERE id = \(bind: conversationID.uuidString)").run()
+            try await sql.raw(
+                "UPDATE conversations SET member_key = NULL WHERE id = \(bind: conversationID.uuidString)"
+            ).run()
             for link in links { try await self.refreshShelfItem(userID: user, linkID: link, in: sql) }
             return true
         }
@@ -175,7 +180,12 @@ extension Database {
                 """
             )
             if let cursor {
-                query.appendKeyset(timeColumn: "m.created_at", idColumn: "m.id", before: cursor.createdAt, id: cursor.id)
+                query.appendKeyset(
+                    timeColumn: "m.created_at",
+                    idColumn: "m.id",
+                    before: cursor.createdAt,
+                    id: cursor.id
+                )
             }
             query.appendInterpolation(unsafeRaw: " ORDER BY m.created_at DESC, m.id DESC LIMIT ")
             query.appendInterpolation(bind: limit)
@@ -192,7 +202,14 @@ extension Database {
         if let row = try await sql.raw("SELECT id FROM conversations WHERE member_key = \(bind: key)").first() {
             return UUID(uuidString: try row.decode(column: "id", as: String.self)) ?? UUID()
         }
-        return try await insertConversation(kind: .direct, title: nil, memberKey: key, creatorID: a, members: [a, b], in: sql)
+        return try await insertConversation(
+            kind: .direct,
+            title: nil,
+            memberKey: key,
+            creatorID: a,
+            members: [a, b],
+            in: sql
+        )
     }
 
     func insertConversation(
@@ -251,7 +268,11 @@ extension Database {
     }
 
     /// The kind of a conversation `userID` is in; nil when they are not (or it does not exist).
-    static func kind(of conversationID: UUID, member userID: UUID, in sql: any SQLDatabase) async throws
+    static func kind(
+        of conversationID: UUID,
+        member userID: UUID,
+        in sql: any SQLDatabase
+    ) async throws
         -> Conversation.Kind?
     {
         try await sql.raw(

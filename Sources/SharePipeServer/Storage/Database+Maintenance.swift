@@ -38,19 +38,25 @@ extension Database {
     /// Forgets idempotency keys first used before `date`; returns how many.
     @discardableResult
     public func deleteIdempotencyKeys(createdBefore date: Date) async throws -> Int {
-        try await deleteRows("DELETE FROM idempotency_keys WHERE created_at < \(bind: Self.milliseconds(date)) RETURNING 1 AS deleted")
+        try await deleteRows(
+            "DELETE FROM idempotency_keys WHERE created_at < \(bind: Self.milliseconds(date)) RETURNING 1 AS deleted"
+        )
     }
 
     /// Deletes web sessions past their expiry; returns how many.
     @discardableResult
     public func deleteExpiredSessions() async throws -> Int {
-        try await deleteRows("DELETE FROM sessions WHERE expires_at <= \(bind: Clock.millisecondsNow()) RETURNING 1 AS deleted")
+        try await deleteRows(
+            "DELETE FROM sessions WHERE expires_at <= \(bind: Clock.millisecondsNow()) RETURNING 1 AS deleted"
+        )
     }
 
     /// Drops cached fetches stored before `date`; returns how many.
     @discardableResult
     public func prunePreviewCache(storedBefore date: Date) async throws -> Int {
-        try await deleteRows("DELETE FROM preview_cache WHERE stored_at < \(bind: Self.milliseconds(date)) RETURNING 1 AS deleted")
+        try await deleteRows(
+            "DELETE FROM preview_cache WHERE stored_at < \(bind: Self.milliseconds(date)) RETURNING 1 AS deleted"
+        )
     }
 
     /// Runs a `DELETE … RETURNING 1 AS deleted` and counts the rows it deleted.

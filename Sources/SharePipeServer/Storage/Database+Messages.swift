@@ -59,8 +59,12 @@ extension Database {
             WHERE s.user_id = \(bind: userID.uuidString) AND s.link_id = \(bind: linkID.uuidString)
             """
         ).first()
-        let visibleLast = try row.flatMap { try $0.decodeNil(column: "visible_last") ? nil : try $0.decode(column: "visible_last", as: Int64.self) }
-        let anyLast = try row.flatMap { try $0.decodeNil(column: "any_last") ? nil : try $0.decode(column: "any_last", as: Int64.self) }
+        let visibleLast = try row.flatMap {
+            try $0.decodeNil(column: "visible_last") ? nil : try $0.decode(column: "visible_last", as: Int64.self)
+        }
+        let anyLast = try row.flatMap {
+            try $0.decodeNil(column: "any_last") ? nil : try $0.decode(column: "any_last", as: Int64.self)
+        }
         if let last = visibleLast ?? anyLast {
             try await sql.raw(
                 """

@@ -14,7 +14,9 @@ extension Database {
     public func publishShare(id: UUID, userID: UUID) async throws -> String? {
         try await transaction { sql in
             guard try await self.share(id: id, userID: userID, in: sql) else { return nil }
-            if let row = try await sql.raw("SELECT id FROM public_pages WHERE share_id = \(bind: id.uuidString)").first() {
+            if let row = try await sql.raw("SELECT id FROM public_pages WHERE share_id = \(bind: id.uuidString)")
+                .first()
+            {
                 return try row.decode(column: "id", as: String.self)
             }
             let page = DeviceToken.generate(prefix: "")
@@ -53,7 +55,8 @@ extension Database {
             guard
                 let link = try await sql.raw("SELECT * FROM links WHERE id = \(bind: share.linkID.uuidString)").first()
                     .map(Self.link),
-                let sharer = try await sql.raw("SELECT * FROM users WHERE id = \(bind: share.userID.uuidString)").first()
+                let sharer = try await sql.raw("SELECT * FROM users WHERE id = \(bind: share.userID.uuidString)")
+                    .first()
                     .map(Self.user)
             else { return nil }
             return PublicPage(share: share, link: link, sharer: sharer)

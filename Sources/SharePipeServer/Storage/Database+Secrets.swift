@@ -11,7 +11,8 @@ extension Database {
                 ON CONFLICT (name) DO NOTHING
                 """
             ).run()
-            guard let row = try await sql.raw("SELECT value FROM server_secrets WHERE name = \(bind: name)").first() else {
+            guard let row = try await sql.raw("SELECT value FROM server_secrets WHERE name = \(bind: name)").first()
+            else {
                 throw StorageError.notFound("The secret \(name) vanished.")
             }
             return try row.decode(column: "value", as: String.self)

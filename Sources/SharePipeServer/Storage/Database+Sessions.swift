@@ -54,7 +54,8 @@ extension Database {
     /// Changes the name others see.
     public func setDisplayName(_ name: String, userID: UUID) async throws {
         try await run { sql in
-            try await sql.raw("UPDATE users SET display_name = \(bind: name) WHERE id = \(bind: userID.uuidString)").run()
+            try await sql.raw("UPDATE users SET display_name = \(bind: name) WHERE id = \(bind: userID.uuidString)")
+                .run()
         }
     }
 }

@@ -22,8 +22,8 @@ extension Database {
     /// at once (a transaction-scoped advisory lock it cannot take); on SQLite, where writers run one
     /// at a time, it waits and gets the replay.
     ///
-    /// On PostgreSQL a plain share of a link already known (the common case) takes three round
-    /// trips with the token check: see ``ingestShareOfKnownLink(principal:idempotencyKey:fingerprint:url:note:provided:response:)``.
+    /// On PostgreSQL a plain share of a link already known (the common case) takes three statements
+    /// with the token check, each batched with concurrent requests' and the last one commit: see ``ingestShareOfKnownLink(principal:idempotencyKey:fingerprint:url:note:provided:response:)``.
     public func ingestShare(
         principal: Principal,
         idempotencyKey key: String,
@@ -34,7 +34,7 @@ extension Database {
         recipients: [String],
         response: @escaping @Sendable (RecordedShare) throws -> (status: Int, body: String)
     ) async throws -> IngestOutcome {
-        if dialect == .postgres, recipients.isEmpty,
+        if recipients.isEmpty,
             let outcome = try await ingestShareOfKnownLink(
                 principal: principal,
                 idempotencyKey: key,
@@ -108,8 +108,9 @@ extension Database {
 
     /// PostgreSQL, a share without recipients of a link already known: the link is looked up, the
     /// response built, and then one statement takes the key (unless another request holds it) and
-    /// records the share with its response — one commit. Nil when the transaction path must decide:
-    /// the link is new, or the key was used before.
+    /// records the share with its response — one commit, shared with the concurrent requests of the
+    /// same batch (``PostgresBatches``). Nil when the transaction path must decide: the link is new,
+    /// or the key was used before.
     private func ingestShareOfKnownLink(
         principal: Principal,
         idempotencyKey key: String,
@@ -119,43 +120,25 @@ extension Database {
         provided: ProvidedMetadata?,
         response: @Sendable (RecordedShare) throws -> (status: Int, body: String)
     ) async throws -> IngestOutcome? {
-        guard let urlKey = URLNormalizer.key(for: url) else { return nil }
+        guard let batches, let urlKey = URLNormalizer.key(for: url) else { return nil }
         // Links are never deleted, so a link found here is still there when the share is recorded.
-        guard
-            let link = try await run({ sql in
-                try await sql.raw(
-                    "SELECT l.* FROM link_aliases a JOIN links l ON l.id = a.link_id WHERE a.url_key = \(bind: urlKey)"
-                ).first().map(Self.link)
-            })
-        else { return nil }
+        guard let link = try await batches.links.submit(urlKey) else { return nil }
         let share = Self.newShare(principal: principal, link: link, note: note, provided: provided, recipients: [])
         let recorded = RecordedShare(share: share, link: link, linkIsNew: false)
         let (status, body) = try response(recorded)
-        let columns = try ShareColumns(share)
-        let lockName = Self.idempotencyLockName(userID: principal.user.id, key: key)
-        let row = try await run { sql in
-            try await sql.raw(
-                """
-                WITH lock AS (SELECT pg_try_advisory_xact_lock(hashtext(\(bind: lockName))) AS held),
-                taken AS (
-                    INSERT INTO idempotency_keys (user_id, key, fingerprint, state, status, response, created_at)
-                    SELECT \(bind: columns.userID), \(bind: key), \(bind: fingerprint), 'done', \(bind: status),
-                           \(bind: body), \(bind: columns.createdAt)
-                    FROM lock WHERE held
-                    ON CONFLICT (user_id, key) DO NOTHING RETURNING 1),
-                recorded AS (
-                    INSERT INTO shares (id, user_id, device_id, link_id, note, provided, recipients, created_at)
-                    SELECT \(bind: columns.id), \(bind: columns.userID), \(bind: columns.deviceID), \(bind: columns.linkID),
-                           \(bind: columns.note), \(bind: columns.provided), \(bind: columns.recipients), \(bind: columns.createdAt)
-                    FROM taken RETURNING 1)
-                SELECT (SELECT held FROM lock) AS held, (SELECT count(*) FROM recorded) AS recorded
-                """
-            ).first()
+        let record = ShareRecord(
+            lockName: Self.idempotencyLockName(userID: principal.user.id, key: key),
+            key: key,
+            fingerprint: fingerprint,
+            status: status,
+            response: body,
+            share: try ShareColumns(share)
+        )
+        switch try await batches.shares.submit(record) {
+        case .recorded: return .recorded(recorded, status: status, body: body)
+        case .keyHeld: return .inFlight
+        case .keyUsed: return nil
         }
-        guard let row else { return nil }
-        guard try row.decode(column: "held", as: Bool.self) else { return .inFlight }
-        guard try row.decode(column: "recorded", as: Int.self) == 1 else { return nil }
-        return .recorded(recorded, status: status, body: body)
     }
 
     /// Records a share of `url` inside the caller's transaction: the link (found by any of its known
@@ -283,7 +266,7 @@ extension Database {
 }
 
 /// A share as the `shares` table stores it.
-private struct ShareColumns {
+struct ShareColumns: Sendable {
     var id: String
     var userID: String
     var deviceID: String?

@@ -20,7 +20,12 @@ extension Database {
                 """
             )
             if let cursor {
-                query.appendKeyset(timeColumn: "last_shared_at", idColumn: "link_id", before: cursor.lastSharedAt, id: cursor.linkID)
+                query.appendKeyset(
+                    timeColumn: "last_shared_at",
+                    idColumn: "link_id",
+                    before: cursor.lastSharedAt,
+                    id: cursor.linkID
+                )
             }
             // The first page also scores the newest items for the suggestion, and has the pins: one
             // round trip for both.
@@ -34,12 +39,17 @@ extension Database {
                 )
                 query.appendInterpolation(bind: user)
                 query.appendInterpolation(
-                    unsafeRaw: " AND pinned_at IS NOT NULL AND removed_at IS NULL ORDER BY pinned_at DESC, link_id DESC LIMIT \(Self.maxPins)) pins"
+                    unsafeRaw:
+                        " AND pinned_at IS NOT NULL AND removed_at IS NULL ORDER BY pinned_at DESC, link_id DESC LIMIT \(Self.maxPins)) pins"
                 )
             }
             let rows = try await sql.raw(query).all().map(ShelfRow.init)
-            var feed = rows.filter { $0.pinnedAt == nil }.sorted { ($0.lastSharedAt, $0.linkID) > ($1.lastSharedAt, $1.linkID) }
-            let pinned = rows.filter { $0.pinnedAt != nil }.sorted { ($0.pinnedAt ?? 0, $0.linkID) > ($1.pinnedAt ?? 0, $1.linkID) }
+            var feed = rows.filter { $0.pinnedAt == nil }.sorted {
+                ($0.lastSharedAt, $0.linkID) > ($1.lastSharedAt, $1.linkID)
+            }
+            let pinned = rows.filter { $0.pinnedAt != nil }.sorted {
+                ($0.pinnedAt ?? 0, $0.linkID) > ($1.pinnedAt ?? 0, $1.linkID)
+            }
             let candidates = cursor == nil ? Array(feed.prefix(HighlightScore.candidateCount)) : []
             // Sources for every candidate (the score needs them); links, with their previews to
             // decode, only for what the page shows.
@@ -64,8 +74,11 @@ extension Database {
                 items.append(contentsOf: details.highlight(for: row, suggested: true).map { [$0] } ?? [])
             }
             items += (pinned + rest).compactMap { details.highlight(for: $0, suggested: false) }
-            let next = hasMore
-                ? rest.last.map { ShelfCursor(lastSharedAt: $0.lastSharedAt, linkID: $0.linkID, suggestedLinkID: suggested).token }
+            let next =
+                hasMore
+                ? rest.last.map {
+                    ShelfCursor(lastSharedAt: $0.lastSharedAt, linkID: $0.linkID, suggestedLinkID: suggested).token
+                }
                 : nil
             return HighlightPage(highlights: items, nextCursor: next)
         }
@@ -94,10 +107,13 @@ extension Database {
         try await transaction { sql in
             guard try await Self.shelfItemShown(userID: userID, linkID: linkID, in: sql) else { return false }
             if pinned {
-                let count = try await sql.raw(
-                    "SELECT COUNT(*) AS n FROM shelf_items WHERE user_id = \(bind: userID.uuidString) AND pinned_at IS NOT NULL AND removed_at IS NULL"
-                ).first()?.decode(column: "n", as: Int.self) ?? 0
-                guard count < Self.maxPins else { throw StorageError.invalid("At most \(Self.maxPins) items may be pinned.") }
+                let count =
+                    try await sql.raw(
+                        "SELECT COUNT(*) AS n FROM shelf_items WHERE user_id = \(bind: userID.uuidString) AND pinned_at IS NOT NULL AND removed_at IS NULL"
+                    ).first()?.decode(column: "n", as: Int.self) ?? 0
+                guard count < Self.maxPins else {
+                    throw StorageError.invalid("At most \(Self.maxPins) items may be pinned.")
+                }
             }
             try await sql.raw(
                 """

@@ -24,9 +24,10 @@ extension Database {
     /// SQLite runs one at a time).
     func appendShelfEvent(_ change: ShelfChange, userID: UUID, linkID: UUID, in sql: any SQLDatabase) async throws {
         try await lockForCreation("shelf events \(userID)", in: sql)
-        let next = try await sql.raw(
-            "SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM shelf_events WHERE user_id = \(bind: userID.uuidString)"
-        ).first()?.decode(column: "next", as: Int64.self) ?? 1
+        let next =
+            try await sql.raw(
+                "SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM shelf_events WHERE user_id = \(bind: userID.uuidString)"
+            ).first()?.decode(column: "next", as: Int64.self) ?? 1
         try await sql.raw(
             """
             INSERT INTO shelf_events (user_id, seq, change, link_id, created_at)

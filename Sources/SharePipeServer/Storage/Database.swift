@@ -46,6 +46,9 @@ public final class Database: Sendable {
     /// SQLite files only: a second, read-only connection, so reads that decide whether a request may
     /// go ahead (its token) do not queue behind the one writer (WAL lets a reader run beside it).
     private let reader: (connection: SQLiteConnection, lock: AsyncLock)?
+    /// PostgreSQL only: the hot statements (token checks, link lookups, plain shares), each run for
+    /// many concurrent requests at once.
+    let batches: PostgresBatches?
     package let dialect: Dialect
     /// Wakes the live-change streams of users whose shelf changed.
     let shelfChanges = ShelfChangeHub()
@@ -56,10 +59,12 @@ public final class Database: Sendable {
         backend: Backend,
         location: Location,
         logger: Logger,
-        reader: (connection: SQLiteConnection, lock: AsyncLock)? = nil
+        reader: (connection: SQLiteConnection, lock: AsyncLock)? = nil,
+        batches: PostgresBatches? = nil
     ) {
         self.backend = backend
         self.reader = reader
+        self.batches = batches
         self.location = location
         self.logger = logger
         switch backend {
@@ -123,7 +128,12 @@ public final class Database: Sendable {
             let running = Task { await client.run() }
             // Let the pool's run loop start before the first lease (it would work, with a warning).
             try await Task.sleep(for: .milliseconds(20))
-            database = Database(backend: .postgres(client, running), location: location, logger: logger)
+            database = Database(
+                backend: .postgres(client, running),
+                location: location,
+                logger: logger,
+                batches: PostgresBatches(client: client)
+            )
         }
         try await Migrations.apply(to: database, logger: logger)
         return database
@@ -136,15 +146,23 @@ public final class Database: Sendable {
         case .sqlite(let connection, let lock):
             return try await lock.withLock { try await body(connection.sql(queryLogLevel: .trace)) }
         case .postgres(let client, _):
-            do {
-                return try await Self.withDeadline(Self.operationDeadline) {
-                    try await client.withConnection { connection in
-                        try await body(connection.sql(queryLogLevel: .trace))
-                    }
+            return try await Self.run(on: client, body)
+        }
+    }
+
+    /// ``run(_:)`` on a PostgreSQL pool.
+    static func run<T: Sendable>(
+        on client: PostgresClient,
+        _ body: @escaping @Sendable (any SQLDatabase) async throws -> T
+    ) async throws -> T {
+        do {
+            return try await withDeadline(operationDeadline) {
+                try await client.withConnection { connection in
+                    try await body(connection.sql(queryLogLevel: .trace))
                 }
-            } catch {
-                throw Self.surfaced(error)
             }
+        } catch {
+            throw surfaced(error)
         }
     }
 

@@ -1,0 +1,177 @@
+import Foundation
+import PostgresNIO
+import SQLKit
+
+/// The statements every busy PostgreSQL server runs most — token checks, link lookups and plain
+/// shares — each run for many concurrent requests at once (``RequestBatcher``): one round trip, one
+/// plan and, for shares, one commit per batch instead of per request. Rows travel as one JSON
+/// parameter (`jsonb_to_recordset`), so a batch is one statement whatever its size.
+struct PostgresBatches: Sendable {
+    /// Token hash → what the token stands for.
+    let tokens: RequestBatcher<String, Database.TokenCheck>
+    /// URL key → the link it names, if any.
+    let links: RequestBatcher<String, Link?>
+    /// A share of a known link with its idempotency key → whether it was recorded.
+    let shares: RequestBatcher<ShareRecord, ShareRecord.Outcome>
+
+    /// The most requests in one batch.
+    static let maxBatchSize = 64
+    /// Batches of one kind running at once. One: a second one running beside it would only take
+    /// requests that would otherwise have joined the next, bigger batch (measured: 1 gave 4,650/s on
+    /// the server benchmark, 2 gave 4,000/s, 4 gave 3,750/s).
+    static let maxConcurrentBatches = 1
+
+    init(client: PostgresClient) {
+        tokens = RequestBatcher(maxBatchSize: Self.maxBatchSize, maxConcurrentBatches: Self.maxConcurrentBatches) {
+            hashes in
+            try await Self.checkTokens(hashes, on: client)
+        }
+        links = RequestBatcher(maxBatchSize: Self.maxBatchSize, maxConcurrentBatches: Self.maxConcurrentBatches) {
+            keys in
+            try await Self.findLinks(keys, on: client)
+        }
+        shares = RequestBatcher(
+            maxBatchSize: Self.maxBatchSize,
+            maxConcurrentBatches: Self.maxConcurrentBatches,
+            exclusiveKey: \.lockName
+        ) { records in
+            try await Self.record(records, on: client)
+        }
+    }
+
+    private static func checkTokens(
+        _ hashes: [String],
+        on client: PostgresClient
+    ) async throws -> [Result<Database.TokenCheck, any Error>] {
+        let list = try jsonText(Array(Set(hashes)))
+        let rows = try await Database.run(on: client) { sql in
+            try await sql.raw(
+                "\(unsafeRaw: Database.tokenQuery) WHERE t.hash IN (SELECT jsonb_array_elements_text(\(bind: list)::jsonb))"
+            ).all()
+        }
+        var byHash: [String: any SQLRow] = [:]
+        for row in rows { byHash[try row.decode(column: "token_hash", as: String.self)] = row }
+        let now = Clock.millisecondsNow()
+        return hashes.map { hash in Result { try Database.tokenCheck(byHash[hash], hash: hash, now: now) } }
+    }
+
+    private static func findLinks(
+        _ keys: [String],
+        on client: PostgresClient
+    ) async throws -> [Result<Link?, any Error>] {
+        let list = try jsonText(Array(Set(keys)))
+        let rows = try await Database.run(on: client) { sql in
+            try await sql.raw(
+                """
+                SELECT a.url_key AS alias_key, l.* FROM link_aliases a JOIN links l ON l.id = a.link_id
+                WHERE a.url_key IN (SELECT jsonb_array_elements_text(\(bind: list)::jsonb))
+                """
+            ).all()
+        }
+        var byKey: [String: Link] = [:]
+        for row in rows { byKey[try row.decode(column: "alias_key", as: String.self)] = try Database.link(row) }
+        return keys.map { .success(byKey[$0]) }
+    }
+
+    /// Records each share whose key it can hold and whose key is new, all in one statement (one
+    /// transaction): the key is written done with the response, and the share with it.
+    private static func record(
+        _ records: [ShareRecord],
+        on client: PostgresClient
+    ) async throws -> [Result<ShareRecord.Outcome, any Error>] {
+        let input = try jsonText(records)
+        let rows = try await Database.run(on: client) { sql in
+            try await sql.raw(
+                """
+                WITH input AS (
+                    SELECT * FROM jsonb_to_recordset(\(bind: input)::jsonb) AS t(
+                        lock_name text, user_id text, key text, fingerprint text, status integer, response text,
+                        id text, device_id text, link_id text, note text, provided text, recipients text,
+                        created_at bigint)),
+                locked AS (SELECT input.*, pg_try_advisory_xact_lock(hashtext(lock_name)) AS held FROM input),
+                taken AS (
+                    INSERT INTO idempotency_keys (user_id, key, fingerprint, state, status, response, created_at)
+                    SELECT user_id, key, fingerprint, 'done', status, response, created_at FROM locked WHERE held
+                    ON CONFLICT (user_id, key) DO NOTHING RETURNING user_id, key),
+                recorded AS (
+                    INSERT INTO shares (id, user_id, device_id, link_id, note, provided, recipients, created_at)
+                    SELECT l.id, l.user_id, l.device_id, l.link_id, l.note, l.provided, l.recipients, l.created_at
+                    FROM locked l JOIN taken t ON t.user_id = l.user_id AND t.key = l.key
+                    RETURNING id)
+                SELECT l.id, l.held, EXISTS (SELECT 1 FROM recorded r WHERE r.id = l.id) AS recorded FROM locked l
+                """
+            ).all()
+        }
+        var outcomes: [String: ShareRecord.Outcome] = [:]
+        for row in rows {
+            let outcome: ShareRecord.Outcome =
+                if try !row.decode(column: "held", as: Bool.self) {
+                    .keyHeld
+                } else if try row.decode(column: "recorded", as: Bool.self) {
+                    .recorded
+                } else {
+                    .keyUsed
+                }
+            outcomes[try row.decode(column: "id", as: String.self)] = outcome
+        }
+        return records.map { record in
+            guard let outcome = outcomes[record.share.id] else {
+                return .failure(StorageError.invalid("The share was not in its batch's answer."))
+            }
+            return .success(outcome)
+        }
+    }
+
+    private static func jsonText(_ value: some Encodable) throws -> String {
+        String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
+    }
+}
+
+/// A share of a known link, as ``PostgresBatches/shares`` records it: its row, its idempotency key,
+/// and the response stored under the key.
+struct ShareRecord: Sendable, Encodable {
+    /// What became of it.
+    enum Outcome: Sendable {
+        /// The key was taken and the share recorded.
+        case recorded
+        /// Another request holds the key right now.
+        case keyHeld
+        /// The key was used before: the stored row decides (replay or mismatch).
+        case keyUsed
+    }
+
+    var lockName: String
+    var key: String
+    var fingerprint: String
+    var status: Int
+    var response: String
+    var share: ShareColumns
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(lockName, forKey: .lockName)
+        try container.encode(key, forKey: .key)
+        try container.encode(fingerprint, forKey: .fingerprint)
+        try container.encode(status, forKey: .status)
+        try container.encode(response, forKey: .response)
+        try container.encode(share.id, forKey: .id)
+        try container.encode(share.userID, forKey: .userID)
+        try container.encodeIfPresent(share.deviceID, forKey: .deviceID)
+        try container.encode(share.linkID, forKey: .linkID)
+        try container.encodeIfPresent(share.note, forKey: .note)
+        try container.encodeIfPresent(share.provided, forKey: .provided)
+        try container.encode(share.recipients, forKey: .recipients)
+        try container.encode(share.createdAt, forKey: .createdAt)
+    }
+
+    /// The columns of the statement's `jsonb_to_recordset`.
+    private enum CodingKeys: String, CodingKey {
+        case lockName = "lock_name"
+        case key, fingerprint, status, response, id
+        case userID = "user_id"
+        case deviceID = "device_id"
+        case linkID = "link_id"
+        case note, provided, recipients
+        case createdAt = "created_at"
+    }
+}
