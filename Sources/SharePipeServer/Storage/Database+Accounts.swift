@@ -87,18 +87,11 @@ extension Database {
         case expired
     }
 
-    /// The principal a token stands for, or why it stands for none. On PostgreSQL the checks of
-    /// concurrent requests go to the database together (``PostgresBatches``).
+    /// The principal a token stands for, or why it stands for none. The checks of concurrent
+    /// requests go to the database together (``StorageBatches``).
     public func authenticate(token: String) async throws -> TokenCheck {
         let hash = DeviceToken.hash(token)
-        if let batches { return try await batches.tokens.submit(hash) }
-        return try await read { sql in
-            try Self.tokenCheck(
-                try await sql.raw("\(unsafeRaw: Self.tokenQuery) WHERE t.hash = \(bind: hash)").first(),
-                hash: hash,
-                now: Clock.millisecondsNow()
-            )
-        }
+        return try await batches.tokens.submit(hash)
     }
 
     /// A token with its device and user; a query appends its `WHERE` on `t.hash`.

@@ -22,8 +22,9 @@ extension Database {
     /// at once (a transaction-scoped advisory lock it cannot take); on SQLite, where writers run one
     /// at a time, it waits and gets the replay.
     ///
-    /// On PostgreSQL a plain share of a link already known (the common case) takes three statements
-    /// with the token check, each batched with concurrent requests' and the last one commit: see ``ingestShareOfKnownLink(principal:idempotencyKey:fingerprint:url:note:provided:response:)``.
+    /// A plain share of a link already known (the common case) takes three statements with the token
+    /// check, each shared with concurrent requests, the last with one commit: see
+    /// ``ingestShareOfKnownLink(principal:idempotencyKey:fingerprint:url:note:provided:response:)``.
     public func ingestShare(
         principal: Principal,
         idempotencyKey key: String,
@@ -106,11 +107,11 @@ extension Database {
         return nil
     }
 
-    /// PostgreSQL, a share without recipients of a link already known: the link is looked up, the
-    /// response built, and then one statement takes the key (unless another request holds it) and
-    /// records the share with its response — one commit, shared with the concurrent requests of the
-    /// same batch (``PostgresBatches``). Nil when the transaction path must decide: the link is new,
-    /// or the key was used before.
+    /// A share without recipients of a link already known: the link is looked up, the response built,
+    /// and then the key is taken (unless another request holds it) and the share recorded with its
+    /// response in one commit, shared with the concurrent requests of the same batch
+    /// (``StorageBatches``). Nil when the transaction path must decide: the link is new, or the key
+    /// was used before.
     private func ingestShareOfKnownLink(
         principal: Principal,
         idempotencyKey key: String,
@@ -120,7 +121,7 @@ extension Database {
         provided: ProvidedMetadata?,
         response: @Sendable (RecordedShare) throws -> (status: Int, body: String)
     ) async throws -> IngestOutcome? {
-        guard let batches, let urlKey = URLNormalizer.key(for: url) else { return nil }
+        guard let urlKey = URLNormalizer.key(for: url) else { return nil }
         // Links are never deleted, so a link found here is still there when the share is recorded.
         guard let link = try await batches.links.submit(urlKey) else { return nil }
         let share = Self.newShare(principal: principal, link: link, note: note, provided: provided, recipients: [])

@@ -42,13 +42,12 @@ public final class Database: Sendable {
         case postgres(PostgresClient, Task<Void, Never>)
     }
 
-    let backend: Backend
-    /// SQLite files only: a second, read-only connection, so reads that decide whether a request may
-    /// go ahead (its token) do not queue behind the one writer (WAL lets a reader run beside it).
-    private let reader: (connection: SQLiteConnection, lock: AsyncLock)?
-    /// PostgreSQL only: the hot statements (token checks, link lookups, plain shares), each run for
-    /// many concurrent requests at once.
-    let batches: PostgresBatches?
+    /// How statements reach the database.
+    let connections: DatabaseConnections
+    var backend: Backend { connections.backend }
+    /// The hot statements (token checks, link lookups, plain shares), each run for many concurrent
+    /// requests at once.
+    let batches: StorageBatches
     package let dialect: Dialect
     /// Wakes the live-change streams of users whose shelf changed.
     let shelfChanges = ShelfChangeHub()
@@ -59,18 +58,18 @@ public final class Database: Sendable {
         backend: Backend,
         location: Location,
         logger: Logger,
-        reader: (connection: SQLiteConnection, lock: AsyncLock)? = nil,
-        batches: PostgresBatches? = nil
+        reader: (connection: SQLiteConnection, lock: AsyncLock)? = nil
     ) {
-        self.backend = backend
-        self.reader = reader
-        self.batches = batches
-        self.location = location
-        self.logger = logger
+        let dialect: Dialect
         switch backend {
         case .sqlite: dialect = .sqlite
         case .postgres: dialect = .postgres
         }
+        connections = DatabaseConnections(backend: backend, reader: reader, logger: logger)
+        batches = StorageBatches(connections: connections, dialect: dialect)
+        self.dialect = dialect
+        self.location = location
+        self.logger = logger
     }
 
     /// Opens (or creates) the database and brings its schema up to date.
@@ -128,12 +127,7 @@ public final class Database: Sendable {
             let running = Task { await client.run() }
             // Let the pool's run loop start before the first lease (it would work, with a warning).
             try await Task.sleep(for: .milliseconds(20))
-            database = Database(
-                backend: .postgres(client, running),
-                location: location,
-                logger: logger,
-                batches: PostgresBatches(client: client)
-            )
+            database = Database(backend: .postgres(client, running), location: location, logger: logger)
         }
         try await Migrations.apply(to: database, logger: logger)
         return database
@@ -142,35 +136,13 @@ public final class Database: Sendable {
     /// Runs statements outside a transaction (each is atomic on its own). On PostgreSQL the caller waits
     /// at most ``operationDeadline``; an unreachable database is ``StorageError/Code/unavailable``.
     package func run<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        switch backend {
-        case .sqlite(let connection, let lock):
-            return try await lock.withLock { try await body(connection.sql(queryLogLevel: .trace)) }
-        case .postgres(let client, _):
-            return try await Self.run(on: client, body)
-        }
-    }
-
-    /// ``run(_:)`` on a PostgreSQL pool.
-    static func run<T: Sendable>(
-        on client: PostgresClient,
-        _ body: @escaping @Sendable (any SQLDatabase) async throws -> T
-    ) async throws -> T {
-        do {
-            return try await withDeadline(operationDeadline) {
-                try await client.withConnection { connection in
-                    try await body(connection.sql(queryLogLevel: .trace))
-                }
-            }
-        } catch {
-            throw surfaced(error)
-        }
+        try await connections.run(body)
     }
 
     /// Runs read-only statements: on a SQLite file through the reader connection (beside the writer,
     /// seeing everything committed), elsewhere as ``run(_:)``.
     func read<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        guard let reader else { return try await run(body) }
-        return try await reader.lock.withLock { try await body(reader.connection.sql(queryLogLevel: .trace)) }
+        try await connections.read(body)
     }
 
     /// Runs `body` in one transaction: all of it is written, or none. On PostgreSQL the caller waits at
@@ -178,31 +150,7 @@ public final class Database: Sendable {
     package func transaction<T: Sendable>(
         _ body: @escaping @Sendable (any SQLDatabase) async throws -> T
     ) async throws -> T {
-        switch backend {
-        case .sqlite(let connection, let lock):
-            return try await lock.withLock {
-                let sql = connection.sql(queryLogLevel: .trace)
-                try await sql.raw("BEGIN IMMEDIATE").run()
-                do {
-                    let value = try await body(sql)
-                    try await sql.raw("COMMIT").run()
-                    return value
-                } catch {
-                    try? await sql.raw("ROLLBACK").run()
-                    throw error
-                }
-            }
-        case .postgres(let client, _):
-            do {
-                return try await Self.withDeadline(Self.operationDeadline) { [logger] in
-                    try await client.withTransaction(logger: logger) { connection in
-                        try await body(connection.sql(queryLogLevel: .trace))
-                    }
-                }
-            } catch {
-                throw Self.surfaced(error)
-            }
-        }
+        try await connections.transaction(body)
     }
 
     /// Orders transactions that would create the same row (PostgreSQL; SQLite runs them one by one
@@ -224,7 +172,7 @@ public final class Database: Sendable {
     public func close() async throws {
         switch backend {
         case .sqlite(let connection, _):
-            try await reader?.connection.close().get()
+            try await connections.reader?.connection.close().get()
             try await connection.close().get()
         case .postgres(_, let running): running.cancel()
         }

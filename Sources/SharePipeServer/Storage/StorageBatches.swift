@@ -1,12 +1,12 @@
 import Foundation
-import PostgresNIO
 import SQLKit
 
-/// The statements every busy PostgreSQL server runs most — token checks, link lookups and plain
-/// shares — each run for many concurrent requests at once (``RequestBatcher``): one round trip, one
-/// plan and, for shares, one commit per batch instead of per request. Rows travel as one JSON
-/// parameter (`jsonb_to_recordset`), so a batch is one statement whatever its size.
-struct PostgresBatches: Sendable {
+/// The statements a busy server runs most — token checks, link lookups and plain shares — each
+/// run for many concurrent requests at once (``RequestBatcher``): one statement (on PostgreSQL one
+/// round trip and one plan; on SQLite one hop to its thread) and, for shares, one commit per batch
+/// instead of per request. Rows travel as one JSON parameter (`jsonb_to_recordset` on PostgreSQL,
+/// `json_each` on SQLite), so a batch is one statement whatever its size.
+struct StorageBatches: Sendable {
     /// Token hash → what the token stands for.
     let tokens: RequestBatcher<String, Database.TokenCheck>
     /// URL key → the link it names, if any.
@@ -17,36 +17,48 @@ struct PostgresBatches: Sendable {
     /// The most requests in one batch.
     static let maxBatchSize = 64
     /// Batches of one kind running at once. One: a second one running beside it would only take
-    /// requests that would otherwise have joined the next, bigger batch (measured: 1 gave 4,650/s on
-    /// the server benchmark, 2 gave 4,000/s, 4 gave 3,750/s).
+    /// requests that would otherwise have joined the next, bigger batch (measured on PostgreSQL:
+    /// 1 gave 4,650/s on the server benchmark, 2 gave 4,000/s, 4 gave 3,750/s).
     static let maxConcurrentBatches = 1
 
-    init(client: PostgresClient) {
+    init(connections: DatabaseConnections, dialect: Database.Dialect) {
         tokens = RequestBatcher(maxBatchSize: Self.maxBatchSize, maxConcurrentBatches: Self.maxConcurrentBatches) {
             hashes in
-            try await Self.checkTokens(hashes, on: client)
+            try await Self.checkTokens(hashes, dialect: dialect, connections: connections)
         }
         links = RequestBatcher(maxBatchSize: Self.maxBatchSize, maxConcurrentBatches: Self.maxConcurrentBatches) {
             keys in
-            try await Self.findLinks(keys, on: client)
+            try await Self.findLinks(keys, dialect: dialect, connections: connections)
         }
         shares = RequestBatcher(
             maxBatchSize: Self.maxBatchSize,
             maxConcurrentBatches: Self.maxConcurrentBatches,
             exclusiveKey: \.lockName
         ) { records in
-            try await Self.record(records, on: client)
+            switch dialect {
+            case .postgres: try await Self.recordOnPostgres(records, connections: connections)
+            case .sqlite: try await Self.recordOnSQLite(records, connections: connections)
+            }
+        }
+    }
+
+    /// The texts of a JSON array of strings, as a subquery.
+    private static func elements(of list: String, dialect: Database.Dialect) -> SQLQueryString {
+        switch dialect {
+        case .postgres: "SELECT jsonb_array_elements_text(\(bind: list)::jsonb)"
+        case .sqlite: "SELECT value FROM json_each(\(bind: list))"
         }
     }
 
     private static func checkTokens(
         _ hashes: [String],
-        on client: PostgresClient
+        dialect: Database.Dialect,
+        connections: DatabaseConnections
     ) async throws -> [Result<Database.TokenCheck, any Error>] {
         let list = try jsonText(Array(Set(hashes)))
-        let rows = try await Database.run(on: client) { sql in
+        let rows = try await connections.read { sql in
             try await sql.raw(
-                "\(unsafeRaw: Database.tokenQuery) WHERE t.hash IN (SELECT jsonb_array_elements_text(\(bind: list)::jsonb))"
+                "\(unsafeRaw: Database.tokenQuery) WHERE t.hash IN (\(elements(of: list, dialect: dialect)))"
             ).all()
         }
         var byHash: [String: any SQLRow] = [:]
@@ -57,14 +69,15 @@ struct PostgresBatches: Sendable {
 
     private static func findLinks(
         _ keys: [String],
-        on client: PostgresClient
+        dialect: Database.Dialect,
+        connections: DatabaseConnections
     ) async throws -> [Result<Link?, any Error>] {
         let list = try jsonText(Array(Set(keys)))
-        let rows = try await Database.run(on: client) { sql in
+        let rows = try await connections.read { sql in
             try await sql.raw(
                 """
                 SELECT a.url_key AS alias_key, l.* FROM link_aliases a JOIN links l ON l.id = a.link_id
-                WHERE a.url_key IN (SELECT jsonb_array_elements_text(\(bind: list)::jsonb))
+                WHERE a.url_key IN (\(elements(of: list, dialect: dialect)))
                 """
             ).all()
         }
@@ -75,12 +88,12 @@ struct PostgresBatches: Sendable {
 
     /// Records each share whose key it can hold and whose key is new, all in one statement (one
     /// transaction): the key is written done with the response, and the share with it.
-    private static func record(
+    private static func recordOnPostgres(
         _ records: [ShareRecord],
-        on client: PostgresClient
+        connections: DatabaseConnections
     ) async throws -> [Result<ShareRecord.Outcome, any Error>] {
         let input = try jsonText(records)
-        let rows = try await Database.run(on: client) { sql in
+        let rows = try await connections.run { sql in
             try await sql.raw(
                 """
                 WITH input AS (
@@ -114,20 +127,63 @@ struct PostgresBatches: Sendable {
                 }
             outcomes[try row.decode(column: "id", as: String.self)] = outcome
         }
-        return records.map { record in
+        return try records.map { record in
             guard let outcome = outcomes[record.share.id] else {
-                return .failure(StorageError.invalid("The share was not in its batch's answer."))
+                throw StorageError.invalid("The share was not in its batch's answer.")
             }
             return .success(outcome)
         }
     }
+
+    /// SQLite runs one writer at a time, so no key can be held by anyone else: in one transaction
+    /// the new keys are written done with their responses, then the shares whose keys went in.
+    private static func recordOnSQLite(
+        _ records: [ShareRecord],
+        connections: DatabaseConnections
+    ) async throws -> [Result<ShareRecord.Outcome, any Error>] {
+        let input = try jsonText(records)
+        let recorded = try await connections.transaction { sql in
+            let taken = try await sql.raw(
+                """
+                INSERT INTO idempotency_keys (user_id, key, fingerprint, state, status, response, created_at)
+                SELECT value ->> 'user_id', value ->> 'key', value ->> 'fingerprint', 'done', value ->> 'status',
+                       value ->> 'response', value ->> 'created_at'
+                FROM json_each(\(bind: input)) WHERE true
+                ON CONFLICT (user_id, key) DO NOTHING RETURNING user_id, key
+                """
+            ).all()
+            var takenKeys: Set<String> = []
+            for row in taken {
+                takenKeys.insert(
+                    Self.keyName(
+                        userID: try row.decode(column: "user_id", as: String.self),
+                        key: try row.decode(column: "key", as: String.self)
+                    )
+                )
+            }
+            let toRecord = records.filter { takenKeys.contains(Self.keyName(userID: $0.share.userID, key: $0.key)) }
+            guard !toRecord.isEmpty else { return Set<String>() }
+            try await sql.raw(
+                """
+                INSERT INTO shares (id, user_id, device_id, link_id, note, provided, recipients, created_at)
+                SELECT value ->> 'id', value ->> 'user_id', value ->> 'device_id', value ->> 'link_id',
+                       value ->> 'note', value ->> 'provided', value ->> 'recipients', value ->> 'created_at'
+                FROM json_each(\(bind: try jsonText(toRecord)))
+                """
+            ).run()
+            return Set(toRecord.map(\.share.id))
+        }
+        return records.map { .success(recorded.contains($0.share.id) ? .recorded : .keyUsed) }
+    }
+
+    private static func keyName(userID: String, key: String) -> String { "\(userID) \(key)" }
 
     private static func jsonText(_ value: some Encodable) throws -> String {
         String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
     }
 }
 
-/// A share of a known link, as ``PostgresBatches/shares`` records it: its row, its idempotency key,
+/// A share of a known link, as ``StorageBatches/shares`` records it: its row, its idempotency key,
 /// and the response stored under the key.
 struct ShareRecord: Sendable, Encodable {
     /// What became of it.
