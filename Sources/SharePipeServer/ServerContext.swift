@@ -4,7 +4,10 @@ public import Logging
 /// What the routes and the worker share: the database, the fetcher, the worker, the settings.
 public struct ServerContext: Sendable {
     public let configuration: ServerConfiguration
+    /// The database this server opened and will close (SQLite or PostgreSQL).
     public let database: Database
+    /// What the routes keep and read, in the domain's terms.
+    public var storage: any Storage { database }
     public let provider: MetadataProvider
     let worker: PreviewWorker
     let maintenance: MaintenanceService
@@ -35,14 +38,14 @@ public struct ServerContext: Sendable {
         )
         let metrics = ServerMetrics()
         let worker = PreviewWorker(
-            database: database,
+            storage: database,
             provider: provider,
             configuration: configuration,
             metrics: metrics,
             logger: logger
         )
         let maintenance = MaintenanceService(
-            database: database,
+            storage: database,
             configuration: configuration,
             worker: worker,
             logger: logger

@@ -9,9 +9,9 @@ extension ServerContext {
         for key in ["handle \(handle)"] + (address.map { ["address \($0)"] } ?? []) {
             if let wait = signInLimiter.take(key) { throw ProblemDetails.rateLimited(retryAfter: wait) }
         }
-        let hash = User.handle(from: text) == nil ? nil : try await database.passwordHash(handle: handle)
+        let hash = User.handle(from: text) == nil ? nil : try await storage.passwordHash(handle: handle)
         guard try await Passwords.verify(password, against: hash),
-            let user = try await database.user(handle: handle)
+            let user = try await storage.user(handle: handle)
         else { throw ProblemDetails.invalidCredentials }
         return user
     }
@@ -24,13 +24,17 @@ extension ServerContext {
         if handle == nil { errors.append(.init(pointer: "/handle", detail: User.handleRule)) }
         let name = displayName.trimmingCharacters(in: .whitespacesAndNewlines)
         if name.count > User.maxDisplayNameLength {
-            errors.append(.init(pointer: "/displayName", detail: "Use at most \(User.maxDisplayNameLength) characters."))
+            errors.append(
+                .init(pointer: "/displayName", detail: "Use at most \(User.maxDisplayNameLength) characters.")
+            )
         }
-        if let problem = Passwords.problem(with: password) { errors.append(.init(pointer: "/password", detail: problem)) }
+        if let problem = Passwords.problem(with: password) {
+            errors.append(.init(pointer: "/password", detail: problem))
+        }
         guard let handle, errors.isEmpty else { throw ProblemDetails.validationFailed(errors) }
         let hash = try await Passwords.hash(password)
         do {
-            return try await database.createUser(
+            return try await storage.createUser(
                 handle: handle,
                 displayName: name.isEmpty ? handle : name,
                 passwordHash: hash

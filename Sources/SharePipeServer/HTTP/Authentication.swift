@@ -10,7 +10,7 @@ extension ServerContext {
             throw ProblemDetails.tokenMissing
         }
         let token = header.dropFirst("bearer ".count).trimmingCharacters(in: .whitespaces)
-        switch try await database.authenticate(token: token) {
+        switch try await storage.authenticate(token: token) {
         case .valid(let principal):
             guard scopes.contains(principal.scope) else {
                 throw ProblemDetails.insufficientScope(

@@ -10,13 +10,13 @@ extension ServerContext {
         }
         router.get("/v1/devices") { request, _ in
             let principal = try await self.principal(request, allowing: [.app])
-            let devices = try await self.database.devices(userID: principal.user.id)
+            let devices = try await self.storage.devices(userID: principal.user.id)
             return try jsonResponse(["devices": devices])
         }
         router.delete("/v1/devices/:id") { request, context in
             let principal = try await self.principal(request, allowing: [.app])
             guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)),
-                try await self.database.revokeDevice(id: id, userID: principal.user.id)
+                try await self.storage.revokeDevice(id: id, userID: principal.user.id)
             else { throw ProblemDetails.notFound(detail: "No such device of yours.") }
             return Response(status: .noContent)
         }

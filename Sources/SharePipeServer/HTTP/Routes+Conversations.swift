@@ -12,7 +12,9 @@ extension ServerContext {
             let title = body.title?.trimmingCharacters(in: .whitespacesAndNewlines)
             var errors: [ProblemDetails.FieldError] = []
             if body.members.isEmpty || body.members.count >= Conversation.maxMembers {
-                errors.append(.init(pointer: "/members", detail: "Name 1–\(Conversation.maxMembers - 1) people by handle."))
+                errors.append(
+                    .init(pointer: "/members", detail: "Name 1–\(Conversation.maxMembers - 1) people by handle.")
+                )
             }
             for (index, member) in body.members.enumerated() where User.handle(from: member) == nil {
                 errors.append(.init(pointer: "/members/\(index)", detail: User.handleRule))
@@ -22,7 +24,7 @@ extension ServerContext {
             }
             guard errors.isEmpty else { throw ProblemDetails.validationFailed(errors) }
             let conversation = try await Self.validating("/members") {
-                try await self.database.createConversation(
+                try await self.storage.createConversation(
                     creatorID: principal.user.id,
                     handles: body.members.compactMap(User.handle(from:)),
                     title: title
@@ -34,22 +36,25 @@ extension ServerContext {
         }
         router.get("/v1/conversations") { request, _ in
             let principal = try await self.principal(request, allowing: [.app])
-            return try jsonResponse(["conversations": try await self.database.conversations(userID: principal.user.id)])
+            return try jsonResponse(["conversations": try await self.storage.conversations(userID: principal.user.id)])
         }
         router.get("/v1/conversations/:id") { request, context in
             let principal = try await self.principal(request, allowing: [.app])
             let id = try Self.uuid(context, "id")
             let page = try Self.page(request)
-            guard let conversation = try await self.database.conversation(id: id, viewerID: principal.user.id),
-                let messages = try await self.database.messages(
+            guard let conversation = try await self.storage.conversation(id: id, viewerID: principal.user.id),
+                let messages = try await self.storage.messages(
                     conversationID: id,
                     viewerID: principal.user.id,
                     before: page.cursor,
                     limit: page.limit
                 )
             else { throw ProblemDetails.notFound(detail: "No such conversation of yours.") }
-            let next = messages.count == page.limit
-                ? messages.last.map { ShareCursor(createdAt: Database.milliseconds($0.createdAt), id: $0.id.uuidString).token }
+            let next =
+                messages.count == page.limit
+                ? messages.last.map {
+                    ShareCursor(createdAt: Database.milliseconds($0.createdAt), id: $0.id.uuidString).token
+                }
                 : nil
             return try jsonResponse(ConversationView(conversation: conversation, messages: messages, nextCursor: next))
         }
@@ -57,8 +62,13 @@ extension ServerContext {
             let principal = try await self.principal(request, allowing: [.app])
             let id = try Self.uuid(context, "id")
             let body = try await JSONRequestBody.decode(ConversationSettings.self, from: request, limit: 1 << 10)
-            guard try await self.database.setShowInSharedWithYou(body.showInSharedWithYou, conversationID: id, userID: principal.user.id),
-                let conversation = try await self.database.conversation(id: id, viewerID: principal.user.id)
+            guard
+                try await self.storage.setShowInSharedWithYou(
+                    body.showInSharedWithYou,
+                    conversationID: id,
+                    userID: principal.user.id
+                ),
+                let conversation = try await self.storage.conversation(id: id, viewerID: principal.user.id)
             else { throw ProblemDetails.notFound(detail: "No such conversation of yours.") }
             return try jsonResponse(conversation)
         }
@@ -70,9 +80,10 @@ extension ServerContext {
                 throw ProblemDetails.validationFailed([.init(pointer: "/handle", detail: User.handleRule)])
             }
             let added = try await Self.validating("/handle") {
-                try await self.database.addMember(conversationID: id, byUserID: principal.user.id, handle: handle)
+                try await self.storage.addMember(conversationID: id, byUserID: principal.user.id, handle: handle)
             }
-            guard added, let conversation = try await self.database.conversation(id: id, viewerID: principal.user.id) else {
+            guard added, let conversation = try await self.storage.conversation(id: id, viewerID: principal.user.id)
+            else {
                 throw ProblemDetails.notFound(detail: "No such conversation of yours.")
             }
             return try jsonResponse(conversation)
@@ -84,7 +95,7 @@ extension ServerContext {
                 throw ProblemDetails.notFound(detail: "No such member.")
             }
             let removed = try await Self.validating("/handle") {
-                try await self.database.removeMember(conversationID: id, byUserID: principal.user.id, handle: handle)
+                try await self.storage.removeMember(conversationID: id, byUserID: principal.user.id, handle: handle)
             }
             guard removed else { throw ProblemDetails.notFound(detail: "No such conversation of yours.") }
             return Response(status: .noContent)

@@ -21,7 +21,7 @@ extension ServerContext {
                 password: login.password,
                 from: context.remoteAddress?.ipAddress
             )
-            let (device, appToken, shareToken) = try await self.database.createDevice(userID: user.id, name: name)
+            let (device, appToken, shareToken) = try await self.storage.createDevice(userID: user.id, name: name)
             self.logger.info("device signed in", metadata: ["user": "\(user.handle)", "device": "\(device.id)"])
             var response = try jsonResponse(
                 DeviceCreated(device: device, appToken: appToken, shareToken: shareToken),

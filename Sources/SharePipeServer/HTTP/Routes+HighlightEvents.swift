@@ -14,7 +14,9 @@ extension ServerContext {
         router.get("/v1/highlights/events") { request, _ in
             let principal = try await self.principal(request, allowing: [.app])
             let user = principal.user.id
-            let text = request.headers[HTTPField.Name("Last-Event-ID")!] ?? request.uri.queryParameters["lastEventId"].map(String.init)
+            let text =
+                request.headers[HTTPField.Name("Last-Event-ID")!]
+                ?? request.uri.queryParameters["lastEventId"].map(String.init)
             var resumeFrom: Int64?
             if let text {
                 guard let value = Int64(text), value >= 0 else {
@@ -27,7 +29,7 @@ extension ServerContext {
             let start = resumeFrom
             let database = self.database
             let subscription = database.shelfChanges.subscribe(user)
-            let bounds = try await database.shelfEventBounds(userID: user)
+            let bounds = try await storage.shelfEventBounds(userID: user)
             var headers = HTTPFields()
             headers[.contentType] = "text/event-stream"
             headers[.cacheControl] = "no-store"
@@ -43,15 +45,19 @@ extension ServerContext {
                         // Some of the missed changes are no longer kept: tell the client to reload.
                         position = bounds.latest
                         try await writer.write(
-                            ByteBuffer(string: HighlightEventBatch(events: [], reset: true).serverSentEvent(id: position))
+                            ByteBuffer(
+                                string: HighlightEventBatch(events: [], reset: true).serverSentEvent(id: position)
+                            )
                         )
                     }
                     var quiet = Duration.zero
                     while !Task.isCancelled && !Task.isShuttingDownGracefully {
-                        let events = try await database.shelfEvents(userID: user, after: position, limit: 500)
+                        let events = try await storage.shelfEvents(userID: user, after: position, limit: 500)
                         if let last = events.last {
                             position = last.sequence
-                            try await writer.write(ByteBuffer(string: HighlightEventBatch(events: events).serverSentEvent(id: position)))
+                            try await writer.write(
+                                ByteBuffer(string: HighlightEventBatch(events: events).serverSentEvent(id: position))
+                            )
                             quiet = .zero
                             continue
                         }

@@ -14,32 +14,34 @@ extension ServerContext {
                 guard let parsed = ShelfCursor(token: String(text)) else { throw ProblemDetails.invalidCursor }
                 cursor = parsed
             }
-            let page = try await self.database.shelf(userID: principal.user.id, after: cursor, limit: limit, now: Date())
+            let page = try await self.storage.shelf(userID: principal.user.id, after: cursor, limit: limit, now: Date())
             return try jsonResponse(page)
         }
         router.put("/v1/highlights/:id/pin") { request, context in
             try await self.highlightAction(request, context) { database, user, link in
-                try await Self.validating("/") { try await database.setPinned(true, linkID: link, userID: user) }
+                try await Self.validating("/") { try await storage.setPinned(true, linkID: link, userID: user) }
             }
         }
         router.delete("/v1/highlights/:id/pin") { request, context in
             try await self.highlightAction(request, context) { database, user, link in
-                try await database.setPinned(false, linkID: link, userID: user)
+                try await storage.setPinned(false, linkID: link, userID: user)
             }
         }
         router.post("/v1/highlights/:id/remove") { request, context in
             try await self.highlightAction(request, context) { database, user, link in
                 let reason = try await Self.optionalBody(RemoveHighlight.self, request)?.reason
                 if let reason, reason.count > 500 {
-                    throw ProblemDetails.validationFailed([.init(pointer: "/reason", detail: "Use at most 500 characters.")])
+                    throw ProblemDetails.validationFailed([
+                        .init(pointer: "/reason", detail: "Use at most 500 characters.")
+                    ])
                 }
-                return try await database.removeHighlight(linkID: link, userID: user, reason: reason)
+                return try await storage.removeHighlight(linkID: link, userID: user, reason: reason)
             }
         }
         router.post("/v1/highlights/:id/feedback") { request, context in
             try await self.highlightAction(request, context) { database, user, link in
                 let feedback = try await JSONRequestBody.decode(HighlightFeedback.self, from: request, limit: 1 << 10)
-                return try await database.recordFeedback(feedback, linkID: link, userID: user)
+                return try await storage.recordFeedback(feedback, linkID: link, userID: user)
             }
         }
         router.post("/v1/highlights/:id/reply") { request, context in
@@ -52,7 +54,7 @@ extension ServerContext {
                     .init(pointer: "/note", detail: "Use at most \(ShareLimits.default.maxNoteLength) characters.")
                 ])
             }
-            switch try await self.database.reply(
+            switch try await self.storage.reply(
                 linkID: link,
                 userID: principal.user.id,
                 conversationID: body.conversationId,
@@ -91,7 +93,9 @@ extension ServerContext {
 
     /// A JSON body that may be left out entirely.
     static func optionalBody<T: Decodable>(_ type: T.Type, _ request: Request) async throws -> T? {
-        if request.headers[.contentType] == nil, request.headers[.contentLength] == nil || request.headers[.contentLength] == "0" {
+        if request.headers[.contentType] == nil,
+            request.headers[.contentLength] == nil || request.headers[.contentLength] == "0"
+        {
             return nil
         }
         return try await JSONRequestBody.decode(type, from: request, limit: 4 << 10)

@@ -5,7 +5,7 @@ import Prometheus
 extension ServerContext {
     func addMetricsRoute(to router: Router<ServerRequestContext>) {
         router.get("/metrics") { _, _ in
-            if let counts = try? await self.database.jobCounts() {
+            if let counts = try? await self.storage.jobCounts() {
                 self.metrics.setJobs(queued: counts.queued, running: counts.running)
             }
             var headers = HTTPFields()

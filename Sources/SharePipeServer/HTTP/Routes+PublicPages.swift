@@ -11,7 +11,7 @@ extension ServerContext {
         router.put("/v1/shares/:id/public") { request, context in
             let principal = try await self.principal(request, allowing: [.app])
             let share = try Self.uuid(context, "id")
-            guard let page = try await self.database.publishShare(id: share, userID: principal.user.id) else {
+            guard let page = try await self.storage.publishShare(id: share, userID: principal.user.id) else {
                 throw ProblemDetails.notFound(detail: "No such share of yours.")
             }
             return try jsonResponse(PublicPageView(id: page, url: self.baseURL(request) + "/s/" + page))
@@ -19,17 +19,20 @@ extension ServerContext {
         router.delete("/v1/shares/:id/public") { request, context in
             let principal = try await self.principal(request, allowing: [.app])
             let share = try Self.uuid(context, "id")
-            guard try await self.database.unpublishShare(id: share, userID: principal.user.id) else {
+            guard try await self.storage.unpublishShare(id: share, userID: principal.user.id) else {
                 throw ProblemDetails.notFound(detail: "No such share of yours.")
             }
             return Response(status: .noContent)
         }
         router.get("/s/:id") { request, context in
-            guard let id = context.parameters.get("id"), let page = try await self.database.publicPage(id: id) else {
+            guard let id = context.parameters.get("id"), let page = try await self.storage.publicPage(id: id) else {
                 return self.messagePage(.notFound(detail: "This page does not exist, or was taken down."))
             }
             let base = self.baseURL(request)
-            var response = self.web.pages.render("public", PublicPageValues(page, pageURL: base + "/s/" + id, base: base))
+            var response = self.web.pages.render(
+                "public",
+                PublicPageValues(page, pageURL: base + "/s/" + id, base: base)
+            )
             response.headers[.cacheControl] = "public, max-age=300"
             return response
         }
@@ -40,7 +43,7 @@ extension ServerContext {
             }
             guard let text = query["url"], let url = URL(string: String(text)),
                 url.pathComponents.count == 3, url.pathComponents[1] == "s",
-                let page = try await self.database.publicPage(id: url.pathComponents[2])
+                let page = try await self.storage.publicPage(id: url.pathComponents[2])
             else { throw ProblemDetails.notFound(detail: "No public SharePipe page at that URL.") }
             return try jsonResponse(OEmbedLink(page, base: self.baseURL(request)))
         }
@@ -48,7 +51,9 @@ extension ServerContext {
 
     /// Where this server is reached: ``ServerConfiguration/publicURL``, else the request's own host.
     func baseURL(_ request: Request) -> String {
-        if let url = configuration.publicURL?.absoluteString { return url.hasSuffix("/") ? String(url.dropLast()) : url }
+        if let url = configuration.publicURL?.absoluteString {
+            return url.hasSuffix("/") ? String(url.dropLast()) : url
+        }
         return "http://" + (request.head.authority ?? "\(configuration.host):\(configuration.port)")
     }
 }

@@ -10,7 +10,7 @@ extension ServerContext {
         router.get("/v1/shares") { request, _ in
             let principal = try await self.principal(request, allowing: [.app, .share])
             let (limit, cursor) = try Self.page(request)
-            let shares = try await self.database.shares(
+            let shares = try await self.storage.shares(
                 userID: principal.user.id,
                 deviceID: principal.scope == .share ? principal.deviceID : nil,
                 before: cursor,
@@ -22,7 +22,7 @@ extension ServerContext {
         router.get("/v1/shares/:id") { request, context in
             let principal = try await self.principal(request, allowing: [.app, .share])
             guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)),
-                let share = try await self.database.share(id: id, userID: principal.user.id),
+                let share = try await self.storage.share(id: id, userID: principal.user.id),
                 principal.scope == .app || share.deviceID == principal.deviceID
             else { throw ProblemDetails.notFound(detail: "No such share of yours.") }
             return try jsonResponse(share)
@@ -30,7 +30,7 @@ extension ServerContext {
         router.get("/v1/links/:id") { request, context in
             let principal = try await self.principal(request, allowing: [.app])
             guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)),
-                let link = try await self.database.link(id: id, sharedBy: principal.user.id)
+                let link = try await self.storage.link(id: id, sharedBy: principal.user.id)
             else { throw ProblemDetails.notFound(detail: "No link you shared has this id.") }
             return try jsonResponse(link)
         }
@@ -39,7 +39,7 @@ extension ServerContext {
         }
         router.get("/ready") { _, _ in
             do {
-                let queued = try await self.database.pendingJobCount()
+                let queued = try await self.storage.pendingJobCount()
                 return jsonResponse(encoded: #"{"status":"ready","previewJobs":\#(queued)}"#)
             } catch {
                 throw ProblemDetails.unavailable(retryAfter: 5)

@@ -35,7 +35,7 @@ extension ServerContext {
         let fingerprint = SHA256.hexDigest(of: submission.canonicalBody)
         let outcome: Database.IngestOutcome
         do {
-            outcome = try await database.ingestShare(
+            outcome = try await storage.ingestShare(
                 principal: principal,
                 idempotencyKey: key,
                 fingerprint: fingerprint,

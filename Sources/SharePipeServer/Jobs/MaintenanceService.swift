@@ -8,7 +8,7 @@ import ServiceLifecycle
 /// sessions, prunes the fetcher's database cache and drops shelf events older than 7 days. Every statement is safe to run from several
 /// server processes at once.
 struct MaintenanceService: Service {
-    let database: Database
+    let storage: any Storage
     let configuration: ServerConfiguration
     let worker: PreviewWorker
     let logger: Logger
@@ -23,14 +23,14 @@ struct MaintenanceService: Service {
     /// One round; failures are logged and retried next round.
     func runOnce() async {
         do {
-            let refreshes = try await database.enqueueRefreshes(limit: configuration.refreshesPerRound)
+            let refreshes = try await storage.enqueueRefreshes(limit: configuration.refreshesPerRound)
             if refreshes > 0 { worker.notify() }
             let retention = Double(configuration.idempotencyKeyRetention.components.seconds)
-            let keys = try await database.deleteIdempotencyKeys(createdBefore: Date().addingTimeInterval(-retention))
-            let sessions = try await database.deleteExpiredSessions()
+            let keys = try await storage.deleteIdempotencyKeys(createdBefore: Date().addingTimeInterval(-retention))
+            let sessions = try await storage.deleteExpiredSessions()
             let cacheAge = Double(configuration.previewCacheRetention.components.seconds)
-            let cached = try await database.prunePreviewCache(storedBefore: Date().addingTimeInterval(-cacheAge))
-            try await database.pruneShelfEvents(before: Date().addingTimeInterval(-7 * 24 * 3600))
+            let cached = try await storage.prunePreviewCache(storedBefore: Date().addingTimeInterval(-cacheAge))
+            try await storage.pruneShelfEvents(before: Date().addingTimeInterval(-7 * 24 * 3600))
             if refreshes + keys + sessions + cached > 0 {
                 logger.info(
                     "maintenance",

@@ -10,7 +10,7 @@ import Synchronization
 /// jitter, postpones the jobs of hosts that keep failing (``HostCircuitBreaker``), and stops taking
 /// jobs when the server shuts down (running ones finish).
 final class PreviewWorker: Service, Sendable {
-    let database: Database
+    let storage: any Storage
     let provider: MetadataProvider
     let configuration: ServerConfiguration
     let metrics: ServerMetrics
@@ -19,14 +19,14 @@ final class PreviewWorker: Service, Sendable {
     private let breaker: Mutex<HostCircuitBreaker>
 
     init(
-        database: Database,
+        storage: any Storage,
         provider: MetadataProvider,
         configuration: ServerConfiguration,
         metrics: ServerMetrics,
         logger: Logger
     ) {
         self.metrics = metrics
-        self.database = database
+        self.storage = storage
         self.provider = provider
         self.configuration = configuration
         self.logger = logger
@@ -62,7 +62,7 @@ final class PreviewWorker: Service, Sendable {
 
     private func claim() async -> PreviewJob? {
         do {
-            return try await database.claimPreviewJob(lease: configuration.jobLease)
+            return try await storage.claimPreviewJob(lease: configuration.jobLease)
         } catch {
             logger.error("claiming a preview job failed", metadata: ["error": "\(error)"])
             return nil
@@ -79,7 +79,7 @@ final class PreviewWorker: Service, Sendable {
         if case .wait(let until) = breaker.withLock({ $0.decide(host: host, now: .now) }) {
             let delay = ContinuousClock.now.duration(to: until)
             let at = Date().addingTimeInterval(Double(delay.components.seconds) + 1)
-            try? await database.postponePreviewJob(job, until: at)
+            try? await storage.postponePreviewJob(job, until: at)
             metrics.recordPreview("postponed")
             return
         }
@@ -87,7 +87,7 @@ final class PreviewWorker: Service, Sendable {
             let report = try await provider.preview(for: job.url)
             breaker.withLock { $0.record(host: host, healthy: true, now: .now) }
             metrics.recordFetch(source: "job", result: report.metadata.wall == nil ? "ok" : "wall")
-            try await database.completePreviewJob(job, metadata: report.metadata, expires: report.expires)
+            try await storage.completePreviewJob(job, metadata: report.metadata, expires: report.expires)
             metrics.recordPreview(report.metadata.wall == nil ? "ready" : "wall")
             logger.debug("preview ready", metadata: ["link.id": "\(job.linkID)", "fetch.url": "\(job.url)"])
         } catch let error as LinkPreviewError {
@@ -95,11 +95,11 @@ final class PreviewWorker: Service, Sendable {
             metrics.recordFetch(source: "job", result: error.code.rawValue)
             let retry = Self.isTransient(error) && job.attempts < configuration.maxPreviewAttempts
             let retryAt = retry ? Date().addingTimeInterval(Self.backoff(attempt: job.attempts)) : nil
-            try? await database.failPreviewJob(job, reason: error.message, retryAt: retryAt)
+            try? await storage.failPreviewJob(job, reason: error.message, retryAt: retryAt)
             metrics.recordPreview(retry ? "retry" : "failed")
         } catch {
             logger.error("preview job failed", metadata: ["link.id": "\(job.linkID)", "error": "\(error)"])
-            try? await database.failPreviewJob(job, reason: "Internal error.", retryAt: Date().addingTimeInterval(60))
+            try? await storage.failPreviewJob(job, reason: "Internal error.", retryAt: Date().addingTimeInterval(60))
         }
     }
 

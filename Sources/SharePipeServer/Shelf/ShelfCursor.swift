@@ -3,7 +3,7 @@ import Foundation
 /// Where a page of the shelf ended: the last item's share time and link id, and the first page's
 /// suggestion (so later pages do not show it again). Items shared after the first page was read move
 /// above the cursor instead of shifting later pages, so "Show more" never repeats an item.
-package struct ShelfCursor: Sendable, Hashable {
+public struct ShelfCursor: Sendable, Hashable {
     package var lastSharedAt: Int64
     package var linkID: String
     package var suggestedLinkID: String?

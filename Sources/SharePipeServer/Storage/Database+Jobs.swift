@@ -128,7 +128,7 @@ extension Database {
     }
 
     /// Jobs waiting and running (for `/metrics`).
-    func jobCounts() async throws -> (queued: Int, running: Int) {
+    public func jobCounts() async throws -> (queued: Int, running: Int) {
         try await run { sql in
             let rows = try await sql.raw("SELECT state, COUNT(*) AS n FROM jobs GROUP BY state").all()
             var counts = (queued: 0, running: 0)

@@ -9,7 +9,7 @@ extension Database {
     /// A page of `userID`'s shelf. The first page (no cursor): the suggested item, every pinned item
     /// (newest pin first), then up to `limit` others by latest share; later pages: the next `limit`
     /// others.
-    package func shelf(userID: UUID, after cursor: ShelfCursor?, limit: Int, now: Date) async throws -> HighlightPage {
+    public func shelf(userID: UUID, after cursor: ShelfCursor?, limit: Int, now: Date) async throws -> HighlightPage {
         try await run { sql in
             let user = userID.uuidString
             let columns = "link_id, last_shared_at, pinned_at, opens, summary_impressions, detail_views"
@@ -85,7 +85,7 @@ extension Database {
     }
 
     /// One item of the user's shelf (shown, not removed), for its page; nil when it is not on it.
-    func highlight(userID: UUID, linkID: UUID) async throws -> Highlight? {
+    public func highlight(userID: UUID, linkID: UUID) async throws -> Highlight? {
         try await run { sql in
             guard
                 let row = try await sql.raw(

@@ -18,7 +18,11 @@ extension ServerContext {
                 headers[.cacheControl] = "private, max-age=86400"
                 headers[.contentSecurityPolicy] = "default-src 'none'"
                 headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
-                return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: image.bytes)))
+                return Response(
+                    status: .ok,
+                    headers: headers,
+                    body: ResponseBody(byteBuffer: ByteBuffer(bytes: image.bytes))
+                )
             } catch {
                 return Response(status: .notFound, headers: [.cacheControl: "private, max-age=300"])
             }

@@ -50,7 +50,9 @@ extension ServerContext {
             guard CSRFProtection.allows(request, formToken: form.csrf) else {
                 return self.messagePage(ProblemDetails.csrfFailed)
             }
-            if let token = request.cookies[SessionCookie.name]?.value { try await self.database.deleteSession(token: token) }
+            if let token = request.cookies[SessionCookie.name]?.value {
+                try await self.storage.deleteSession(token: token)
+            }
             var response = Response.redirect(to: "/signin")
             response.setCookie(SessionCookie.cleared(secure: self.configuration.secureCookies))
             return response
@@ -58,7 +60,7 @@ extension ServerContext {
     }
 
     private func startSession(for user: User) async throws -> Response {
-        let token = try await database.createSession(userID: user.id, lifetime: configuration.sessionLifetime)
+        let token = try await storage.createSession(userID: user.id, lifetime: configuration.sessionLifetime)
         var response = Response.redirect(to: "/")
         response.setCookie(
             SessionCookie.make(token, lifetime: configuration.sessionLifetime, secure: configuration.secureCookies)

@@ -14,28 +14,38 @@ extension ServerContext {
                 var cursor: ShelfCursor?
                 if let text = request.uri.queryParameters["cursor"] { cursor = ShelfCursor(token: String(text)) }
                 let now = Date()
-                let page = try await self.database.shelf(userID: user.id, after: cursor, limit: 20, now: now)
+                let page = try await self.storage.shelf(userID: user.id, after: cursor, limit: 20, now: now)
                 // Showing a card is a summary impression (the suggestion's "seen, not opened" signal).
-                try await self.database.recordSummaryImpressions(linkIDs: page.highlights.map(\.linkID), userID: user.id)
+                try await self.storage.recordSummaryImpressions(linkIDs: page.highlights.map(\.linkID), userID: user.id)
                 let cards = page.highlights.map { WebCardValues($0, csrf: csrf, now: now, relay: self.imageRelay) }
                 let suggested = cards.filter(\.suggested)
                 let pinned = cards.filter { $0.pinned && !$0.suggested }
                 let recent = cards.filter { !$0.pinned && !$0.suggested }
-                return ("home", WebShelfPage(
-                    title: "Shared with You", csrf: csrf, user: .init(user),
-                    suggestedItems: suggested, pinnedItems: pinned, recentItems: recent,
-                    hasSuggested: !suggested.isEmpty, hasPinned: !pinned.isEmpty, hasRecent: !recent.isEmpty,
-                    hasItems: !cards.isEmpty, nextCursor: page.nextCursor
-                ))
+                return (
+                    "home",
+                    WebShelfPage(
+                        title: "Shared with You",
+                        csrf: csrf,
+                        user: .init(user),
+                        suggestedItems: suggested,
+                        pinnedItems: pinned,
+                        recentItems: recent,
+                        hasSuggested: !suggested.isEmpty,
+                        hasPinned: !pinned.isEmpty,
+                        hasRecent: !recent.isEmpty,
+                        hasItems: !cards.isEmpty,
+                        nextCursor: page.nextCursor
+                    )
+                )
             }
         }
         router.get("/links/:id") { request, context in
             try await self.page(request) { user, csrf in
                 let link = try Self.uuid(context, "id")
-                guard let item = try await self.database.highlight(userID: user.id, linkID: link) else {
+                guard let item = try await self.storage.highlight(userID: user.id, linkID: link) else {
                     throw ProblemDetails.notFound(detail: "This link is not on your shelf.")
                 }
-                _ = try await self.database.recordFeedback(
+                _ = try await self.storage.recordFeedback(
                     HighlightFeedback(displayContext: .detail, event: .impression),
                     linkID: link,
                     userID: user.id
@@ -47,16 +57,21 @@ extension ServerContext {
         router.get("/go/:id") { request, context in
             guard let user = try await self.webUser(request) else { return Response.redirect(to: "/signin") }
             let link = try Self.uuid(context, "id")
-            guard let item = try await self.database.highlight(userID: user.id, linkID: link) else {
+            guard let item = try await self.storage.highlight(userID: user.id, linkID: link) else {
                 throw ProblemDetails.notFound(detail: "This link is not on your shelf.")
             }
-            let from: HighlightFeedback.DisplayContext = request.uri.queryParameters["from"] == "detail" ? .detail : .summary
-            _ = try await self.database.recordFeedback(HighlightFeedback(displayContext: from, event: .open), linkID: link, userID: user.id)
+            let from: HighlightFeedback.DisplayContext =
+                request.uri.queryParameters["from"] == "detail" ? .detail : .summary
+            _ = try await self.storage.recordFeedback(
+                HighlightFeedback(displayContext: from, event: .open),
+                linkID: link,
+                userID: user.id
+            )
             return Response.redirect(to: item.url.absoluteString)
         }
         router.get("/mine") { request, _ in
             try await self.page(request) { user, csrf in
-                let shares = try await self.database.shares(userID: user.id, before: nil, limit: 100)
+                let shares = try await self.storage.shares(userID: user.id, before: nil, limit: 100)
                     .filter(\.recipients.isEmpty)
                     .map { share in
                         WebMinePage.Item(
@@ -66,12 +81,21 @@ extension ServerContext {
                             when: WebCardValues.ago(share.createdAt, now: Date())
                         )
                     }
-                return ("mine", WebMinePage(title: "My links", csrf: csrf, user: .init(user), shares: shares, hasShares: !shares.isEmpty))
+                return (
+                    "mine",
+                    WebMinePage(
+                        title: "My links",
+                        csrf: csrf,
+                        user: .init(user),
+                        shares: shares,
+                        hasShares: !shares.isEmpty
+                    )
+                )
             }
         }
         router.get("/conversations") { request, _ in
             try await self.page(request) { user, csrf in
-                let conversations = try await self.database.conversations(userID: user.id).map { conversation in
+                let conversations = try await self.storage.conversations(userID: user.id).map { conversation in
                     let others = conversation.members.filter { $0.id != user.id }
                     return WebConversationsPage.Item(
                         id: conversation.id.uuidString,
@@ -81,10 +105,16 @@ extension ServerContext {
                         csrf: csrf
                     )
                 }
-                return ("conversations", WebConversationsPage(
-                    title: "Conversations", csrf: csrf, user: .init(user),
-                    conversations: conversations, hasConversations: !conversations.isEmpty
-                ))
+                return (
+                    "conversations",
+                    WebConversationsPage(
+                        title: "Conversations",
+                        csrf: csrf,
+                        user: .init(user),
+                        conversations: conversations,
+                        hasConversations: !conversations.isEmpty
+                    )
+                )
             }
         }
         router.get("/devices") { request, _ in
@@ -96,13 +126,19 @@ extension ServerContext {
             try await self.form(request, WebDeviceForm.self) { user, form, csrf in
                 let name = form.name.trimmingCharacters(in: .whitespacesAndNewlines)
                 guard (1...Device.maxNameLength).contains(name.count) else {
-                    throw ProblemDetails.validationFailed([.init(pointer: "/name", detail: "Use 1–\(Device.maxNameLength) characters.")])
+                    throw ProblemDetails.validationFailed([
+                        .init(pointer: "/name", detail: "Use 1–\(Device.maxNameLength) characters.")
+                    ])
                 }
-                let (_, appToken, shareToken) = try await self.database.createDevice(userID: user.id, name: name)
+                let (_, appToken, shareToken) = try await self.storage.createDevice(userID: user.id, name: name)
                 // The tokens are shown on this response only (no redirect: they are never stored).
                 var response = self.web.pages.render(
                     "devices",
-                    try await self.devicesPage(user, csrf: csrf, created: .init(name: name, appToken: appToken, shareToken: shareToken))
+                    try await self.devicesPage(
+                        user,
+                        csrf: csrf,
+                        created: .init(name: name, appToken: appToken, shareToken: shareToken)
+                    )
                 )
                 response.headers[.cacheControl] = "no-store"
                 return response
@@ -110,20 +146,27 @@ extension ServerContext {
         }
         router.post("/devices/:id/revoke") { request, context in
             try await self.form(request, WebCSRFForm.self) { user, _, _ in
-                _ = try await self.database.revokeDevice(id: try Self.uuid(context, "id"), userID: user.id)
+                _ = try await self.storage.revokeDevice(id: try Self.uuid(context, "id"), userID: user.id)
                 return Response.redirect(to: "/devices")
             }
         }
         router.post("/conversations/:id/switch") { request, context in
             try await self.form(request, WebSwitchForm.self) { user, form, _ in
-                _ = try await self.database.setShowInSharedWithYou(form.show == "on", conversationID: try Self.uuid(context, "id"), userID: user.id)
+                _ = try await self.storage.setShowInSharedWithYou(
+                    form.show == "on",
+                    conversationID: try Self.uuid(context, "id"),
+                    userID: user.id
+                )
                 return Response.redirect(to: "/conversations")
             }
         }
         router.get("/settings") { request, _ in
             try await self.page(request) { user, csrf in
                 let saved = request.uri.queryParameters["saved"].map { _ in "Saved." }
-                return ("settings", WebSettingsPage(csrf: csrf, user: .init(user), displayName: user.displayName, saved: saved))
+                return (
+                    "settings",
+                    WebSettingsPage(csrf: csrf, user: .init(user), displayName: user.displayName, saved: saved)
+                )
             }
         }
         router.post("/settings/profile") { request, _ in
@@ -131,16 +174,19 @@ extension ServerContext {
                 let name = form.displayName.trimmingCharacters(in: .whitespacesAndNewlines)
                 guard (1...User.maxDisplayNameLength).contains(name.count) else {
                     throw ProblemDetails.validationFailed([
-                        .init(pointer: "/displayName", detail: "Use 1–\(User.maxDisplayNameLength) characters for your name.")
+                        .init(
+                            pointer: "/displayName",
+                            detail: "Use 1–\(User.maxDisplayNameLength) characters for your name."
+                        )
                     ])
                 }
-                try await self.database.setDisplayName(name, userID: user.id)
+                try await self.storage.setDisplayName(name, userID: user.id)
                 return Response.redirect(to: "/settings?saved")
             }
         }
         router.post("/settings/sign-out-everywhere") { request, _ in
             try await self.form(request, WebCSRFForm.self) { user, _, _ in
-                try await self.database.deleteSessions(userID: user.id)
+                try await self.storage.deleteSessions(userID: user.id)
                 var response = Response.redirect(to: "/signin")
                 response.setCookie(SessionCookie.cleared(secure: self.configuration.secureCookies))
                 return response
@@ -150,14 +196,20 @@ extension ServerContext {
             router.post("/highlights/:id/\(action)") { request, context in
                 try await self.form(request, WebCSRFForm.self) { user, _, _ in
                     let link = try Self.uuid(context, "id")
-                    _ = try await Self.validating("/") { try await self.database.setPinned(pinned, linkID: link, userID: user.id) }
+                    _ = try await Self.validating("/") {
+                        try await self.storage.setPinned(pinned, linkID: link, userID: user.id)
+                    }
                     return Response.redirect(to: "/#item-\(link.uuidString)")
                 }
             }
         }
         router.post("/highlights/:id/remove") { request, context in
             try await self.form(request, WebCSRFForm.self) { user, _, _ in
-                _ = try await self.database.removeHighlight(linkID: try Self.uuid(context, "id"), userID: user.id, reason: nil)
+                _ = try await self.storage.removeHighlight(
+                    linkID: try Self.uuid(context, "id"),
+                    userID: user.id,
+                    reason: nil
+                )
                 return Response.redirect(to: "/")
             }
         }
@@ -165,7 +217,7 @@ extension ServerContext {
             try await self.form(request, WebReplyForm.self) { user, form, _ in
                 let link = try Self.uuid(context, "id")
                 let note = form.note?.trimmingCharacters(in: .whitespacesAndNewlines)
-                _ = try await self.database.reply(
+                _ = try await self.storage.reply(
                     linkID: link,
                     userID: user.id,
                     conversationID: form.conversationId.flatMap(UUID.init(uuidString:)),
@@ -207,8 +259,12 @@ extension ServerContext {
         }
     }
 
-    private func devicesPage(_ user: User, csrf: String, created: WebDevicesPage.Created?) async throws -> WebDevicesPage {
-        let devices = try await database.devices(userID: user.id).map { device in
+    private func devicesPage(
+        _ user: User,
+        csrf: String,
+        created: WebDevicesPage.Created?
+    ) async throws -> WebDevicesPage {
+        let devices = try await storage.devices(userID: user.id).map { device in
             WebDevicesPage.Item(
                 id: device.id.uuidString,
                 name: device.name,

@@ -30,6 +30,6 @@ extension ServerContext {
     func webUser(_ request: Request) async throws -> User? {
         guard let token = request.cookies[SessionCookie.name]?.value, token.hasPrefix(DeviceToken.sessionPrefix)
         else { return nil }
-        return try await database.sessionUser(token: token)
+        return try await storage.sessionUser(token: token)
     }
 }

@@ -46,7 +46,8 @@ struct WebCardValues {
         let people = item.attributions.map(\.sharer).filter { seen.insert($0.id).inserted }
         sharers = people.map { Sharer(name: $0.displayName, initials: Self.initials($0.displayName)) }
         var conversations: [(id: UUID, label: String)] = []
-        for attribution in item.attributions where !conversations.contains(where: { $0.id == attribution.conversationID }) {
+        for attribution in item.attributions
+        where !conversations.contains(where: { $0.id == attribution.conversationID }) {
             conversations.append(
                 (attribution.conversationID, attribution.conversationTitle ?? "with \(attribution.sharer.displayName)")
             )
@@ -59,7 +60,8 @@ struct WebCardValues {
             let others = conversations.count - 1
             place = " in \(first)" + (others > 0 ? " and \(others) other conversation\(others == 1 ? "" : "s")" : "")
         }
-        attribution = "Shared by \(Self.list(people.map(\.displayName)))\(place) · \(Self.ago(item.lastSharedAt, now: now))"
+        attribution =
+            "Shared by \(Self.list(people.map(\.displayName)))\(place) · \(Self.ago(item.lastSharedAt, now: now))"
         pinned = item.pinnedAt != nil
         suggested = item.suggested
         self.csrf = csrf

@@ -1,0 +1,179 @@
+public import Foundation
+public import LinkPreviewCore
+
+/// What the server keeps, in the domain's terms: accounts, devices and tokens, shares and links,
+/// preview jobs, conversations, the shelf, web sessions and public pages. The routes, the preview
+/// worker and housekeeping depend on this protocol, not on SQL.
+///
+/// ``Database`` is its one implementation: the same sql-kit statements on an embedded SQLite file
+/// and on PostgreSQL, and the storage tests run against both. A failure is a ``StorageError``:
+/// `unavailable` when the database cannot be reached, `conflict` and `invalid` for what the caller
+/// asked.
+public protocol Storage: Sendable {
+    // MARK: Accounts, devices and tokens
+    /// Creates an account. Throws ``StorageError/Code/conflict`` when the handle is taken.
+    func createUser(handle: String, displayName: String, passwordHash: String?) async throws -> User
+    func user(handle: String) async throws -> User?
+    /// The stored password hash of a handle, if it has one.
+    func passwordHash(handle: String) async throws -> String?
+    /// Registers a device and issues its two tokens, returned once and stored only as hashes.
+    func createDevice(
+        userID: UUID,
+        name: String,
+        expiresAt: Date?
+    ) async throws -> (device: Device, appToken: String, shareToken: String)
+    /// The principal a token stands for, or why it stands for none. The checks of concurrent
+    /// requests go to the database together (``StorageBatches``).
+    func authenticate(token: String) async throws -> Database.TokenCheck
+    func devices(userID: UUID) async throws -> [Device]
+    /// Revokes one of the user's devices; false when it is not theirs or does not exist.
+    func revokeDevice(id: UUID, userID: UUID) async throws -> Bool
+
+    // MARK: Conversations
+    /// Starts a conversation of `creatorID` with the users of `handles`: with one other person and no
+    /// title, their direct conversation (the existing one if there is one); otherwise a new group.
+    /// Throws ``StorageError/Code/invalid`` naming unknown handles.
+    func createConversation(creatorID: UUID, handles: [String], title: String?) async throws -> Conversation
+    /// The conversations `userID` is in, most recently created first.
+    func conversations(userID: UUID) async throws -> [Conversation]
+    /// A conversation `viewerID` is in; nil when there is none or the viewer is not in it.
+    func conversation(id: UUID, viewerID: UUID) async throws -> Conversation?
+    /// Adds the user of `handle` to a group `byUserID` is in. False when the viewer is not in it.
+    func addMember(conversationID: UUID, byUserID: UUID, handle: String) async throws -> Bool
+    /// Removes the user of `handle` (the viewer themselves: leaving) from a group `byUserID` is in;
+    /// what the conversation put on their shelf goes, unless pinned. False when the viewer is not in it.
+    func removeMember(conversationID: UUID, byUserID: UUID, handle: String) async throws -> Bool
+    /// Turns the viewer's "Show in Shared with You" switch for a conversation on or off. Items from
+    /// it leave or return to the shelf at once (pinned ones stay). False when the viewer is not in it.
+    func setShowInSharedWithYou(_ show: Bool, conversationID: UUID, userID: UUID) async throws -> Bool
+    /// A conversation's messages, newest first, before a cursor; nil when the viewer is not in it.
+    func messages(
+        conversationID: UUID,
+        viewerID: UUID,
+        before cursor: ShareCursor?,
+        limit: Int
+    ) async throws -> [Message]?
+
+    // MARK: Preview jobs
+    /// Preview jobs queued and running (for `/metrics`).
+    func jobCounts() async throws -> (queued: Int, running: Int)
+    /// Takes the next due job for `lease`: a queued job whose time has come, or a running one whose
+    /// lease ran out (its worker died). Nil when there is none.
+    func claimPreviewJob(lease: Duration) async throws -> PreviewJob?
+    /// Stores a job's preview and ends the job.
+    func completePreviewJob(_ job: PreviewJob, metadata: LinkMetadata, expires: Date?) async throws
+    /// Records a failed attempt: the job runs again at `retryAt`, or, with nil, the job ends and a
+    /// link without a preview is marked failed with `reason` (one with a preview keeps it).
+    func failPreviewJob(_ job: PreviewJob, reason: String, retryAt: Date?) async throws
+    /// Puts a job back without counting its attempt: it was not tried (its host's circuit is open).
+    func postponePreviewJob(_ job: PreviewJob, until: Date) async throws
+    /// Jobs waiting or running (for `/ready`).
+    func pendingJobCount() async throws -> Int
+
+    // MARK: Housekeeping
+    @discardableResult
+    func enqueueRefreshes(limit: Int) async throws -> Int
+    @discardableResult
+    func deleteIdempotencyKeys(createdBefore date: Date) async throws -> Int
+    @discardableResult
+    func deleteExpiredSessions() async throws -> Int
+    @discardableResult
+    func prunePreviewCache(storedBefore date: Date) async throws -> Int
+
+    // MARK: Public share pages
+    /// Gives one of the user's shares a public page and returns its id (the existing one if it has
+    /// one): 256 random bits, unguessable. Nil when the share is not the user's.
+    func publishShare(id: UUID, userID: UUID) async throws -> String?
+    /// Takes a share's public page down: its URL answers 404 from the next request on. False when
+    /// the share is not the user's.
+    func unpublishShare(id: UUID, userID: UUID) async throws -> Bool
+    /// The share, link and sharer behind a public page id; nil when there is none (or it was taken down).
+    func publicPage(id: String) async throws -> PublicPage?
+
+    // MARK: Web sessions
+    /// Starts a web session for `userID` and returns its cookie value, shown once; only its SHA-256
+    /// is stored (as for device tokens).
+    func createSession(userID: UUID, lifetime: Duration) async throws -> String
+    /// The user a session cookie stands for, or nil when it is unknown or expired.
+    func sessionUser(token: String) async throws -> User?
+    /// Ends a session (signing out); unknown tokens are ignored.
+    func deleteSession(token: String) async throws
+    @discardableResult
+    func deleteSessions(userID: UUID) async throws -> Int
+    /// Changes the name others see.
+    func setDisplayName(_ name: String, userID: UUID) async throws
+
+    // MARK: Share ingestion
+    /// Takes the idempotency key and records the share, exactly once per key and user: the key is
+    /// written done, with the share and `response`'s answer, in one transaction. A request whose key
+    /// another request holds right now is ``Database/IngestOutcome/inFlight``.
+    func ingestShare(
+        principal: Principal,
+        idempotencyKey key: String,
+        fingerprint: String,
+        url: URL,
+        note: String?,
+        provided: ProvidedMetadata?,
+        recipients: [String],
+        response: @escaping @Sendable (RecordedShare) throws -> (status: Int, body: String)
+    ) async throws -> Database.IngestOutcome
+
+    // MARK: Shares and links
+    /// A user's shares, newest first, after a cursor (the last share of the previous page).
+    func shares(
+        userID: UUID,
+        deviceID: UUID?,
+        before cursor: ShareCursor?,
+        limit: Int
+    ) async throws -> [Share]
+    /// One share of the user's (nil for anyone else's: their existence is not disclosed).
+    func share(id: UUID, userID: UUID) async throws -> Share?
+    /// A link, if the user shared it or it was shared with them (links are not browsable by id
+    /// otherwise).
+    func link(id: UUID, sharedBy userID: UUID) async throws -> Link?
+
+    // MARK: The Shared with You shelf
+    /// A page of `userID`'s shelf at `now`: ranked, deduplicated by link, attributed, after a cursor.
+    func shelf(userID: UUID, after cursor: ShelfCursor?, limit: Int, now: Date) async throws -> HighlightPage
+    /// One link's highlight on `userID`'s shelf; nil when it is not there.
+    func highlight(userID: UUID, linkID: UUID) async throws -> Highlight?
+    /// Pins or unpins a link on the user's shelf. False when it is not on their shelf (or removed).
+    func setPinned(_ pinned: Bool, linkID: UUID, userID: UUID) async throws -> Bool
+    /// Removes a link from the user's shelf for good: it never returns, even when shared again.
+    /// False when it is not on their shelf.
+    func removeHighlight(linkID: UUID, userID: UUID, reason: String?) async throws -> Bool
+    /// Records the user seeing or opening a shelf item; opens also count for its sharers (the
+    /// "opens links from this sharer" signal). False when it is not on their shelf.
+    func recordFeedback(_ feedback: HighlightFeedback, linkID: UUID, userID: UUID) async throws -> Bool
+    /// Records one summary impression for each of `linkIDs` on the user's shelf (a page of cards
+    /// shown), in one statement.
+    func recordSummaryImpressions(linkIDs: [UUID], userID: UUID) async throws
+    /// Replies to a shelf item: posts the link with `note` into the conversation it came from (the
+    /// chosen one when it came from several).
+    func reply(linkID: UUID, userID: UUID, conversationID: UUID?, note: String?) async throws -> Database.ReplyOutcome
+
+    // MARK: Shelf events
+    /// `userID`'s shelf events after `sequence`, oldest first, at most `limit`.
+    func shelfEvents(userID: UUID, after sequence: Int64, limit: Int) async throws -> [ShelfEvent]
+    /// The latest and the oldest kept sequence numbers of `userID`'s shelf events (0 when none).
+    func shelfEventBounds(userID: UUID) async throws -> (oldest: Int64, latest: Int64)
+    @discardableResult
+    func pruneShelfEvents(before date: Date) async throws -> Int
+}
+
+extension Storage {
+    /// Registers a device whose tokens never expire.
+    public func createDevice(
+        userID: UUID,
+        name: String
+    ) async throws -> (device: Device, appToken: String, shareToken: String) {
+        try await createDevice(userID: userID, name: name, expiresAt: nil)
+    }
+
+    /// A user's shares from every device, newest first, after a cursor.
+    public func shares(userID: UUID, before cursor: ShareCursor?, limit: Int) async throws -> [Share] {
+        try await shares(userID: userID, deviceID: nil, before: cursor, limit: limit)
+    }
+}
+
+extension Database: Storage {}
