@@ -80,14 +80,8 @@ struct ShareIngestionTests {
         try await ServerFixture.run(on: database) { fixture, client in
             let body = #"{"url": "https://example.com/once"}"#
             if linkIsKnown {
-                // Shared before under another key: the link exists, and PostgreSQL takes its short path.
-                let first = try await client.execute(
-                    uri: "/v1/shares",
-                    method: .post,
-                    headers: ServerFixture.headers(token: fixture.shareToken, key: "earlier-key"),
-                    body: ServerFixture.body(body)
-                )
-                #expect(first.status == .created)
+                // Shared before under another key: the link exists, and the batched short path runs.
+                try await Self.post(body, key: "earlier-key", fixture: fixture, client: client)
             }
             let responses = try await withThrowingTaskGroup(of: (HTTPResponse.Status, String?).self) { group in
                 for _ in 0..<100 {
@@ -124,15 +118,7 @@ struct ShareIngestionTests {
     func inFlight(database: TestDatabase, linkIsKnown: Bool) async throws {
         try await ServerFixture.run(on: database) { fixture, client in
             let body = #"{"url": "https://example.com/held"}"#
-            if linkIsKnown {
-                let first = try await client.execute(
-                    uri: "/v1/shares",
-                    method: .post,
-                    headers: ServerFixture.headers(token: fixture.shareToken, key: "earlier-key"),
-                    body: ServerFixture.body(body)
-                )
-                #expect(first.status == .created)
-            }
+            if linkIsKnown { try await Self.post(body, key: "earlier-key", fixture: fixture, client: client) }
             let lockName = Database.idempotencyLockName(userID: fixture.user.id, key: "held-key")
             // Another request's transaction holds the key while this one arrives.
             let status = try await fixture.context.database.transaction { sql in
@@ -155,6 +141,17 @@ struct ShareIngestionTests {
             #expect(retry.status == .created)
             #expect(retry.headers[HTTPField.Name("Idempotent-Replayed")!] == nil)
         }
+    }
+
+    /// Shares `body` under `key` and expects it recorded.
+    static func post(_ body: String, key: String, fixture: ServerFixture, client: any TestClientProtocol) async throws {
+        let response = try await client.execute(
+            uri: "/v1/shares",
+            method: .post,
+            headers: ServerFixture.headers(token: fixture.shareToken, key: key),
+            body: ServerFixture.body(body)
+        )
+        #expect(response.status == .created)
     }
 
     @Test(
