@@ -127,11 +127,10 @@ struct StorageBatches: Sendable {
                 }
             outcomes[try row.decode(column: "id", as: String.self)] = outcome
         }
-        return try records.map { record in
-            guard let outcome = outcomes[record.share.id] else {
-                throw StorageError.invalid("The share was not in its batch's answer.")
-            }
-            return .success(outcome)
+        // Every row of the input comes back; were one missing, its request is retried (503), never
+        // told it was recorded.
+        return records.map { record in
+            outcomes[record.share.id].map { .success($0) } ?? .failure(StorageError.unavailable(AnswerMissing()))
         }
     }
 
@@ -174,6 +173,11 @@ struct StorageBatches: Sendable {
             return Set(toRecord.map(\.share.id))
         }
         return records.map { .success(recorded.contains($0.share.id) ? .recorded : .keyUsed) }
+    }
+
+    /// The statement's answer left out a request of its batch.
+    private struct AnswerMissing: Error, CustomStringConvertible {
+        var description: String { "the database's answer left out a share of its batch" }
     }
 
     private static func keyName(userID: String, key: String) -> String { "\(userID) \(key)" }
