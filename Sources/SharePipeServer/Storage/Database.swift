@@ -139,12 +139,6 @@ public final class Database: Sendable {
         try await connections.run(body)
     }
 
-    /// Runs read-only statements: on a SQLite file through the reader connection (beside the writer,
-    /// seeing everything committed), elsewhere as ``run(_:)``.
-    func read<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        try await connections.read(body)
-    }
-
     /// Runs `body` in one transaction: all of it is written, or none. On PostgreSQL the caller waits at
     /// most ``operationDeadline``; an unreachable database is ``StorageError/Code/unavailable``.
     package func transaction<T: Sendable>(
