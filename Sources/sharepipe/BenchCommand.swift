@@ -26,6 +26,9 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Run only the workloads whose names contain this text (for profiling).")
     var only: String?
 
+    @Option(help: "Time only the pages whose names contain this text (for profiling one page; no peers).")
+    var page: String?
+
     @Option(help: "Size of the streamed document for the memory figure, in MB.")
     var streamMegabytes: Int = 50
 
@@ -37,7 +40,11 @@ struct BenchCommand: AsyncParsableCommand {
         guard FileManager.default.fileExists(atPath: pagesJSON.path) else {
             throw CLIError("No corpus at \(pagesJSON.path); give --corpus DIR with pages.json and pages/.")
         }
-        let pages = try CorpusPages(pagesJSON: pagesJSON)
+        var pages = try CorpusPages(pagesJSON: pagesJSON)
+        if let page {
+            pages.pages.removeAll { !$0.name.contains(page) }
+            guard !pages.pages.isEmpty else { throw CLIError("No corpus page's name contains \"\(page)\".") }
+        }
         print(
             "corpus: \(pages.pages.count) pages, \(String(format: "%.2f", Double(pages.totalBytes) / 1e6)) MB; \(rounds) rounds each, in this process, one thread"
         )
@@ -53,13 +60,17 @@ struct BenchCommand: AsyncParsableCommand {
         if verbose {
             for page in pages.pages {
                 let extractor = BenchmarkWorkloads.streamUntilComplete(page)
+                let microseconds = BenchmarkTimer.medianMicroseconds(runs: 21) {
+                    sinkhole &+= BenchmarkWorkloads.extractStreaming(page).title?.utf8.count ?? 0
+                }
                 print(
                     String(
-                        format: "  %-32@ read %8d of %8d bytes (%3.0f %%)",
+                        format: "  %-32@ read %8d of %8d bytes (%3.0f %%)  (a) %7.1f µs",
                         page.name as NSString,
                         extractor.bytesConsumed,
                         page.bytes.count,
-                        Double(extractor.bytesConsumed) * 100 / Double(page.bytes.count)
+                        Double(extractor.bytesConsumed) * 100 / Double(page.bytes.count),
+                        microseconds
                     )
                 )
             }
@@ -84,7 +95,7 @@ struct BenchCommand: AsyncParsableCommand {
                 )
             )
         }
-        let peerResults = try runPeers(pagesJSON: pagesJSON)
+        let peerResults = page == nil ? try runPeers(pagesJSON: pagesJSON) : [:]
         if let selectolax = peerResults["selectolax"] {
             print("peers (peers.py, best of \(rounds) rounds, same pages):")
             for (name, mbps) in peerResults.sorted(by: { $0.value > $1.value }) {

@@ -118,6 +118,18 @@ struct ExtractionRuleTests {
         #expect(metadata.bestImage?.url.path == "/poster.jpg")
     }
 
+    @Test func linksToAudioFilesAreTheLastAudioFallback() {
+        let body = """
+            <a href="/notes.txt">notes</a><a href="/show.mp3x">x</a><a href="/a.mp3.html">page</a>
+            <a href="/ep/12.MP3?download=1#t=3">Download</a><a href="/ep/13.opus">Opus</a><a href="/ep/14.ogg">3rd</a>
+            """
+        let metadata = ExtractionFixtures.extract(head: "", body: body)
+        #expect(
+            metadata.audios.map(\.url.path) == ["/ep/12.MP3", "/ep/13.opus"],
+            "the first two, any case, before ? and #"
+        )
+    }
+
     @Test func aTitleInsideSVGIsNotTheDocumentTitle() {
         let html = "<html><body><svg><title>Close icon</title></svg><title>Real</title></body></html>"
         #expect(MetadataExtractor.extract(from: Array(html.utf8), url: ExtractionFixtures.pageURL).title == "Real")
@@ -130,8 +142,10 @@ struct TextCapTests {
         var limits = ExtractionLimits()
         limits.maxTitleLength = 12
         let metadata = ExtractionFixtures.extract(
-            head: "<title>Bob Dylan - Wikipedia and more</title>", url: URL(string: "https://a.org/")!,
-            configuration: .init(limits: limits))
+            head: "<title>Bob Dylan - Wikipedia and more</title>",
+            url: URL(string: "https://a.org/")!,
+            configuration: .init(limits: limits)
+        )
         #expect(metadata.title == "Bob Dylan -")
     }
 }

@@ -95,4 +95,41 @@ struct HTMLTokenizerTests {
             ]
         )
     }
+
+    @Test func rawTextEndsOnlyAtItsOwnEndTagHoweverTheInputIsSplit() {
+        let html = """
+            <script>a = "</div>" + "</scripts>" + "</scrip" + "</ script>"; b < c </SCRIPT\t>\
+            <style>p </styles> q</style x><xmp></xmpx </xmp/><p>
+            """
+        let expected = [
+            "<script>", #"text:a = "</div>" + "</scripts>" + "</scrip" + "</ script>"; b < c "#, "</script>",
+            "<style>", "text:p </styles> q", "</style>", "<xmp>", "text:</xmpx ", "</xmp>", "<p>",
+        ]
+        let bytes = Array(html.utf8)
+        #expect(TokenRecorder.tokens(bytes) == expected)
+        for split in 0...bytes.count {
+            #expect(TokenRecorder.tokens(bytes, splitAt: split) == expected, "split at \(split)")
+        }
+    }
+
+    @Test func ampersandReferencesInAttributeValuesDecodeHoweverTheInputIsSplit() {
+        let html = #"<a href="?a=1&amp;b=2&amp;&amp;c&amp" title='&amp;&ampx;' data-x=&amp;&amp;y>"#
+        let expected = ["<a href=?a=1&b=2&&c& title=&&ampx; data-x=&&y>"]
+        let bytes = Array(html.utf8)
+        #expect(TokenRecorder.tokens(bytes) == expected)
+        for split in 0...bytes.count {
+            #expect(TokenRecorder.tokens(bytes, splitAt: split) == expected, "split at \(split)")
+        }
+    }
+
+    /// Text and attribute runs are scanned eight bytes at a time: the byte that ends a run is found
+    /// at every offset, after non-ASCII bytes too.
+    @Test func runsEndAtTheRightByteAtEveryOffset() {
+        for length in 0..<20 {
+            let run = String(repeating: "\u{E9}", count: length / 2) + String(repeating: "x", count: length % 2)
+            #expect(TokenRecorder.tokens("\(run)<b>") == (run.isEmpty ? ["<b>"] : ["text:\(run)", "<b>"]))
+            #expect(TokenRecorder.tokens("<i v=\"\(run)\" w='\(run)&lt;'>") == ["<i v=\(run) w=\(run)<>"])
+            #expect(TokenRecorder.tokens("<!--\(run)-->") == ["comment:\(run)"])
+        }
+    }
 }

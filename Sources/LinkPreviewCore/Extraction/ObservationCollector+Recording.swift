@@ -130,12 +130,16 @@ extension ObservationCollector {
 
     /// Whether a URL's path (before `?` or `#`) ends in an audio file extension, ignoring case.
     static func isAudioFile(_ href: ArraySlice<UInt8>) -> Bool {
-        let end = href.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? href.endIndex
-        let path = href[..<end]
-        guard let dot = path.lastIndex(of: UInt8(ascii: ".")), path.endIndex - dot <= 5 else { return false }
-        let suffix = path[dot...]
-        return audioExtensions.contains { ext in
-            ext.count == suffix.count && zip(ext, suffix).allSatisfy { $0 == ASCII.lowercased($1) }
+        href.withUnsafeBufferPointer { bytes in
+            let end = ByteSearch.first(of: UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "#"), in: bytes, from: 0)
+            // The last `.` of the path, looked for only where an extension of up to four letters starts.
+            var dot = end - 1
+            while dot >= 0 && end - dot < 5 && bytes[dot] != UInt8(ascii: ".") { dot -= 1 }
+            guard dot >= 0, end - dot <= 5, bytes[dot] == UInt8(ascii: ".") else { return false }
+            let suffix = UnsafeBufferPointer(rebasing: bytes[dot..<end])
+            return audioExtensions.contains { ext in
+                ext.count == suffix.count && zip(ext, suffix).allSatisfy { $0 == ASCII.lowercased($1) }
+            }
         }
     }
 

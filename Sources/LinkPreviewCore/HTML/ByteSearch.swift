@@ -18,6 +18,10 @@ enum ByteSearch {
 
     /// The index of the first of `a`, `b` or `c` in `buffer[from...]`, or `buffer.count`: the scan
     /// behind text, attribute value and comment runs.
+    ///
+    /// Eight bytes are tested at a time (SWAR): a word XORed with a byte repeated eight times has a
+    /// zero byte where that byte is, and `(x - 0x01…01) & ~x & 0x80…80` marks zero bytes, the lowest
+    /// mark exactly (borrows only create false marks above a true one).
     @inline(__always)
     static func first(
         of a: UInt8,
@@ -26,13 +30,25 @@ enum ByteSearch {
         in buffer: UnsafeBufferPointer<UInt8>,
         from start: Int
     ) -> Int {
+        guard let base = buffer.baseAddress else { return buffer.count }
+        let count = buffer.count
         var index = start
-        while index < buffer.count {
-            let byte = buffer[index]
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let (wordA, wordB, wordC) = (ones &* UInt64(a), ones &* UInt64(b), ones &* UInt64(c))
+        while index &+ 8 <= count {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+            let (xa, xb, xc) = (word ^ wordA, word ^ wordB, word ^ wordC)
+            let marks = ((xa &- ones) & ~xa | (xb &- ones) & ~xb | (xc &- ones) & ~xc) & highs
+            if marks != 0 { return index &+ marks.trailingZeroBitCount &>> 3 }
+            index &+= 8
+        }
+        while index < count {
+            let byte = base[index]
             if byte == a || byte == b || byte == c { return index }
             index &+= 1
         }
-        return buffer.count
+        return count
     }
 
     /// Whether `buffer[a..<a + count]` and `buffer[b..<b + count]` hold the same bytes.

@@ -207,8 +207,14 @@ extension HTMLTokenizer {
         _ i: inout Int,
         quote: UInt8
     ) {
-        let start = i
-        let j = ByteSearch.first(of: quote, ASCII.ampersand, ASCII.null, in: input, from: i)
+        var start = i
+        var j = ByteSearch.first(of: quote, ASCII.ampersand, ASCII.null, in: input, from: i)
+        // `&amp;`, the reference URLs in attributes are full of, is read in the run.
+        while j < input.count && input[j] == ASCII.ampersand && Self.isAmpersandReference(input, at: j) {
+            appendToAttributeValue(input, start..<j + 1)
+            start = j + 5
+            j = ByteSearch.first(of: quote, ASCII.ampersand, ASCII.null, in: input, from: start)
+        }
         appendToAttributeValue(input, start..<j)
         i = j
         guard j < input.count else { return }
@@ -220,6 +226,13 @@ extension HTMLTokenizer {
             state = .characterReference
         default: appendToAttributeValue(Self.replacementCharacter)
         }
+    }
+
+    /// Whether `input[index...]` is `&amp;` (which stands for `&` wherever it occurs).
+    @inline(__always)
+    static func isAmpersandReference(_ input: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
+        index + 4 < input.count && input[index + 1] == 0x61 && input[index + 2] == 0x6D && input[index + 3] == 0x70
+            && input[index + 4] == ASCII.semicolon
     }
 
     private mutating func consumeUnquotedAttributeValue<Sink: HTMLTokenSink>(

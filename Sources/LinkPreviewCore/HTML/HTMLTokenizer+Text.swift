@@ -23,9 +23,11 @@ extension HTMLTokenizer {
         i = j + 1
     }
 
-    /// RAWTEXT, script data and PLAINTEXT: text runs are found with `memchr`. Only `</` (and `<!` in
-    /// script data) can leave the text, so any other `<` stays inside the run instead of going through
-    /// the less-than-sign state, which would emit it on its own and come straight back.
+    /// RAWTEXT, script data and PLAINTEXT: text runs are found with `memchr`. Only an appropriate end
+    /// tag (`</script` for a script, followed by whitespace, `/` or `>`) and `<!` in script data can
+    /// leave the text, so any other `<` — `</div>` in a script's string included — stays inside the
+    /// run instead of going through the less-than-sign and end-tag states, which would emit it as text
+    /// and come straight back. Where the input ends before that is decided, the states decide.
     mutating func consumeRawText<Sink: HTMLTokenSink>(
         _ input: UnsafeBufferPointer<UInt8>,
         _ i: inout Int,
@@ -40,7 +42,8 @@ extension HTMLTokenizer {
         var end = ByteSearch.first(ASCII.lessThan, in: input, from: i)
         while end + 1 < input.count {
             let next = input[end + 1]
-            if next == ASCII.slash || (isScript && next == ASCII.exclamation) { break }
+            if isScript && next == ASCII.exclamation { break }
+            if next == ASCII.slash && mayEndRawText(input, nameStart: end + 2) { break }
             end = ByteSearch.first(ASCII.lessThan, in: input, from: end + 1)
         }
         emitReplacingNulls(input, i..<end, &sink)
@@ -48,6 +51,19 @@ extension HTMLTokenizer {
         guard end < input.count else { return }
         state = isScript ? .scriptDataLessThanSign : .rawtextLessThanSign
         i = end + 1
+    }
+
+    /// Whether the `</` before `nameStart` may begin an appropriate end tag: true when it does, and when
+    /// the input ends before that is known.
+    private func mayEndRawText(_ input: UnsafeBufferPointer<UInt8>, nameStart: Int) -> Bool {
+        let length = lastStartTagName.count
+        guard length > 0 else { return false }
+        guard nameStart + length < input.count else { return true }
+        for k in 0..<length where ASCII.lowercased(input[nameStart + k]) != lastStartTagName[k] { return false }
+        switch input[nameStart + length] {
+        case ASCII.tab, ASCII.lineFeed, ASCII.formFeed, ASCII.space, ASCII.slash, ASCII.greaterThan: return true
+        default: return false
+        }
     }
 
     /// The RCDATA and RAWTEXT less-than sign states.

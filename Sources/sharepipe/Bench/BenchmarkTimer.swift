@@ -59,3 +59,17 @@ enum BenchmarkTimer {
             ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
     }
 }
+
+extension BenchmarkTimer {
+    /// The median time of `runs` runs of `work`, in microseconds (for per-page figures).
+    static func medianMicroseconds(runs: Int, _ work: () -> Void) -> Double {
+        let clock = ContinuousClock()
+        var times: [Double] = []
+        for _ in 0..<runs {
+            let start = clock.now
+            work()
+            times.append(milliseconds(clock.now - start) * 1000)
+        }
+        return median(times)
+    }
+}
