@@ -8,16 +8,16 @@ extension MetadataAssembler {
         var result = openGraphObjects(prefix: "og:image")
         for key in ["twitter:image", "twitter:image:src"] {
             for value in metas(key) {
-                guard let url = URLResolver.resolveMedia(value, against: base) else { continue }
+                guard let url = resolveMedia(value) else { continue }
                 result.append(LinkMedia(url: url, alt: text(meta("twitter:image:alt"))))
             }
         }
         for image in jsonLD.images {
-            guard let url = URLResolver.resolveMedia(image.url, against: base) else { continue }
+            guard let url = resolveMedia(image.url) else { continue }
             result.append(LinkMedia(url: url, width: image.width, height: image.height))
         }
         if result.isEmpty, let poster = observations.mediaElements.compactMap(\.poster).first,
-            let url = URLResolver.resolveMedia(poster, against: base)
+            let url = resolveMedia(poster)
         {
             result.append(LinkMedia(url: url))
         }
@@ -28,7 +28,7 @@ extension MetadataAssembler {
     func videos() -> [LinkMedia] {
         // An `og:video` of type text/html or Flash is a player page to embed, not a video.
         var result = openGraphObjects(prefix: "og:video").filter { !Self.isPlayerPage($0.type) }
-        if let stream = meta("twitter:player:stream"), let url = URLResolver.resolveMedia(stream, against: base) {
+        if let stream = meta("twitter:player:stream"), let url = resolveMedia(stream) {
             result.append(LinkMedia(url: url, type: text(meta("twitter:player:stream:content_type"))))
         }
         // `twitter:player` is an HTML page to embed, not a video: it is not one of these.
@@ -45,7 +45,7 @@ extension MetadataAssembler {
             result += observations.mediaElements.filter { $0.kind == .audio }.compactMap(elementMedia)
         }
         if result.isEmpty {
-            result += observations.audioLinks.compactMap { URLResolver.resolveMedia($0, against: base) }
+            result += observations.audioLinks.compactMap { resolveMedia($0) }
                 .map { LinkMedia(url: $0) }
         }
         return deduplicated(result)
@@ -60,7 +60,7 @@ extension MetadataAssembler {
     /// A video counts only with a media type or a media file extension: `blob:` URLs and playlists
     /// without an extension are what a player script feeds, not something to play elsewhere.
     func elementMedia(_ element: PageObservations.MediaElement) -> LinkMedia? {
-        guard let source = element.source, let url = URLResolver.resolveMedia(source, against: base) else {
+        guard let source = element.source, let url = resolveMedia(source) else {
             return nil
         }
         if element.kind == .video {
@@ -82,11 +82,11 @@ extension MetadataAssembler {
             let value = meta.content.trimmingASCIIWhitespace()
             switch property {
             case "", ":url":
-                guard let url = URLResolver.resolveMedia(value, against: base) else { continue }
+                guard let url = resolveMedia(value) else { continue }
                 if property == ":url", let last = result.last, last.url == url { continue }
                 result.append(LinkMedia(url: url))
             case ":secure_url":
-                guard let url = URLResolver.resolveMedia(value, against: base) else { continue }
+                guard let url = resolveMedia(value) else { continue }
                 if result.isEmpty {
                     result.append(LinkMedia(url: url))
                 } else {
@@ -108,7 +108,7 @@ extension MetadataAssembler {
     /// A JSON-LD VideoObject/AudioObject: its `contentUrl` (the media); an `embedUrl` is a player page.
     func media(_ item: JSONLDFacts.Media) -> LinkMedia? {
         guard let source = item.contentURL,
-            let url = URLResolver.resolveMedia(source, against: base)
+            let url = resolveMedia(source)
         else { return nil }
         return LinkMedia(url: url, type: text(item.encodingFormat), width: item.width, height: item.height)
     }
@@ -118,7 +118,7 @@ extension MetadataAssembler {
     func fallbackImage() -> LinkMedia? {
         for image in observations.images {
             guard let width = image.width, let height = image.height, width >= 200, height >= 100,
-                let url = URLResolver.resolveMedia(image.source, against: base)
+                let url = resolveMedia(image.source)
             else { continue }
             return LinkMedia(url: url, width: width, height: height, alt: text(image.alt))
         }
@@ -150,7 +150,7 @@ extension MetadataAssembler {
         for link in observations.links {
             guard let rel = link.relations.first(where: { Self.iconRelations.contains($0) }),
                 result.count < limits.maxListItems,
-                let url = URLResolver.resolveMedia(link.href, against: base)
+                let url = resolveMedia(link.href)
             else { continue }
             let relation = link.relations.contains("shortcut") && rel == "icon" ? "shortcut icon" : rel
             result.append(LinkIcon(url: url, sizes: text(link.sizes), type: text(link.type), rel: relation))

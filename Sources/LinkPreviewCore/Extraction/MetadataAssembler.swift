@@ -12,7 +12,11 @@ import Foundation
 ///
 /// Every URL is resolved against `<base href>` or the page URL; `data:` and `javascript:` media are
 /// refused; text is whitespace-collapsed and capped by ``ExtractionLimits``.
-struct MetadataAssembler {
+///
+/// A class, used once per page: rules pass it to closures, and resolved URLs are remembered (pages
+/// repeat one image URL in `og:image`, `twitter:image` and JSON-LD, their own URL in the canonical
+/// link and `og:url`).
+final class MetadataAssembler {
     let observations: PageObservations
     let pageURL: URL
     let originalURL: URL?
@@ -23,6 +27,8 @@ struct MetadataAssembler {
     let jsonLD: JSONLDFacts
     /// ``PageObservations/metas`` by key.
     let metasByKey: [String: [String]]
+    /// What ``resolveMedia(_:)`` gave for each reference so far.
+    private var resolvedMedia: [String: URL?] = [:]
 
     init(
         observations: PageObservations,
@@ -175,7 +181,7 @@ struct MetadataAssembler {
             observations.links.filter { $0.relations.contains("canonical") }.map(\.href)
             + [meta("og:url"), jsonLD.url].compactMap { $0 }
         for candidate in candidates {
-            guard let url = URLResolver.resolveMedia(candidate, against: base), let host = url.host,
+            guard let url = resolveMedia(candidate), let host = url.host,
                 let pageHost = pageURL.host, SameSite.contains(host, pageHost)
             else { continue }
             return url
@@ -194,12 +200,21 @@ struct MetadataAssembler {
             } else {
                 return nil
             }
-            guard let url = URLResolver.resolveMedia(link.href, against: base) else { return nil }
+            guard let url = resolveMedia(link.href) else { return nil }
             return OEmbedLink(url: url, format: format, title: text(link.title))
         }
     }
 
     // MARK: Helpers
+
+    /// `reference` resolved against the page's base as the URL of a media object (see
+    /// ``URLResolver/resolveMedia(_:against:maxLength:)``), remembered for the next time it is asked.
+    func resolveMedia(_ reference: String) -> URL? {
+        if let known = resolvedMedia[reference] { return known }
+        let url = URLResolver.resolveMedia(reference, against: base)
+        resolvedMedia[reference] = url
+        return url
+    }
 
     /// The content of the first meta with `key` (lowercase) that is not blank.
     func meta(_ key: String) -> String? {
@@ -236,7 +251,7 @@ struct MetadataAssembler {
                 return value.contains("noindex") || value.contains("none")
             },
             canonicalURL: observations.links.first { $0.relations.contains("canonical") }
-                .flatMap { URLResolver.resolveMedia($0.href, against: base) },
+                .flatMap { resolveMedia($0.href) },
             refreshURL: meta("refresh").flatMap(refreshTarget)
         )
         return WallDetector.detect(signals)
@@ -251,6 +266,6 @@ extension MetadataAssembler {
         if let quote = target.first, quote == "'" || quote == "\"" {
             target = String(target.dropFirst().prefix { $0 != quote })
         }
-        return URLResolver.resolveMedia(target, against: base)
+        return resolveMedia(target)
     }
 }

@@ -17,7 +17,8 @@ enum SameSite {
         guard labels.count >= 2, !labels.allSatisfy({ $0.allSatisfy(\.isNumber) }) else { return nil }
         let last = labels[labels.count - 1]
         let secondLast = labels[labels.count - 2]
-        let countryCodeSecondLevel = last.count == 2 && secondLast.count <= 3 && labels.count >= 3
+        let countryCodeSecondLevel =
+            last.count == 2 && secondLast.count <= 3 && labels.count >= 3
             && ["co", "com", "net", "org", "ac", "gov", "edu", "ne", "or", "go", "gob", "nic"].contains(secondLast)
         return labels.suffix(countryCodeSecondLevel ? 3 : 2).joined(separator: ".")
     }

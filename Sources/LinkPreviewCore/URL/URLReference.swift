@@ -132,6 +132,12 @@ enum URLReference {
         return true
     }
 
+    /// Whether a prepared reference is an absolute `http` or `https` URL with an authority
+    /// (`https://…`; schemes are lowercase once prepared), which resolves to itself whatever the base.
+    static func isAbsoluteWeb(_ prepared: String) -> Bool {
+        prepared.utf8.starts(with: "https://".utf8) || prepared.utf8.starts(with: "http://".utf8)
+    }
+
     /// Whether a prepared reference starts with a scheme other than `http` and `https` (schemes are
     /// lowercase once prepared).
     static func hasNonWebScheme(_ prepared: String) -> Bool {

@@ -103,19 +103,23 @@ package enum URLResolver {
         maxLength: Int,
         webOnly: Bool = false
     ) -> (url: URL, isWeb: Bool)? {
-        let base = base.absoluteURL
         guard
             let prepared = URLReference.prepare(
                 reference,
-                baseScheme: { base.scheme?.lowercased() },
+                baseScheme: { base.absoluteURL.scheme?.lowercased() },
                 maxLength: maxLength
             )
         else { return nil }
         if prepared.isEmpty {
-            return withoutFragment(base).map { ($0, isWeb($0)) }
+            return withoutFragment(base.absoluteURL).map { ($0, isWeb($0)) }
         }
         if webOnly, URLReference.hasNonWebScheme(prepared) { return nil }
-        guard let parsed = URL(string: prepared, relativeTo: base)?.absoluteURL else { return nil }
+        // Most references a page writes are absolute (`https://…`): they resolve to themselves, and
+        // parsing them alone skips Foundation's merge with the base.
+        let parsed =
+            URLReference.isAbsoluteWeb(prepared)
+            ? URL(string: prepared) : URL(string: prepared, relativeTo: base.absoluteURL)?.absoluteURL
+        guard let parsed else { return nil }
         return validated(parsed, maxLength: maxLength)
     }
 
