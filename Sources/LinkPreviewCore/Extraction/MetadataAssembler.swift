@@ -26,7 +26,7 @@ final class MetadataAssembler {
     let base: URL
     let jsonLD: JSONLDFacts
     /// ``PageObservations/metas`` by key.
-    let metasByKey: [String: [String]]
+    let metaIndex: MetaIndex
     /// What ``resolveMedia(_:)`` gave for each reference so far.
     private var resolvedMedia: [String: URL?] = [:]
 
@@ -42,7 +42,7 @@ final class MetadataAssembler {
         self.originalURL = originalURL
         self.statusCode = statusCode
         self.limits = limits
-        self.metasByKey = observations.metasByKey
+        self.metaIndex = MetaIndex(observations.metas)
         self.base = observations.baseHref.flatMap { URLResolver.resolveBase($0, against: pageURL) } ?? pageURL
         self.jsonLD =
             JSONLDReader.read(
@@ -218,11 +218,11 @@ final class MetadataAssembler {
 
     /// The content of the first meta with `key` (lowercase) that is not blank.
     func meta(_ key: String) -> String? {
-        metasByKey[key]?.first { !$0.allSatisfy(\.isWhitespace) }
+        metaIndex.firstContent(key)
     }
 
     /// The contents of every meta with `key` (lowercase), in order.
-    func metas(_ key: String) -> [String] { metasByKey[key] ?? [] }
+    func metas(_ key: String) -> [String] { metaIndex.contents(key) }
 
     func text(_ value: String?, limit: Int? = nil) -> String? {
         TextNormalizer.clean(value, maxLength: limit ?? limits.maxFieldLength)

@@ -30,8 +30,10 @@ extension ObservationCollector {
             }
         }
 
-        /// Notes what a JSON-LD block offers, by a cheap look for its keys (it is parsed later).
+        /// Notes what a JSON-LD block offers, by a cheap look for its keys (it is parsed later); only
+        /// when ``waitsForArticleDetails``, since nothing else reads it.
         mutating func record(jsonLD text: [UInt8]) {
+            guard waitsForArticleDetails else { return }
             let bytes = ArraySlice(text)
             if ByteMatching.containsIgnoringCase(bytes, Self.datePublished)
                 || ByteMatching.containsIgnoringCase(bytes, Self.dateModified)

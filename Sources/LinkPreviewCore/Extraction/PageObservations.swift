@@ -69,12 +69,4 @@ struct PageObservations: Sendable {
     var firstParagraph: String?
     /// Links to audio files (`<a href="….mp3">`).
     var audioLinks: [String] = []
-
-    /// Every meta's contents by key (lowercase), in document order: built once by the assembler,
-    /// which asks for some sixty keys.
-    var metasByKey: [String: [String]] {
-        var index: [String: [String]] = [:]
-        for meta in metas { index[meta.key, default: []].append(meta.content) }
-        return index
-    }
 }

@@ -33,7 +33,8 @@ struct WallContext {
     init(_ signals: WallSignals) {
         self.signals = signals
         let requested = WallURL(signals.requestedURL)
-        let page = WallURL(signals.pageURL)
+        // Most pages were not redirected and name themselves as canonical: equal URLs are read once.
+        let page = signals.pageURL == signals.requestedURL ? requested : WallURL(signals.pageURL)
         self.requested = requested
         var detours: [Detour] = []
         if let page, requested.map({ !page.isSamePage(as: $0) }) ?? true {
@@ -41,6 +42,8 @@ struct WallContext {
         }
         let reference = requested ?? page
         for (url, label) in [(signals.canonicalURL, "canonical "), (signals.refreshURL, "refresh ")] {
+            // A URL equal to the requested or the page URL is the same page, or has no host.
+            if url == signals.requestedURL || url == signals.pageURL { continue }
             guard let declared = WallURL(url) else { continue }
             if let requested, declared.isSamePage(as: requested) { continue }
             if let page, declared.isSamePage(as: page) { continue }
