@@ -112,9 +112,15 @@ struct HTMLTokenizerTests {
         }
     }
 
-    @Test func ampersandReferencesInAttributeValuesDecodeHoweverTheInputIsSplit() {
-        let html = #"<a href="?a=1&amp;b=2&amp;&amp;c&amp" title='&amp;&ampx;' data-x=&amp;&amp;y>"#
-        let expected = ["<a href=?a=1&b=2&&c& title=&&ampx; data-x=&&y>"]
+    @Test func referencesWrittenWholeDecodeAsTheStatesDoHoweverTheInputIsSplit() {
+        let html = """
+            <a href="?a=1&amp;b=2&amp;&amp;c&amp" title='&amp;&ampx;&quot;&#39;&#x27;&#128;&#0;&#x110000;&notit;' \
+            data-x=&amp;&amp;y>&lt;&quot;&#39;&#X1F600;&#150;&notin;&notit;&unknown;&#;
+            """
+        let expected = [
+            "<a href=?a=1&b=2&&c& title=&&ampx;\"''€\u{FFFD}\u{FFFD}&notit; data-x=&&y>",
+            "text:<\"'😀–∉¬it;&unknown;&#;",
+        ]
         let bytes = Array(html.utf8)
         #expect(TokenRecorder.tokens(bytes) == expected)
         for split in 0...bytes.count {

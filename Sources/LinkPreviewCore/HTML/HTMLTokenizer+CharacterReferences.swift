@@ -105,12 +105,7 @@ extension HTMLTokenizer {
     /// The numeric character reference end state: out-of-range values, surrogates and NUL become
     /// U+FFFD; C1 controls are read as windows-1252 the way browsers do.
     mutating func finishNumericCharacterReference<Sink: HTMLTokenSink>(_ sink: inout Sink) {
-        var code = characterReferenceCode
-        if code == 0 || code > 0x10_FFFF || (0xD800...0xDFFF).contains(code) {
-            code = 0xFFFD
-        } else if (0x80...0x9F).contains(code), let mapped = Self.windows1252C1[Int(code - 0x80)] {
-            code = mapped
-        }
+        let code = Self.numericReferenceValue(characterReferenceCode)
         var utf8: [UInt8] = []
         utf8.reserveCapacity(4)
         UTF8.encode(Unicode.Scalar(code)!) { utf8.append($0) }

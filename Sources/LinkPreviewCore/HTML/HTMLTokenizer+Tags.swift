@@ -209,10 +209,13 @@ extension HTMLTokenizer {
     ) {
         var start = i
         var j = ByteSearch.first(of: quote, ASCII.ampersand, ASCII.null, in: input, from: i)
-        // `&amp;`, the reference URLs in attributes are full of, is read in the run.
-        while j < input.count && input[j] == ASCII.ampersand && Self.isAmpersandReference(input, at: j) {
-            appendToAttributeValue(input, start..<j + 1)
-            start = j + 5
+        // References written out whole (`&amp;` in URLs, `&quot;` in JSON) are read in the run.
+        while j < input.count && input[j] == ASCII.ampersand {
+            appendToAttributeValue(input, start..<j)
+            start = j
+            guard let length = Self.completeReference(in: input, at: j, { appendToAttributeValue($0, 0..<$0.count) })
+            else { break }
+            start = j + length
             j = ByteSearch.first(of: quote, ASCII.ampersand, ASCII.null, in: input, from: start)
         }
         appendToAttributeValue(input, start..<j)
@@ -226,13 +229,6 @@ extension HTMLTokenizer {
             state = .characterReference
         default: appendToAttributeValue(Self.replacementCharacter)
         }
-    }
-
-    /// Whether `input[index...]` is `&amp;` (which stands for `&` wherever it occurs).
-    @inline(__always)
-    static func isAmpersandReference(_ input: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
-        index + 4 < input.count && input[index + 1] == 0x61 && input[index + 2] == 0x6D && input[index + 3] == 0x70
-            && input[index + 4] == ASCII.semicolon
     }
 
     private mutating func consumeUnquotedAttributeValue<Sink: HTMLTokenSink>(

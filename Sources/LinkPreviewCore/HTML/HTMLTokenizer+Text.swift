@@ -15,6 +15,10 @@ extension HTMLTokenizer {
         switch input[j] {
         case ASCII.lessThan: state = isRCDATA ? .rcdataLessThanSign : .tagOpen
         case ASCII.ampersand:
+            if let length = Self.completeReference(in: input, at: j, { sink.characters($0) }) {
+                i = j + length
+                return
+            }
             returnState = state
             state = .characterReference
         default:
