@@ -44,12 +44,11 @@ struct ObservationCollector: HTMLTokenSink {
         capture?.noteStart(tag)
         authorCapture?.noteStart(tag)
         if tag.attributeCount > 0, observations.bodyStarted { recordItemProperty(tag) }
-        let name = tag.nameBytes
-        switch name.count {
+        switch tag.nameBytes.count {
         case 1:
-            if name[0] == 0x61 {  // a
+            if tag.nameBytes[0] == 0x61 {  // a
                 recordAnchor(tag)
-            } else if name[0] == 0x70 {  // p
+            } else if tag.nameBytes[0] == 0x70 {  // p
                 startBody()
                 recordParagraphStart()
             }

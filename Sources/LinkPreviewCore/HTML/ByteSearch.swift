@@ -58,6 +58,19 @@ enum ByteSearch {
         return memcmp(base + a, base + b, count) == 0
     }
 
+    /// Whether `a[aStart..<aStart + count]` and `b[bStart..<bStart + count]` hold the same bytes.
+    @inline(__always)
+    static func equal(
+        _ a: UnsafeBufferPointer<UInt8>,
+        _ aStart: Int,
+        _ b: UnsafeBufferPointer<UInt8>,
+        _ bStart: Int,
+        count: Int
+    ) -> Bool {
+        guard count > 0, let aBase = a.baseAddress, let bBase = b.baseAddress else { return true }
+        return memcmp(aBase + aStart, bBase + bStart, count) == 0
+    }
+
     /// Whether `byte` occurs in `buffer[range]`.
     @inline(__always)
     static func contains(_ byte: UInt8, in buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {

@@ -44,7 +44,10 @@ public struct HTMLTag: Sendable {
 
     /// Whether the tag's name is `name` (give it lowercase).
     public func hasName(_ name: StaticString) -> Bool {
-        name.withUTF8Buffer { nameBytes.elementsEqual($0) }
+        name.withUTF8Buffer { wanted in
+            wanted.count == nameBytes.count
+                && nameBytes.withUnsafeBufferPointer { ByteSearch.equal($0, 0, wanted, 0, count: wanted.count) }
+        }
     }
 
     /// The value of the attribute `name` (give it lowercase), or nil when the tag has none.
@@ -66,7 +69,12 @@ public struct HTMLTag: Sendable {
 
     private func find(_ name: StaticString) -> AttributeRange? {
         name.withUTF8Buffer { wanted in
-            ranges.first { storage[$0.nameStart..<$0.nameEnd].elementsEqual(wanted) }
+            storage.withUnsafeBufferPointer { bytes in
+                for range in ranges where range.nameEnd - range.nameStart == wanted.count {
+                    if ByteSearch.equal(bytes, range.nameStart, wanted, 0, count: wanted.count) { return range }
+                }
+                return nil
+            }
         }
     }
 
@@ -74,7 +82,8 @@ public struct HTMLTag: Sendable {
         self.isEndTag = isEndTag
         isSelfClosing = false
         nameBytes.removeAll(keepingCapacity: true)
-        storage.removeAll(keepingCapacity: true)
-        ranges.removeAll(keepingCapacity: true)
+        // Most tags have no attributes to forget.
+        if !ranges.isEmpty { ranges.removeAll(keepingCapacity: true) }
+        if !storage.isEmpty { storage.removeAll(keepingCapacity: true) }
     }
 }

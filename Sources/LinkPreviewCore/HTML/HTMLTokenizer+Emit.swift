@@ -38,11 +38,13 @@ extension HTMLTokenizer {
         if tag.isEndTag {
             sink.endTag(tag)
         } else {
-            // Copied, not shared: sharing would make the next tag's reset allocate a new buffer.
-            lastStartTagName.removeAll(keepingCapacity: true)
-            lastStartTagName.append(contentsOf: tag.nameBytes)
             sink.startTag(tag)
             if switchesContentModel, let model = Self.contentModel(after: tag.nameBytes) {
+                // The last start tag's name only matters in the text states it opens, which only a
+                // switch (or the initial state) enters. Copied, not shared: sharing would make the
+                // next tag's reset allocate a new buffer.
+                lastStartTagName.removeAll(keepingCapacity: true)
+                lastStartTagName.append(contentsOf: tag.nameBytes)
                 state = model
             }
         }
