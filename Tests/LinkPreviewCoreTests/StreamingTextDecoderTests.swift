@@ -43,6 +43,19 @@ struct StreamingTextDecoderTests {
         #expect(decodeInChunks(ascii + [0xFF], as: .utf8, boundaries: [64]) == ascii + [0xEF, 0xBF, 0xBD])
     }
 
+    /// The ASCII fast path jumps to the first non-ASCII byte of a word: a character or a fault at any
+    /// offset around the 8- and 16-byte words is decoded as the standard library decodes it.
+    @Test func nonASCIIBytesAtEveryOffsetDecodeAsTheStandardLibraryDoes() {
+        for offset in 0..<40 {
+            let ascii = Array(String(repeating: "x", count: offset).utf8)
+            let tail = Array(String(repeating: "y", count: 40 - offset).utf8)
+            for inner: [UInt8] in [[0xC3, 0xA9], [0xE2, 0x82, 0xAC, 0xC3], [0xFF], [0xF0, 0x9F, 0x98, 0x80, 0x80]] {
+                let bytes = ascii + inner + tail + inner + [0x7A]
+                expectDecoding(bytes, as: .utf8, toBe: String(decoding: bytes, as: UTF8.self))
+            }
+        }
+    }
+
     @Test func utf16DecodesSurrogatePairsAndReplacesLoneOnes() {
         // 😀 A, then a lone lead surrogate followed by "A", then a lone trail surrogate, then an odd byte.
         let little: [UInt8] = [0x3D, 0xD8, 0x00, 0xDE, 0x41, 0x00, 0x00, 0xD8, 0x41, 0x00, 0x00, 0xDC, 0x41]

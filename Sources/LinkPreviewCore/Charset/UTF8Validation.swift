@@ -33,19 +33,24 @@ enum UTF8Validation {
     static func scan(_ base: UnsafePointer<UInt8>, from start: Int, to end: Int) -> (index: Int, stop: Stop) {
         let raw = UnsafeRawPointer(base)
         var index = start
+        let highBits: UInt64 = 0x8080_8080_8080_8080
         while index < end {
-            // ASCII fast path: 16, then 8 bytes at a time.
+            // ASCII fast path: 16, then 8 bytes at a time, stopping at the first non-ASCII byte.
             while index + 16 <= end {
-                let first = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                let second = raw.loadUnaligned(fromByteOffset: index + 8, as: UInt64.self)
-                if (first | second) & 0x8080_8080_8080_8080 != 0 { break }
+                let first = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) & highBits
+                let second =
+                    UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index + 8, as: UInt64.self)) & highBits
+                if first | second != 0 {
+                    index += first != 0 ? first.trailingZeroBitCount >> 3 : 8 + second.trailingZeroBitCount >> 3
+                    break
+                }
                 index += 16
             }
             if index == end { break }
-            if index + 8 <= end, raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0
-            {
-                index += 8
-                continue
+            if index + 8 <= end {
+                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) & highBits
+                index += word.trailingZeroBitCount >> 3  // 8 when all ASCII
+                if word == 0 { continue }
             }
             let lead = base[index]
             if lead < 0x80 {

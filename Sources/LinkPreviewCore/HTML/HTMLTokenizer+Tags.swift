@@ -78,19 +78,23 @@ extension HTMLTokenizer {
         }
     }
 
-    /// The states from "before attribute name" to "self-closing start tag".
+    /// The states from "before attribute name" to "self-closing start tag", run until the tag ends, a
+    /// character reference needs its states, or the input runs out: a tag's attributes pass through
+    /// several states each, and this loop spares them the dispatch over every state.
     mutating func consumeAttributes<Sink: HTMLTokenSink>(
         _ input: UnsafeBufferPointer<UInt8>,
         _ i: inout Int,
         _ sink: inout Sink
     ) {
-        switch state {
-        case .attributeName: consumeAttributeName(input, &i)
-        case .attributeValueDoubleQuoted: consumeQuotedAttributeValue(input, &i, quote: ASCII.quote)
-        case .attributeValueSingleQuoted: consumeQuotedAttributeValue(input, &i, quote: ASCII.apostrophe)
-        case .attributeValueUnquoted: consumeUnquotedAttributeValue(input, &i, &sink)
-        default: consumeBetweenAttributes(input, &i, &sink)
-        }
+        repeat {
+            switch state {
+            case .attributeName: consumeAttributeName(input, &i)
+            case .attributeValueDoubleQuoted: consumeQuotedAttributeValue(input, &i, quote: ASCII.quote)
+            case .attributeValueSingleQuoted: consumeQuotedAttributeValue(input, &i, quote: ASCII.apostrophe)
+            case .attributeValueUnquoted: consumeUnquotedAttributeValue(input, &i, &sink)
+            default: consumeBetweenAttributes(input, &i, &sink)
+            }
+        } while i < input.count && state.isInTagAttributes && !isStopped
     }
 
     /// Before/after attribute name, before value, after a quoted value, self-closing start tag.
@@ -174,6 +178,7 @@ extension HTMLTokenizer {
     private mutating func consumeAttributeName(_ input: UnsafeBufferPointer<UInt8>, _ i: inout Int) {
         let start = i
         var j = i
+        var hasUpper = false
         while j < input.count {
             let c = input[j]
             if c <= ASCII.space || c == ASCII.slash || c == ASCII.greaterThan || c == ASCII.equals {
@@ -183,9 +188,10 @@ extension HTMLTokenizer {
                     break
                 }
             }
+            hasUpper = hasUpper || ASCII.isUpper(c)
             j &+= 1
         }
-        appendToAttributeName(input, start..<j)
+        appendToAttributeName(input, start..<j, hasUpper: hasUpper)
         i = j
         guard j < input.count else { return }
         switch input[j] {
@@ -267,14 +273,17 @@ extension HTMLTokenizer {
         pendingAttributeNameStart = tag.ranges.count < limits.maxAttributesPerTag ? tag.storage.count : nil
     }
 
-    mutating func appendToAttributeName(_ input: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) {
+    /// Appends to the name of the attribute in progress, lowercased (`hasUpper`: whether `range` may
+    /// hold uppercase letters).
+    mutating func appendToAttributeName(_ input: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, hasUpper: Bool = true)
+    {
         guard let start = pendingAttributeNameStart, !range.isEmpty else { return }
         let room = limits.maxAttributeNameBytes - (tag.storage.count - start)
         guard room > 0 else { return }
         let end = range.count > room ? range.lowerBound + room : range.upperBound
         let before = tag.storage.count
         tag.storage.append(contentsOf: UnsafeBufferPointer(rebasing: input[range.lowerBound..<end]))
-        Self.lowercase(&tag.storage, from: before)
+        if hasUpper { Self.lowercase(&tag.storage, from: before) }
     }
 
     mutating func appendToAttributeName(_ literal: StaticString) {

@@ -31,6 +31,12 @@ enum HTMLTokenizerState: UInt8, Sendable {
     case hexadecimalCharacterReferenceStart, decimalCharacterReferenceStart
     case hexadecimalCharacterReference, decimalCharacterReference
 
+    /// Whether it is one of the states from "before attribute name" to "self-closing start tag", which
+    /// ``HTMLTokenizer`` runs in a loop of their own.
+    var isInTagAttributes: Bool {
+        (Self.beforeAttributeName.rawValue...Self.selfClosingStartTag.rawValue).contains(rawValue)
+    }
+
     /// Whether a character reference that returns to this state appends to an attribute value.
     var isAttributeValue: Bool {
         self == .attributeValueDoubleQuoted || self == .attributeValueSingleQuoted
