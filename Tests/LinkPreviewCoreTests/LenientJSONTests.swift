@@ -1,7 +1,6 @@
 import Foundation
-import Testing
-
 import LinkPreviewCore
+import Testing
 
 /// The cleaning pass on its own, so that what it forgives is checked whatever the platform's
 /// `JSONSerialization` happens to accept (on Linux it allows trailing commas, on Apple platforms not).
@@ -40,5 +39,23 @@ struct LenientJSONTests {
         #expect(Self.cleaned(#"{"a": [1, 2"#).isEmpty)
         #expect(Self.cleaned(#"[[[1]]] [[2]]"#, maxDepth: 2) == ["[[2]]"])
         #expect(Self.cleaned(#"{"a": 1}"#, maxBytes: 7).isEmpty)
+    }
+
+    /// Strings are scanned eight bytes at a time: a quote, an escape, a raw control character or a
+    /// non-ASCII character ends the fast scan wherever it falls.
+    @Test func readsStringsWithSpecialBytesAtEveryOffset() {
+        let specials: [(written: String, read: String)] = [
+            (#"\""#, #"""#), (#"\\"#, #"\"#), (#"\n"#, "\n"), ("\t", " "), ("\u{E9}", "\u{E9}"), (#"\u00e9"#, "\u{E9}"),
+        ]
+        for offset in 0..<20 {
+            for special in specials {
+                let prefix = String(repeating: "x", count: offset)
+                let suffix = String(repeating: "y", count: 20 - offset)
+                let json = #"{"k": ""# + prefix + special.written + suffix + #"", "l": "end"}"#
+                let object = LenientJSON.values(in: json, maxBytes: 1 << 20, maxDepth: 64).first?.object
+                #expect(object?["k"]?.string == prefix + special.read + suffix, "\(json)")
+                #expect(object?["l"]?.string == "end")
+            }
+        }
     }
 }

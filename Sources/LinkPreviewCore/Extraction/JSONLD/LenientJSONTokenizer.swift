@@ -94,6 +94,17 @@ struct LenientJSONTokenizer {
         var isVerbatim = true
         var highBits: UInt8 = 0
         while end < bytes.count {
+            // Eight bytes at a time while none is a quote, a backslash or a control character.
+            if end + 8 <= bytes.count {
+                let word = UInt64(
+                    littleEndian: UnsafeRawPointer(bytes.baseAddress! + end).loadUnaligned(as: UInt64.self)
+                )
+                if !Self.mayEndOrEscape(word) {
+                    if word & 0x8080_8080_8080_8080 != 0 { highBits = 0x80 }
+                    end += 8
+                    continue
+                }
+            }
             let byte = bytes[end]
             highBits |= byte
             if byte == UInt8(ascii: "\"") { break }
@@ -116,6 +127,20 @@ struct LenientJSONTokenizer {
             isVerbatim: isVerbatim && (isASCII || !hasPrefix("\u{FEFF}", at: start)),
             isASCII: isASCII
         )
+    }
+
+    /// Whether one of the eight bytes of `word` may be a quote, a backslash or below 0x20 (SWAR: a byte
+    /// equal to `c` is a zero byte of `word ^ c…c`, and `(x - 0x01…01) & ~x & 0x80…80` is nonzero
+    /// exactly when `x` has a zero byte; `(word - 0x20…20) & ~word & 0x80…80` marks bytes below 0x20).
+    @inline(__always)
+    private static func mayEndOrEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let quotes = word ^ (ones &* 0x22)
+        let backslashes = word ^ (ones &* 0x5C)
+        let marks =
+            (quotes &- ones) & ~quotes | (backslashes &- ones) & ~backslashes | (word &- ones &* 0x20) & ~word
+        return marks & highs != 0
     }
 
     /// Gathers bytes that are not structure, skipping whitespace and comments between them.
