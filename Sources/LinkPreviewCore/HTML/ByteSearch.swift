@@ -19,9 +19,7 @@ enum ByteSearch {
     /// The index of the first of `a`, `b` or `c` in `buffer[from...]`, or `buffer.count`: the scan
     /// behind text, attribute value and comment runs.
     ///
-    /// Eight bytes are tested at a time (SWAR): a word XORed with a byte repeated eight times has a
-    /// zero byte where that byte is, and `(x - 0x01…01) & ~x & 0x80…80` marks zero bytes, the lowest
-    /// mark exactly (borrows only create false marks above a true one).
+    /// Eight bytes are tested at a time (SWAR, see ``zeroByteMarks(_:)``).
     @inline(__always)
     static func first(
         of a: UInt8,
@@ -33,13 +31,10 @@ enum ByteSearch {
         guard let base = buffer.baseAddress else { return buffer.count }
         let count = buffer.count
         var index = start
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        let (wordA, wordB, wordC) = (ones &* UInt64(a), ones &* UInt64(b), ones &* UInt64(c))
+        let (wordA, wordB, wordC) = (repeated(a), repeated(b), repeated(c))
         while index &+ 8 <= count {
             let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-            let (xa, xb, xc) = (word ^ wordA, word ^ wordB, word ^ wordC)
-            let marks = ((xa &- ones) & ~xa | (xb &- ones) & ~xb | (xc &- ones) & ~xc) & highs
+            let marks = zeroByteMarks(word ^ wordA) | zeroByteMarks(word ^ wordB) | zeroByteMarks(word ^ wordC)
             if marks != 0 { return index &+ marks.trailingZeroBitCount &>> 3 }
             index &+= 8
         }
@@ -49,13 +44,6 @@ enum ByteSearch {
             index &+= 1
         }
         return count
-    }
-
-    /// Whether `buffer[a..<a + count]` and `buffer[b..<b + count]` hold the same bytes.
-    @inline(__always)
-    static func equal(_ buffer: UnsafeBufferPointer<UInt8>, _ a: Int, _ b: Int, count: Int) -> Bool {
-        guard count > 0, let base = buffer.baseAddress else { return true }
-        return memcmp(base + a, base + b, count) == 0
     }
 
     /// Whether `a[aStart..<aStart + count]` and `b[bStart..<bStart + count]` hold the same bytes.
@@ -69,6 +57,26 @@ enum ByteSearch {
     ) -> Bool {
         guard count > 0, let aBase = a.baseAddress, let bBase = b.baseAddress else { return true }
         return memcmp(aBase + aStart, bBase + bStart, count) == 0
+    }
+
+    /// `byte` in each of the eight bytes of a word.
+    @inline(__always)
+    static func repeated(_ byte: UInt8) -> UInt64 {
+        0x0101_0101_0101_0101 &* UInt64(byte)
+    }
+
+    /// The high bit of each zero byte of `word` (little-endian), and maybe of bytes above the lowest
+    /// zero byte: `(word - 0x01…01) & ~word & 0x80…80`. Nonzero exactly when `word` has a zero byte,
+    /// and its lowest bit marks the lowest one. `word ^ repeated(c)` has a zero byte where `word` has `c`.
+    @inline(__always)
+    static func zeroByteMarks(_ word: UInt64) -> UInt64 {
+        (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
+    }
+
+    /// Like ``zeroByteMarks(_:)`` for the bytes of `word` below `bound` (at most 0x80).
+    @inline(__always)
+    static func byteBelowMarks(_ word: UInt64, _ bound: UInt8) -> UInt64 {
+        (word &- repeated(bound)) & ~word & 0x8080_8080_8080_8080
     }
 
     /// Whether `byte` occurs in `buffer[range]`.

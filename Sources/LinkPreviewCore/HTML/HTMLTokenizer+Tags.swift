@@ -298,7 +298,7 @@ extension HTMLTokenizer {
         let isDuplicate = tag.storage.withUnsafeBufferPointer { storage in
             tag.ranges.contains { range in
                 range.nameEnd - range.nameStart == end - start
-                    && ByteSearch.equal(storage, range.nameStart, start, count: end - start)
+                    && ByteSearch.equal(storage, range.nameStart, storage, start, count: end - start)
             }
         }
         if isDuplicate {

@@ -129,18 +129,13 @@ struct LenientJSONTokenizer {
         )
     }
 
-    /// Whether one of the eight bytes of `word` may be a quote, a backslash or below 0x20 (SWAR: a byte
-    /// equal to `c` is a zero byte of `word ^ c…c`, and `(x - 0x01…01) & ~x & 0x80…80` is nonzero
-    /// exactly when `x` has a zero byte; `(word - 0x20…20) & ~word & 0x80…80` marks bytes below 0x20).
+    /// Whether one of the eight bytes of `word` may be a quote, a backslash or below 0x20 (see
+    /// ``ByteSearch/zeroByteMarks(_:)``).
     @inline(__always)
     private static func mayEndOrEscape(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        let quotes = word ^ (ones &* 0x22)
-        let backslashes = word ^ (ones &* 0x5C)
-        let marks =
-            (quotes &- ones) & ~quotes | (backslashes &- ones) & ~backslashes | (word &- ones &* 0x20) & ~word
-        return marks & highs != 0
+        ByteSearch.zeroByteMarks(word ^ ByteSearch.repeated(UInt8(ascii: "\"")))
+            | ByteSearch.zeroByteMarks(word ^ ByteSearch.repeated(UInt8(ascii: "\\")))
+            | ByteSearch.byteBelowMarks(word, 0x20) != 0
     }
 
     /// Gathers bytes that are not structure, skipping whitespace and comments between them.
