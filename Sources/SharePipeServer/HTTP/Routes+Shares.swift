@@ -35,7 +35,7 @@ extension ServerContext {
         let fingerprint = SHA256.hexDigest(of: submission.canonicalBody)
         let outcome: Database.IngestOutcome
         do {
-            outcome = try await storage.ingestShare(
+            let incoming = IncomingShare(
                 principal: principal,
                 idempotencyKey: key,
                 fingerprint: fingerprint,
@@ -43,7 +43,8 @@ extension ServerContext {
                 note: submission.note,
                 provided: submission.provided.isEmpty ? nil : submission.provided,
                 recipients: submission.recipients.map(\.description)
-            ) { recorded in
+            )
+            outcome = try await storage.ingestShare(incoming) { recorded in
                 (201, try APIJSON.encode(ShareCreated(share: recorded.share, link: recorded.link)))
             }
         } catch let storage as StorageError where storage.code == .invalid {

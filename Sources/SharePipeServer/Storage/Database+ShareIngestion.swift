@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import SQLKit
 
 extension Database {
@@ -6,7 +6,7 @@ extension Database {
     /// done, with their share, so only a database written by an earlier version holds such keys.
     static let abandonedAfterMilliseconds: Int64 = 60_000
 
-    /// What ``ingestShare(principal:idempotencyKey:fingerprint:url:note:provided:recipients:response:)`` did.
+    /// What ``ingestShare(_:response:)`` did.
     public enum IngestOutcome: Sendable {
         case recorded(RecordedShare, status: Int, body: String)
         case replay(status: Int, body: String)
@@ -24,50 +24,24 @@ extension Database {
     ///
     /// A plain share of a link already known (the common case) takes three statements with the token
     /// check, each shared with concurrent requests, the last with one commit: see
-    /// ``ingestShareOfKnownLink(principal:idempotencyKey:fingerprint:url:note:provided:response:)``.
+    /// ``ingestShareOfKnownLink(_:response:)``.
     public func ingestShare(
-        principal: Principal,
-        idempotencyKey key: String,
-        fingerprint: String,
-        url: URL,
-        note: String?,
-        provided: ProvidedMetadata?,
-        recipients: [String],
+        _ incoming: IncomingShare,
         response: @escaping @Sendable (RecordedShare) throws -> (status: Int, body: String)
     ) async throws -> IngestOutcome {
-        if recipients.isEmpty,
-            let outcome = try await ingestShareOfKnownLink(
-                principal: principal,
-                idempotencyKey: key,
-                fingerprint: fingerprint,
-                url: url,
-                note: note,
-                provided: provided,
-                response: response
-            )
-        {
+        if incoming.recipients.isEmpty, let outcome = try await ingestShareOfKnownLink(incoming, response: response) {
             return outcome
         }
         return try await transaction { sql in
             if let decided = try await self.takeIdempotencyKey(
-                userID: principal.user.id,
-                key: key,
-                fingerprint: fingerprint,
+                userID: incoming.principal.user.id,
+                key: incoming.idempotencyKey,
+                fingerprint: incoming.fingerprint,
                 in: sql
             ) {
                 return decided
             }
-            let (recorded, status, body) = try await self.recordShare(
-                principal: principal,
-                idempotencyKey: key,
-                fingerprint: fingerprint,
-                url: url,
-                note: note,
-                provided: provided,
-                recipients: recipients,
-                response: response,
-                in: sql
-            )
+            let (recorded, status, body) = try await self.recordShare(incoming, response: response, in: sql)
             return .recorded(recorded, status: status, body: body)
         }
     }
@@ -113,24 +87,19 @@ extension Database {
     /// (``StorageBatches``). Nil when the transaction path must decide: the link is new, or the key
     /// was used before.
     private func ingestShareOfKnownLink(
-        principal: Principal,
-        idempotencyKey key: String,
-        fingerprint: String,
-        url: URL,
-        note: String?,
-        provided: ProvidedMetadata?,
+        _ incoming: IncomingShare,
         response: @Sendable (RecordedShare) throws -> (status: Int, body: String)
     ) async throws -> IngestOutcome? {
-        guard let urlKey = URLNormalizer.key(for: url) else { return nil }
+        guard let urlKey = URLNormalizer.key(for: incoming.url) else { return nil }
         // Links are never deleted, so a link found here is still there when the share is recorded.
         guard let link = try await batches.links.submit(urlKey) else { return nil }
-        let share = Self.newShare(principal: principal, link: link, note: note, provided: provided, recipients: [])
+        let share = Self.newShare(incoming, link: link)
         let recorded = RecordedShare(share: share, link: link, linkIsNew: false)
         let (status, body) = try response(recorded)
         let record = ShareRecord(
-            lockName: Self.idempotencyLockName(userID: principal.user.id, key: key),
-            key: key,
-            fingerprint: fingerprint,
+            lockName: Self.idempotencyLockName(userID: incoming.principal.user.id, key: incoming.idempotencyKey),
+            key: incoming.idempotencyKey,
+            fingerprint: incoming.fingerprint,
             status: status,
             response: body,
             share: try ShareColumns(share)
@@ -146,17 +115,12 @@ extension Database {
     /// URLs, or created with a preview job), the share, any recipients' messages, and the response
     /// stored under the idempotency key, written done.
     func recordShare(
-        principal: Principal,
-        idempotencyKey: String,
-        fingerprint: String,
-        url: URL,
-        note: String?,
-        provided: ProvidedMetadata?,
-        recipients: [String],
+        _ incoming: IncomingShare,
         response: @Sendable (RecordedShare) throws -> (status: Int, body: String),
         in sql: any SQLDatabase
     ) async throws -> (recorded: RecordedShare, status: Int, body: String) {
-        guard let key = URLNormalizer.key(for: url), let normalized = URLNormalizer.normalize(url) else {
+        guard let key = URLNormalizer.key(for: incoming.url), let normalized = URLNormalizer.normalize(incoming.url)
+        else {
             throw StorageError.invalid("The URL cannot be normalised.")
         }
         try await lockForCreation("link \(key)", in: sql)
@@ -188,13 +152,7 @@ extension Database {
             ).run()
             try await Self.enqueuePreview(linkID: link.id, at: Self.milliseconds(link.createdAt), in: sql)
         }
-        let share = Self.newShare(
-            principal: principal,
-            link: link,
-            note: note,
-            provided: provided,
-            recipients: recipients
-        )
+        let share = Self.newShare(incoming, link: link)
         let columns = try ShareColumns(share)
         try await sql.raw(
             """
@@ -204,13 +162,13 @@ extension Database {
             """
         ).run()
         // Recipients make the share a message in each conversation they name.
-        let named = recipients.compactMap(ShareRecipient.init(parsing:))
+        let named = incoming.recipients.compactMap(ShareRecipient.init(parsing:))
         if !named.isEmpty {
             let conversations: [UUID]
             do {
                 conversations = try await self.conversations(
                     forRecipients: named,
-                    senderID: principal.user.id,
+                    senderID: incoming.principal.user.id,
                     in: sql
                 )
             } catch var error as StorageError {
@@ -220,10 +178,10 @@ extension Database {
             for conversation in conversations {
                 try await self.postMessage(
                     conversationID: conversation,
-                    senderID: principal.user.id,
+                    senderID: incoming.principal.user.id,
                     linkID: link.id,
                     shareID: share.id,
-                    note: note,
+                    note: incoming.note,
                     at: columns.createdAt,
                     in: sql
                 )
@@ -235,7 +193,7 @@ extension Database {
         try await sql.raw(
             """
             INSERT INTO idempotency_keys (user_id, key, fingerprint, state, status, response, created_at)
-            VALUES (\(bind: columns.userID), \(bind: idempotencyKey), \(bind: fingerprint),
+            VALUES (\(bind: columns.userID), \(bind: incoming.idempotencyKey), \(bind: incoming.fingerprint),
                     'done', \(bind: status), \(bind: body), \(bind: columns.createdAt))
             ON CONFLICT (user_id, key) DO UPDATE SET state = 'done', status = excluded.status,
                 response = excluded.response
@@ -244,23 +202,17 @@ extension Database {
         return (recorded, status, body)
     }
 
-    /// A new share of `link` by the principal, made now.
-    private static func newShare(
-        principal: Principal,
-        link: Link,
-        note: String?,
-        provided: ProvidedMetadata?,
-        recipients: [String]
-    ) -> Share {
+    /// The share `incoming` makes of `link`, now.
+    private static func newShare(_ incoming: IncomingShare, link: Link) -> Share {
         Share(
             id: UUID(),
-            userID: principal.user.id,
-            deviceID: principal.deviceID,
+            userID: incoming.principal.user.id,
+            deviceID: incoming.principal.deviceID,
             linkID: link.id,
             url: link.url,
-            note: note,
-            provided: provided,
-            recipients: recipients,
+            note: incoming.note,
+            provided: incoming.provided,
+            recipients: incoming.recipients,
             createdAt: Date()
         )
     }

@@ -108,13 +108,7 @@ public protocol Storage: Sendable {
     /// written done, with the share and `response`'s answer, in one transaction. A request whose key
     /// another request holds right now is ``Database/IngestOutcome/inFlight``.
     func ingestShare(
-        principal: Principal,
-        idempotencyKey key: String,
-        fingerprint: String,
-        url: URL,
-        note: String?,
-        provided: ProvidedMetadata?,
-        recipients: [String],
+        _ incoming: IncomingShare,
         response: @escaping @Sendable (RecordedShare) throws -> (status: Int, body: String)
     ) async throws -> Database.IngestOutcome
 

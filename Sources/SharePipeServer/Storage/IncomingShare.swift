@@ -1,0 +1,40 @@
+public import Foundation
+
+/// A share as a request submits it, with what makes its recording idempotent: what
+/// ``Storage/ingestShare(_:response:)`` records exactly once per idempotency key and user.
+public struct IncomingShare: Sendable, Hashable {
+    /// Who shares, from which device.
+    public var principal: Principal
+    /// The request's `Idempotency-Key`.
+    public var idempotencyKey: String
+    /// The SHA-256 hex digest of the request's canonical body: a key used again with another body is
+    /// refused.
+    public var fingerprint: String
+    /// The shared URL.
+    public var url: URL
+    /// The sharer's note.
+    public var note: String?
+    /// What the sharer already knew of the link (title, image…), when anything.
+    public var provided: ProvidedMetadata?
+    /// The recipients as written (`@handle`, conversation ids); none for a share to oneself.
+    public var recipients: [String]
+
+    /// Creates a share to record.
+    public init(
+        principal: Principal,
+        idempotencyKey: String,
+        fingerprint: String,
+        url: URL,
+        note: String? = nil,
+        provided: ProvidedMetadata? = nil,
+        recipients: [String] = []
+    ) {
+        self.principal = principal
+        self.idempotencyKey = idempotencyKey
+        self.fingerprint = fingerprint
+        self.url = url
+        self.note = note
+        self.provided = provided
+        self.recipients = recipients
+    }
+}
