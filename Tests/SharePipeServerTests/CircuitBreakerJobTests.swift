@@ -43,7 +43,10 @@ struct CircuitBreakerJobTests {
                 if (Self.sample(metrics, "sharepipe_preview_jobs_total", [#"outcome="postponed""#]) ?? 0) >= 4 { break }
                 try await Task.sleep(for: .milliseconds(50))
             }
-            #expect(Self.sample(metrics, "sharepipe_preview_jobs_total", [#"outcome="postponed""#]) == 4)
+            // The four other jobs are postponed; on a slow run, a failed job's retry (due 3.75–6.25 s
+            // later) comes due while the circuit is open and is postponed too: at least four, and no
+            // more fetches than the two that opened the circuit.
+            #expect((Self.sample(metrics, "sharepipe_preview_jobs_total", [#"outcome="postponed""#]) ?? 0) >= 4)
             #expect(
                 Self.sample(metrics, "sharepipe_preview_fetches_total", [#"source="job""#, #"result="httpStatus""#]) == 2
             )
