@@ -84,6 +84,55 @@ struct MetadataExtractorStreamingTests {
         #expect(metadata.summary == "What happened.", "the head's metadata after the pixel is read")
     }
 
+    /// A news page's head: the card's metadata, then hundreds of KiB of inline script before `</head>`.
+    @Test func aHeadThatGoesQuietAfterTheEssentialsEndsTheRead() {
+        let script = "<script>" + String(repeating: "window.cfg = {a: 1};\n", count: 15_000) + "</script>"  // ~300 KB
+        let late = #"<meta property="og:site_name" content="Late Site">"#
+        let bytes = Array(ExtractionFixtures.document(head: Self.richHead + script + late, body: "<p>x</p>").utf8)
+        var extractor = MetadataExtractor(url: ExtractionFixtures.pageURL)
+        var offset = 0
+        while offset < bytes.count && !extractor.isComplete {
+            extractor.consume(bytes[offset..<min(offset + 4096, bytes.count)])
+            offset += 4096
+        }
+        #expect(extractor.isComplete)
+        let quiet = ExtractionLimits.default.maxQuietHeadBytes
+        #expect(
+            extractor.bytesConsumed <= quiet + 2 * 4096,
+            "read \(extractor.bytesConsumed) of \(bytes.count) bytes; the quiet window is \(quiet)"
+        )
+        let card = extractor.finish()
+        #expect(card.title == "Story title")
+        #expect(card.siteName == nil, "metadata after a quiet stretch is not waited for")
+        let whole = MetadataExtractor.extract(
+            from: bytes,
+            url: ExtractionFixtures.pageURL,
+            configuration: .init(stopsEarly: false)
+        )
+        #expect(whole.siteName == "Late Site")
+    }
+
+    @Test func metadataWithinTheQuietWindowKeepsTheHeadOpen() {
+        var limits = ExtractionLimits()
+        limits.maxQuietHeadBytes = 64 << 10
+        let script = { (kilobytes: Int) in
+            "<script>" + String(repeating: "x=1;////////", count: kilobytes * 85) + "</script>"
+        }
+        let head =
+            Self.richHead + script(40) + #"<link rel="canonical" href="/canonical">"# + script(40)
+            + #"<meta property="og:site_name" content="Still Read">"# + script(200)
+        let card = ExtractionFixtures.extract(head: head, configuration: .init(limits: limits))
+        #expect(card.siteName == "Still Read", "each metadata tag restarts the quiet window")
+        #expect(card.canonicalURL?.path == "/canonical")
+        let headless = ExtractionFixtures.extract(
+            head: "<title>No card yet</title>" + script(200) + #"<meta name="description" content="After it all">"#
+        )
+        #expect(
+            headless.summary == "After it all",
+            "the head only goes quiet once it gave title, description and image"
+        )
+    }
+
     @Test func inputBeyondTheInputLimitIsIgnored() {
         var limits = ExtractionLimits()
         limits.maxInputBytes = 100

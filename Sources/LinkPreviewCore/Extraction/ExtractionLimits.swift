@@ -6,6 +6,11 @@ public struct ExtractionLimits: Sendable, Hashable {
     /// Bytes read past the end of `<head>` looking for body fallbacks (JSON-LD, first heading, first
     /// image) when the head did not give everything, when extraction stops early. Default 64 KiB.
     public var maxBodyBytes: Int
+    /// Bytes of head, after the head gave a title, description and image, with no further `<meta>`,
+    /// `<link>`, `<title>` or JSON-LD tag, after which extraction stops early without waiting for
+    /// `</head>` (heads of news pages carry hundreds of KiB of inline script after their metadata).
+    /// Checked once per slice of input (16 KiB at most). Default 64 KiB.
+    public var maxQuietHeadBytes: Int
     /// Tags examined at most. Default 200 000.
     public var maxTags: Int
     /// `<meta>` tags kept. Default 512.
@@ -31,6 +36,7 @@ public struct ExtractionLimits: Sendable, Hashable {
     public init(
         maxInputBytes: Int = 8 << 20,
         maxBodyBytes: Int = 64 << 10,
+        maxQuietHeadBytes: Int = 64 << 10,
         maxTags: Int = 200_000,
         maxMetaTags: Int = 512,
         maxLinkTags: Int = 256,
@@ -44,6 +50,7 @@ public struct ExtractionLimits: Sendable, Hashable {
     ) {
         self.maxInputBytes = maxInputBytes
         self.maxBodyBytes = maxBodyBytes
+        self.maxQuietHeadBytes = maxQuietHeadBytes
         self.maxTags = maxTags
         self.maxMetaTags = maxMetaTags
         self.maxLinkTags = maxLinkTags

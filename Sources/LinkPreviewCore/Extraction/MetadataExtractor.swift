@@ -69,6 +69,9 @@ public struct MetadataExtractor: Sendable {
     public var bytesConsumed: Int { bytesRead }
     private var bytesReadAtBodyStart: Int?
     private var bytesReadAtHeadEnd: Int?
+    /// Where the head last brought a metadata tag once the essentials were known: bytes read then, and
+    /// the collector's count of metadata tags.
+    private var quietHeadStart: (bytesRead: Int, metadataTags: Int)?
 
     /// Creates an extractor.
     /// - Parameters:
@@ -123,7 +126,7 @@ public struct MetadataExtractor: Sendable {
             var decoder = self.decoder
             decoder.feed(slice) { utf8 in tokenize(utf8) }
             self.decoder = decoder
-            checkBodyBudget()
+            checkBudgets()
         }
     }
 
@@ -180,11 +183,32 @@ public struct MetadataExtractor: Sendable {
         tokenizer.feed(utf8, into: &collector)
     }
 
+    /// The early-stop budgets, checked after each slice: a head gone quiet, and the body budget.
+    private mutating func checkBudgets() {
+        guard configuration.stopsEarly else { return }
+        checkQuietHead()
+        checkBodyBudget()
+    }
+
+    /// Once the head gave a title, description and image, a stretch of
+    /// ``ExtractionLimits/maxQuietHeadBytes`` without another `<meta>`, `<link>`, `<title>` or JSON-LD
+    /// tag ends the read before `</head>`: what fills such a stretch is inline script and style, and
+    /// pages put their metadata before it (docs/conformance.md measures what this costs).
+    private mutating func checkQuietHead() {
+        guard !collector.observations.headEnded, collector.essentials.isComplete else { return }
+        let tags = collector.metadataTagCount
+        if let start = quietHeadStart, start.metadataTags == tags {
+            if bytesRead - start.bytesRead >= configuration.limits.maxQuietHeadBytes { collector.headWentQuiet = true }
+        } else {
+            quietHeadStart = (bytesRead, tags)
+        }
+    }
+
     /// The body budget counts from the explicit end of the head (`</head>` or `<body>`), or, on a page
     /// without one, from its first paragraph, heading or media element. (Not from an `<img>` or a
     /// `<div>`: pages put tracking pixels and `<div>`s in their heads, with metadata after them.)
     private mutating func checkBodyBudget() {
-        guard configuration.stopsEarly, collector.observations.bodyStarted else { return }
+        guard collector.observations.bodyStarted else { return }
         if collector.observations.headEnded {
             if bytesReadAtHeadEnd == nil { bytesReadAtHeadEnd = bytesRead }
         } else if bytesReadAtBodyStart == nil {

@@ -57,10 +57,11 @@ extension ObservationCollector {
     ]
 
     mutating func recordScript(_ tag: HTMLTag) {
-        if tag.withValue(of: "type", { ByteMatching.equalsIgnoringCase($0, "application/ld+json") }) == true,
-            observations.jsonLD.count < limits.maxJSONLDBlocks, capture == nil
-        {
-            begin(.jsonLD, tag: tag, limit: limits.maxJSONLDBytes)
+        if tag.withValue(of: "type", { ByteMatching.equalsIgnoringCase($0, "application/ld+json") }) == true {
+            metadataTagCount += 1
+            if observations.jsonLD.count < limits.maxJSONLDBlocks, capture == nil {
+                begin(.jsonLD, tag: tag, limit: limits.maxJSONLDBytes)
+            }
         }
         recordCaptchaMarker(in: tag)
     }

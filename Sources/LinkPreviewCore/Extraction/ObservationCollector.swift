@@ -12,6 +12,12 @@ struct ObservationCollector: HTMLTokenSink {
     let stopsEarly: Bool
     /// Set by the extractor when ``ExtractionLimits/maxBodyBytes`` past the head have been read.
     var bodyBudgetExhausted = false
+    /// Set by the extractor when, the essentials known, ``ExtractionLimits/maxQuietHeadBytes`` of head
+    /// brought no more metadata tags.
+    var headWentQuiet = false
+    /// `<meta>`, `<link>`, `<title>` and JSON-LD tags seen: the tags that can still change a preview
+    /// once the essentials are known, counted to notice a head gone quiet.
+    var metadataTagCount = 0
     private(set) var tagCount = 0
     var capture: TextCapture?
     var authorCapture: TextCapture?
@@ -31,7 +37,7 @@ struct ObservationCollector: HTMLTokenSink {
 
     var isFinished: Bool {
         tagCount >= limits.maxTags || bodyBudgetExhausted
-            || (stopsEarly && observations.headEnded && essentials.isComplete && capture == nil)
+            || (stopsEarly && (observations.headEnded || headWentQuiet) && essentials.isComplete && capture == nil)
     }
 
     mutating func characters(_ text: UnsafeBufferPointer<UInt8>) {
@@ -72,8 +78,10 @@ struct ObservationCollector: HTMLTokenSink {
             }
         case 4:
             if tag.hasName("meta") {
+                metadataTagCount += 1
                 recordMeta(tag)
             } else if tag.hasName("link") {
+                metadataTagCount += 1
                 recordLink(tag)
             } else if tag.hasName("html") {
                 if observations.htmlLanguage == nil {
@@ -94,6 +102,7 @@ struct ObservationCollector: HTMLTokenSink {
                 startBody()
                 recordMediaElement(tag, kind: tag.hasName("audio") ? .audio : .video)
             } else if tag.hasName("title") {
+                metadataTagCount += 1
                 if observations.title == nil && svgDepth == 0 && capture == nil {
                     begin(.title, tag: tag, limit: limits.maxTitleLength * 4)
                 }
