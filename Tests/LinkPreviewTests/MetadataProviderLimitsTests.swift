@@ -85,16 +85,62 @@ struct MetadataProviderLimitsTests {
             },
             configure: { $0.policy.limits.htmlReadWindow = 256 << 10 }
         ) { server, provider in
-            // The head never ends: reading stops at the window (or the extractor's own budget).
+            // The head never ends: reading stops at the window (or the extractor's own budget), within
+            // the one read that crossed it.
             let report = try await provider.preview(for: server.url("/endless-head"))
             #expect(report.metadata.title == "Slow")
-            #expect(report.bytesRead <= 256 << 10)
+            #expect(report.bytesRead <= (256 << 10) + FetchPolicy.Limits().pageReadSize)
             // The head ends early: reading stops as soon as the extractor has all it will get.
             let early = try await provider.preview(for: server.url("/early"))
             #expect(early.metadata.title == "Slow")
             #expect(early.bytesRead < 64 << 10)
         }
         _ = endless
+    }
+
+    @Test("A page is received only as far as extraction needs, to within one read", arguments: [false, true])
+    func readOnlyWhatExtractionNeeds(overTLS: Bool) async throws {
+        let head = Array(
+            """
+            <!doctype html><html><head><title>Card</title><meta property="og:title" content="Card">
+            <meta property="og:description" content="Summary."><meta property="og:image" content="/card.png">
+            </head><body>
+            """.utf8
+        )
+        let body = Array(String(repeating: "<p>Paragraph after paragraph.</p>\n", count: 30_000).utf8)  // ~1 MB
+        let page = LoopbackResponse(
+            headers: [("Content-Type", "text/html; charset=utf-8")],
+            body: .whole(head + body)
+        )
+        let server: LoopbackHTTPServer
+        var policy: FetchPolicy
+        if overTLS {
+            let (tlsServer, certificate) = try await MetadataProviderPolicyTests.tlsServer { _ in page }
+            server = tlsServer
+            policy = ProviderFixture.policy(port: server.port)
+            policy.additionalTrustRootsPEM = [certificate]
+        } else {
+            server = try await LoopbackHTTPServer.start { _ in page }
+            policy = ProviderFixture.policy(port: server.port)
+        }
+        let provider = try await MetadataProvider(
+            configuration: .init(policy: policy),
+            resolver: StaticHostResolver(["selfsigned.example": [IPAddress("127.0.0.1")!]])
+        )
+        let url =
+            overTLS
+            ? URL(string: "https://selfsigned.example:\(server.port)/article")!
+            : server.url("/article")
+        let report = try await provider.preview(for: url)
+        #expect(report.metadata.title == "Card")
+        // TLS hands over whole records (up to 16 KiB) however small the socket reads.
+        let slack = overTLS ? 16 << 10 : policy.limits.pageReadSize
+        #expect(
+            report.bytesRead <= head.count + slack,
+            "received \(report.bytesRead) of \(head.count + body.count) bytes; the head is \(head.count)"
+        )
+        try await provider.shutdown()
+        try await server.shutdown()
     }
 
     @Test("A gzip bomb fails as decompressionBomb instead of expanding")

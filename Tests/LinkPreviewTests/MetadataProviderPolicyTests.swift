@@ -141,8 +141,8 @@ struct MetadataProviderPolicyTests {
         return (server, certificate)
     }
 
-    @Test("https goes through the vetting proxy end to end: the certificate is checked against the real name")
-    func httpsThroughProxy() async throws {
+    @Test("https reaches the pinned address with the certificate checked against the real name")
+    func httpsVerifiedOnPinnedAddress() async throws {
         let (server, certificate) = try await Self.tlsServer { request in
             request.path == "/hop" ? .redirect("/final") : .html(ProviderFixture.page)
         }

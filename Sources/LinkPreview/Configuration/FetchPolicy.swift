@@ -87,6 +87,10 @@ extension FetchPolicy {
         public var documentBytes: Int
         /// Icon and image probes: at most this many of each kind are tried. Default 3.
         public var maxProbesPerKind: Int
+        /// The most bytes asked of the socket per read while a page is read. The next read is issued
+        /// only when the extractor wants more, so a page is read about as far as extraction needs
+        /// (to within one read). Smaller reads read less and cost more system calls. Default 4 KiB.
+        public var pageReadSize: Int
 
         public init(
             htmlReadWindow: Int = 2 << 20,
@@ -94,7 +98,8 @@ extension FetchPolicy {
             maxDecompressionRatio: Int = 100,
             mediaHeaderBytes: Int = 64 << 10,
             documentBytes: Int = 256 << 10,
-            maxProbesPerKind: Int = 3
+            maxProbesPerKind: Int = 3,
+            pageReadSize: Int = 4 << 10
         ) {
             self.htmlReadWindow = htmlReadWindow
             self.hardCap = hardCap
@@ -102,6 +107,7 @@ extension FetchPolicy {
             self.mediaHeaderBytes = mediaHeaderBytes
             self.documentBytes = documentBytes
             self.maxProbesPerKind = maxProbesPerKind
+            self.pageReadSize = pageReadSize
         }
     }
 

@@ -4,13 +4,6 @@ import LinkPreviewCore
 import NIOCore
 
 extension MetadataProvider {
-    /// One hop's outcome.
-    private enum Hop: Sendable {
-        case redirect(URL)
-        case notModified(FetchedPage)
-        case page(FetchedPage)
-    }
-
     /// Follows redirects by hand from `url` (each hop vetted again by the policy) and reads the page.
     /// A stale cache entry's validators go to the URL they were recorded for, when the redirects
     /// lead there again (a changed chain is noticed; its redirects cost no body).
@@ -30,45 +23,23 @@ extension MetadataProvider {
                 if let lastModified = stale.lastModified { validators.append(("If-Modified-Since", lastModified)) }
             }
             let hopURL = current
-            let chain = redirects
-            let hop: Hop = try await fetcher.withResponse(
-                to: hopURL,
+            let exchange = try await fetcher.exchange(
+                hopURL,
                 headers: validators,
                 deadline: deadline,
-                logger: logger
-            ) { response in
-                if response.isRedirect {
-                    guard let next = response.location else {
-                        throw LinkPreviewError(
-                            .protocolError,
-                            "\(hopURL.host() ?? "The site") redirected without saying where to.",
-                            url: hopURL,
-                            statusCode: response.status
-                        )
-                    }
-                    return .redirect(next)
-                }
-                if response.status == 304 && !validators.isEmpty {
-                    return .notModified(
-                        FetchedPage(
-                            metadata: LinkMetadata(),
-                            finalURL: hopURL,
-                            redirects: chain,
-                            statusCode: 304,
-                            headers: response.headerPairs,
-                            bytesRead: 0,
-                            contentLength: nil,
-                            notModified: true,
-                            isDocument: true
-                        )
-                    )
-                }
-                var page = try await PageReader(limits: policy.limits).read(response, originalURL: url)
-                page.redirects = chain
-                return .page(page)
-            }
+                logger: logger,
+                reader: HopReader(
+                    url: hopURL,
+                    originalURL: url,
+                    revalidating: !validators.isEmpty,
+                    limits: policy.limits
+                )
+            )
+            let hop = exchange.output
             switch hop {
-            case .notModified(let page), .page(let page):
+            case .notModified(var page), .page(var page):
+                page.redirects = redirects
+                page.bytesRead = exchange.bodyBytesReceived
                 return page
             case .redirect(let next):
                 try Self.checkRedirect(from: hopURL, to: next, policy: policy.redirects)

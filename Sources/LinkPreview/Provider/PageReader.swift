@@ -1,14 +1,12 @@
-import AsyncHTTPClient
 import Foundation
 import LinkPreviewCore
 import NIOCore
 
-/// Reads a final (non-redirect) response: checks its size and status, sniffs what it is, and turns
-/// it into metadata — streaming HTML into the extractor until it has all it will get, reading only
-/// the header of images and other media.
-struct PageReader {
-    let limits: FetchPolicy.Limits
-
+/// Reads a final (non-redirect) response as its body arrives: checks its size and status, sniffs what
+/// it is, and turns it into metadata — streaming HTML into the extractor until it has all it will get,
+/// reading only the header of images and other media. After each piece it says whether it wants
+/// more, so ``PageClient`` reads no further than that.
+struct PageReader: Sendable {
     /// Statuses whose page is read for wall evidence (a sign-in or challenge page); any other error
     /// status fails the preview at once.
     static let wallStatuses: Set<Int> = [401, 403, 429, 503]
@@ -16,60 +14,109 @@ struct PageReader {
     /// Bytes sniffed before deciding what the content is.
     static let sniffBytes = 1024
 
-    func read(_ response: FetchResponse, originalURL: URL) async throws -> FetchedPage {
-        let url = response.url
-        let host = url.host() ?? "The site"
-        let status = response.status
-        guard (200..<300).contains(status) || Self.wallStatuses.contains(status) else {
-            throw LinkPreviewError(.httpStatus, Self.statusMessage(status, host: host), url: url, statusCode: status)
+    private enum State: Sendable {
+        case sniffing([UInt8])
+        case extracting(MetadataExtractor)
+        case readingImageHeader(ImageFormat, [UInt8])
+        case read(LinkMetadata, isDocument: Bool)
+    }
+
+    private let limits: FetchPolicy.Limits
+    private let url: URL
+    private let originalURL: URL
+    private let status: Int
+    private let contentType: String?
+    private let charset: String?
+    private let contentLength: Int?
+    private let headers: [(name: String, value: String)]
+    private var state = State.sniffing([])
+    /// Body bytes taken in (the HTML read window counts these).
+    private var bytesTaken = 0
+
+    /// Checks the head: an error status other than a possible wall, or a declared length over the hard
+    /// cap, fails here, before any body is read.
+    init(_ head: ResponseHead, originalURL: URL, limits: FetchPolicy.Limits) throws {
+        let host = head.url.host() ?? "The site"
+        guard (200..<300).contains(head.status) || Self.wallStatuses.contains(head.status) else {
+            throw LinkPreviewError(
+                .httpStatus,
+                Self.statusMessage(head.status, host: host),
+                url: head.url,
+                statusCode: head.status
+            )
         }
-        if let length = response.contentLength, length > limits.hardCap {
+        if let length = head.contentLength, length > limits.hardCap {
             throw LinkPreviewError(
                 .tooLarge,
                 "\(host) would send \(length.formatted()) bytes, more than the \(limits.hardCap.formatted())-byte cap.",
-                url: url
+                url: head.url
             )
         }
-        var iterator = response.body.makeAsyncIterator()
-        var leading: [UInt8] = []
-        var bytesRead = 0
-        while leading.count < Self.sniffBytes, let chunk = try await iterator.next() {
-            bytesRead += chunk.readableBytes
-            leading.append(contentsOf: chunk.readableBytesView)
+        self.limits = limits
+        self.url = head.url
+        self.originalURL = originalURL
+        self.status = head.status
+        self.contentType = head.contentType
+        self.charset = head.charset
+        self.contentLength = head.contentLength
+        self.headers = head.headerPairs
+    }
+
+    /// Takes the next piece of the body; returns whether more is wanted.
+    mutating func consume(_ bytes: ByteBuffer) throws -> Bool {
+        switch state {
+        case .sniffing(var leading):
+            bytesTaken += bytes.readableBytes
+            leading.append(contentsOf: bytes.readableBytesView)
+            guard leading.count >= Self.sniffBytes else {
+                state = .sniffing(leading)
+                return true
+            }
+            try classify(leading)
+        case .extracting(var extractor):
+            state = .read(LinkMetadata(), isDocument: true)  // no copy of the extractor while it is fed
+            let take = max(0, min(bytes.readableBytes, limits.htmlReadWindow - bytesTaken))
+            bytesTaken += take
+            bytes.withUnsafeReadableBytes { extractor.consume(UnsafeRawBufferPointer(rebasing: $0[..<take])) }
+            state = .extracting(extractor)
+        case .readingImageHeader(let format, var header):
+            bytesTaken += bytes.readableBytes
+            header.append(contentsOf: bytes.readableBytesView)
+            state = .readingImageHeader(format, header)
+        case .read:
+            break
         }
-        let content = ContentSniffer.classify(contentType: response.contentType, leadingBytes: leading)
+        return wantsMore
+    }
+
+    /// Whether reading on can still change the result.
+    private var wantsMore: Bool {
+        switch state {
+        case .sniffing: true
+        case .extracting(let extractor): !extractor.isComplete && bytesTaken < limits.htmlReadWindow
+        case .readingImageHeader(_, let header):
+            header.count < limits.mediaHeaderBytes && ImageHeader.read(header)?.width == nil
+        case .read: false
+        }
+    }
+
+    /// Decides what the content is from its type and first bytes, and starts reading it accordingly.
+    private mutating func classify(_ leading: [UInt8]) throws {
         var metadata = LinkMetadata(originalURL: originalURL, url: url)
-        var isDocument = false
-        switch content {
+        switch ContentSniffer.classify(contentType: contentType, leadingBytes: leading) {
         case .html, .xhtml:
-            isDocument = true
             var extractor = MetadataExtractor(
                 url: url,
                 originalURL: originalURL,
-                transportCharset: response.charset,
+                transportCharset: charset,
                 statusCode: status
             )
             extractor.consume(leading)
-            while !extractor.isComplete && bytesRead < limits.htmlReadWindow, let chunk = try await iterator.next() {
-                let take = min(chunk.readableBytes, limits.htmlReadWindow - bytesRead)
-                bytesRead += take
-                chunk.withUnsafeReadableBytes { extractor.consume(UnsafeRawBufferPointer(rebasing: $0[..<take])) }
-            }
-            metadata = extractor.finish()
+            state = .extracting(extractor)
+            return
         case .image(let format):
-            var header = leading
-            if ImageHeader.read(header)?.width == nil {
-                while header.count < limits.mediaHeaderBytes, let chunk = try await iterator.next() {
-                    bytesRead += chunk.readableBytes
-                    header.append(contentsOf: chunk.readableBytesView)
-                    if ImageHeader.read(header)?.width != nil { break }
-                }
-            }
-            let image = ImageHeader.read(header)
-            metadata.title = Self.fileTitle(of: url)
-            metadata.images = [
-                LinkMedia(url: url, type: format.mimeType, width: image?.width, height: image?.height)
-            ]
+            state = .readingImageHeader(format, leading)
+            return
         case .video(let type):
             metadata.title = Self.fileTitle(of: url)
             metadata.videos = [LinkMedia(url: url, type: type)]
@@ -80,12 +127,36 @@ struct PageReader {
             metadata.title = Self.fileTitle(of: url)
             metadata.type = "application/pdf"
         case .unsupported(let type):
-            if !(200..<300).contains(status) { break }
+            guard (200..<300).contains(status) else { break }
             throw LinkPreviewError(
                 .unsupportedContent,
-                "\(host) sent \(type.map { "“\($0)”" } ?? "content of an unknown type"), which has no preview.",
+                "\(url.host() ?? "The site") sent \(type.map { "“\($0)”" } ?? "content of an unknown type"), which has no preview.",
                 url: url
             )
+        }
+        state = .read(metadata, isDocument: false)
+    }
+
+    /// The page, once reading stopped (wanted no more, or the body ended). `bytesRead` is filled in
+    /// by the caller, which counts what arrived.
+    mutating func finish() throws -> FetchedPage {
+        if case .sniffing(let leading) = state { try classify(leading) }
+        var metadata: LinkMetadata
+        var isDocument = false
+        switch state {
+        case .sniffing:
+            preconditionFailure("classify always leaves the sniffing state")
+        case .extracting(var extractor):
+            metadata = extractor.finish()
+            isDocument = true
+        case .readingImageHeader(let format, let header):
+            let image = ImageHeader.read(header)
+            metadata = LinkMetadata(originalURL: originalURL, url: url)
+            metadata.title = Self.fileTitle(of: url)
+            metadata.images = [LinkMedia(url: url, type: format.mimeType, width: image?.width, height: image?.height)]
+        case .read(let read, let document):
+            metadata = read
+            isDocument = document
         }
         if !(200..<300).contains(status) {
             metadata.wall =
@@ -94,7 +165,7 @@ struct PageReader {
             guard let wall = metadata.wall else {
                 throw LinkPreviewError(
                     .httpStatus,
-                    Self.statusMessage(status, host: host),
+                    Self.statusMessage(status, host: url.host() ?? "The site"),
                     url: url,
                     statusCode: status
                 )
@@ -106,9 +177,9 @@ struct PageReader {
             finalURL: url,
             redirects: [],
             statusCode: status,
-            headers: response.headerPairs,
-            bytesRead: bytesRead,
-            contentLength: response.contentLength,
+            headers: headers,
+            bytesRead: bytesTaken,
+            contentLength: contentLength,
             notModified: false,
             isDocument: isDocument
         )

@@ -21,7 +21,8 @@ public struct PreviewReport: Sendable, Hashable {
     public var redirects: [URL]
     /// The HTTP status of the final response, when one was received.
     public var statusCode: Int?
-    /// Body bytes read (after decompression) for the page, subresources excluded.
+    /// Body bytes of the page received from the connection (after decompression), subresources
+    /// excluded: what extraction needed, rounded up to the read it finished in.
     public var bytesRead: Int
     /// The page's declared `Content-Length`, if it had one.
     public var contentLength: Int?

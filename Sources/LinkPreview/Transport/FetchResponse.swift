@@ -3,14 +3,32 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 
-/// A response whose head has arrived and whose body streams in as it is read.
-struct FetchResponse {
+/// A response whose head has arrived and whose body streams in as it is read (from the HTTP client,
+/// for subresources).
+struct FetchResponse: HTTPResponseFields {
     /// The URL that was requested (one hop: redirects are not followed here).
     let url: URL
     let status: Int
     let headers: HTTPHeaders
     let body: HTTPClientResponse.Body
+}
 
+/// A response head of one hop, as ``PageClient`` delivers it to a reader.
+struct ResponseHead: HTTPResponseFields {
+    let url: URL
+    let status: Int
+    let headers: HTTPHeaders
+}
+
+/// What a response head says, read the same way for pages and subresources.
+protocol HTTPResponseFields {
+    /// The URL that was requested (one hop: redirects are not followed here).
+    var url: URL { get }
+    var status: Int { get }
+    var headers: HTTPHeaders { get }
+}
+
+extension HTTPResponseFields {
     /// The `Location` of a redirect, resolved against ``url``.
     var location: URL? {
         guard let value = headers.first(name: "location")?.trimmingCharacters(in: .whitespaces), !value.isEmpty

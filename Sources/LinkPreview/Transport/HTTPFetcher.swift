@@ -6,22 +6,25 @@ import NIOHTTP1
 import NIOHTTPCompression
 import NIOSSL
 
-/// Sends one GET at a time through the long-lived HTTP clients, after the address policy vetted the
-/// URL and the addresses its host resolves to. Redirects are not followed here (the provider
-/// follows them hop by hop, calling this again for each).
+/// Sends one GET at a time, after the address policy vetted the URL and the addresses its host
+/// resolves to. Redirects are not followed here (the provider follows them hop by hop, calling this
+/// again for each).
 ///
-/// Every connection reaches a vetted address and nothing else, by one of two routes:
-/// - `https`: through ``VettingProxy`` (`CONNECT host:443`, answered with a pinned address), so TLS
-///   runs end to end and the certificate is checked against the real host name;
-/// - `http`: straight to the vetted address, written into the request URL as a literal, with the
-///   real name in the `Host` header. Without TLS there is no name to verify, and the literal is an
-///   exact pin with no detour through the proxy.
+/// Every connection reaches a vetted address and nothing else:
+/// - pages (``exchange(_:headers:deadline:logger:reader:)``) go through ``PageClient``, which
+///   connects to the vetted address itself, with TLS verified against the real host name;
+/// - subresources (``withResponse(to:headers:deadline:logger:_:)``) go through the long-lived
+///   AsyncHTTPClients: `https` through ``VettingProxy`` (`CONNECT host:443`, answered with a pinned
+///   address), so TLS runs end to end; `http` straight to the vetted address, written into the
+///   request URL as a literal, with the real name in the `Host` header.
 final class HTTPFetcher: Sendable {
     /// For `https`: every connection goes through ``proxy``.
     let client: HTTPClient
     /// For `http`: connects to the address literal in the request URL.
     let directClient: HTTPClient
     let proxy: VettingProxy
+    /// For pages: reads only as far as the extractor needs.
+    let pageClient: PageClient
     let policy: FetchPolicy
     let resolver: any HostResolver
     /// At most so many requests in flight to one host.
@@ -33,6 +36,7 @@ final class HTTPFetcher: Sendable {
         client: HTTPClient,
         directClient: HTTPClient,
         proxy: VettingProxy,
+        pageClient: PageClient,
         policy: FetchPolicy,
         resolver: any HostResolver,
         limiter: HostLimiter,
@@ -42,6 +46,7 @@ final class HTTPFetcher: Sendable {
         self.client = client
         self.directClient = directClient
         self.proxy = proxy
+        self.pageClient = pageClient
         self.policy = policy
         self.resolver = resolver
         self.limiter = limiter
@@ -94,6 +99,7 @@ final class HTTPFetcher: Sendable {
             client: client,
             directClient: directClient,
             proxy: proxy,
+            pageClient: try PageClient(group: group, policy: policy),
             policy: policy,
             resolver: resolver,
             limiter: limiter,
@@ -132,6 +138,48 @@ final class HTTPFetcher: Sendable {
             }
         } catch is CancellationError {
             throw LinkPreviewError(.cancelled, "The preview was cancelled.", url: url)
+        }
+    }
+
+    /// Fetches the page at `url` (one hop) on a connection of its own, `reader` reading the response
+    /// as it arrives (``PageClient``); the request holds one of its host's permits. Errors are
+    /// ``LinkPreviewError``s.
+    func exchange<Reader: ResponseReader>(
+        _ url: URL,
+        headers extra: [(String, String)] = [],
+        deadline: ContinuousClock.Instant,
+        logger: Logger,
+        reader: Reader
+    ) async throws -> PageResponseHandler<Reader>.Exchange {
+        let (target, addresses) = try await vet(url, deadline: deadline)
+        let usesTLS = url.scheme?.lowercased() == "https"
+        var headers = HTTPHeaders()
+        headers.add(name: "Host", value: target.hostHeader(defaultPort: usesTLS ? 443 : 80))
+        headers.add(name: "User-Agent", value: policy.headers.userAgent(for: target.host))
+        headers.add(name: "Accept", value: policy.headers.accept)
+        headers.add(name: "Accept-Language", value: policy.headers.acceptLanguage)
+        headers.add(name: "Accept-Encoding", value: "gzip, deflate")
+        headers.add(name: "Connection", value: "close")
+        for (name, value) in extra { headers.replaceOrAdd(name: name, value: value) }
+        let request = HTTPRequestHead(
+            version: .http1_1,
+            method: .GET,
+            uri: Self.requestTarget(of: url),
+            headers: headers
+        )
+        let destination = PageClient.Destination(
+            addresses: addresses,
+            port: target.port,
+            tlsServerName: usesTLS && IPAddress(target.host) == nil ? target.host : nil,
+            usesTLS: usesTLS
+        )
+        logger.debug("fetch page", metadata: ["fetch.url": "\(url)", "fetch.address": "\(addresses[0])"])
+        do {
+            return try await limiter.withPermit(for: target.host) {
+                try await pageClient.exchange(request, to: destination, deadline: deadline, reader: reader)
+            }
+        } catch {
+            throw mapError(error, url: url, target: target)
         }
     }
 
@@ -210,9 +258,13 @@ final class HTTPFetcher: Sendable {
     /// `url` with its host replaced by `address` (an exact pin for plain http).
     static func literalURL(_ url: URL, address: IPAddress, port: Int) -> String {
         let host = address.isIPv4 ? address.description : "[\(address)]"
-        var text = "http://\(host):\(port)"
+        return "http://\(host):\(port)" + requestTarget(of: url)
+    }
+
+    /// The request target of `url`: its path (`/` when empty) and query, percent-encoded as written.
+    static func requestTarget(of url: URL) -> String {
         let path = url.path(percentEncoded: true)
-        text += path.isEmpty ? "/" : path
+        var text = path.isEmpty ? "/" : path
         if let query = url.query(percentEncoded: true) { text += "?" + query }
         return text
     }
@@ -257,6 +309,34 @@ final class HTTPFetcher: Sendable {
         let described = String(describing: error)
         if error is CancellationError {
             return LinkPreviewError(.cancelled, "The preview was cancelled.", url: url)
+        }
+        if let error = error as? PageClientError {
+            switch error {
+            case .cancelled:
+                return LinkPreviewError(.cancelled, "The preview was cancelled.", url: url)
+            case .deadlineExceeded:
+                return LinkPreviewError(.timedOut, "The site took too long to answer.", url: url)
+            case .readTimeout:
+                return LinkPreviewError(
+                    .stalled,
+                    "\(host) stopped sending for \(policy.timeouts.read.spoken).",
+                    url: url
+                )
+            case .connectTimeout:
+                return LinkPreviewError(
+                    .connect,
+                    "\(host) did not accept a connection within \(policy.timeouts.connect.spoken).",
+                    url: url
+                )
+            case .connectFailed(let reason):
+                return LinkPreviewError(.connect, "Could not connect to \(host).", url: url, underlying: reason)
+            case .closedEarly:
+                return LinkPreviewError(
+                    .protocolError,
+                    "\(host) closed the connection before the response was complete.",
+                    url: url
+                )
+            }
         }
         if let error = error as? HTTPClientError {
             switch error {

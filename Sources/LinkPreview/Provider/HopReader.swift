@@ -1,0 +1,91 @@
+import Foundation
+import LinkPreviewCore
+import NIOCore
+import NIOHTTP1
+
+/// What one hop of a page fetch gave.
+enum Hop: Sendable {
+    case redirect(URL)
+    case notModified(FetchedPage)
+    case page(FetchedPage)
+}
+
+/// Reads one hop's response: a redirect or a 304 ends at its head (no body is read); anything else
+/// is read by ``PageReader``.
+struct HopReader: ResponseReader {
+    let url: URL
+    let originalURL: URL
+    /// Validators were sent, so a 304 is an answer.
+    let revalidating: Bool
+    let limits: FetchPolicy.Limits
+
+    private enum State: Sendable {
+        case awaitingHead
+        case ended(Hop)
+        case reading(PageReader)
+    }
+
+    private var state = State.awaitingHead
+
+    init(url: URL, originalURL: URL, revalidating: Bool, limits: FetchPolicy.Limits) {
+        self.url = url
+        self.originalURL = originalURL
+        self.revalidating = revalidating
+        self.limits = limits
+    }
+
+    mutating func head(_ head: HTTPResponseHead) throws -> Bool {
+        let response = ResponseHead(url: url, status: Int(head.status.code), headers: head.headers)
+        if response.isRedirect {
+            guard let next = response.location else {
+                throw LinkPreviewError(
+                    .protocolError,
+                    "\(url.host() ?? "The site") redirected without saying where to.",
+                    url: url,
+                    statusCode: response.status
+                )
+            }
+            state = .ended(.redirect(next))
+            return false
+        }
+        if response.status == 304 && revalidating {
+            state = .ended(
+                .notModified(
+                    FetchedPage(
+                        metadata: LinkMetadata(),
+                        finalURL: url,
+                        redirects: [],
+                        statusCode: 304,
+                        headers: response.headerPairs,
+                        bytesRead: 0,
+                        contentLength: nil,
+                        notModified: true,
+                        isDocument: true
+                    )
+                )
+            )
+            return false
+        }
+        state = .reading(try PageReader(response, originalURL: originalURL, limits: limits))
+        return true
+    }
+
+    mutating func body(_ bytes: ByteBuffer) throws -> Bool {
+        guard case .reading(var reader) = state else { return false }
+        state = .awaitingHead  // the reader is not copied while it is fed
+        let wantsMore = try reader.consume(bytes)
+        state = .reading(reader)
+        return wantsMore
+    }
+
+    mutating func finish(bodyEnded: Bool) throws -> Hop {
+        switch state {
+        case .awaitingHead:
+            throw LinkPreviewError(.protocolError, "\(url.host() ?? "The site") sent no response.", url: url)
+        case .ended(let hop):
+            return hop
+        case .reading(var reader):
+            return .page(try reader.finish())
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import NIOCore
+import NIOHTTP1
+
+/// Runs a ``ResponseReader`` over one response on a channel whose `autoRead` is off: it issues a
+/// socket read only while the reader wants more, so the bytes received stop at the read during which
+/// the reader became satisfied. Each outstanding read is bounded by the read timeout, the whole
+/// exchange by the deadline. The outcome completes `promise` once; the channel is then closed.
+final class PageResponseHandler<Reader: ResponseReader>: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPClientResponsePart
+
+    private var reader: Reader
+    private let promise: EventLoopPromise<Exchange>
+    private let readTimeout: TimeAmount
+    private let deadline: NIODeadline
+    private var readTimer: Scheduled<Void>?
+    private var deadlineTimer: Scheduled<Void>?
+    private var isDone = false
+    private var bodyBytes = 0
+    /// A 1xx head was skipped; its `.end` is skipped too.
+    private var skippingInformational = false
+
+    /// What the exchange gave: the reader's output and the body bytes received (decompressed).
+    struct Exchange: Sendable {
+        var output: Reader.Output
+        var bodyBytesReceived: Int
+    }
+
+    init(reader: Reader, promise: EventLoopPromise<Exchange>, readTimeout: TimeAmount, deadline: NIODeadline) {
+        self.reader = reader
+        self.promise = promise
+        self.readTimeout = readTimeout
+        self.deadline = deadline
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        deadlineTimer = context.eventLoop.scheduleTask(deadline: deadline) {
+            let (handler, context) = loopBound.value
+            handler.fail(PageClientError.deadlineExceeded, context: context)
+        }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        fail(PageClientError.cancelled, context: nil)
+    }
+
+    /// Sends the request and issues the first read.
+    func start(_ request: HTTPRequestHead, context: ChannelHandlerContext) {
+        context.write(NIOAny(HTTPClientRequestPart.head(request)), promise: nil)
+        context.writeAndFlush(NIOAny(HTTPClientRequestPart.end(nil)), promise: nil)
+        requestRead(context: context)
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !isDone else { return }
+        readTimer?.cancel()
+        readTimer = nil
+        do {
+            switch unwrapInboundIn(data) {
+            case .head(let head):
+                // 1xx answers (100 Continue, 103 Early Hints) precede the real head.
+                if (100..<200).contains(Int(head.status.code)) {
+                    skippingInformational = true
+                    return
+                }
+                if try !reader.head(head) { try finish(bodyEnded: false, context: context) }
+            case .body(let bytes):
+                bodyBytes += bytes.readableBytes
+                if try !reader.body(bytes) { try finish(bodyEnded: false, context: context) }
+            case .end where skippingInformational:
+                skippingInformational = false
+            case .end:
+                try finish(bodyEnded: true, context: context)
+            }
+        } catch {
+            fail(error, context: context)
+        }
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        if !isDone { requestRead(context: context) }
+        context.fireChannelReadComplete()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        fail(PageClientError.closedEarly, context: nil)
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        fail(error, context: context)
+    }
+
+    private func requestRead(context: ChannelHandlerContext) {
+        if readTimer == nil {
+            let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+            readTimer = context.eventLoop.scheduleTask(in: readTimeout) {
+                let (handler, context) = loopBound.value
+                handler.fail(PageClientError.readTimeout, context: context)
+            }
+        }
+        context.read()
+    }
+
+    private func finish(bodyEnded: Bool, context: ChannelHandlerContext) throws {
+        let output = try reader.finish(bodyEnded: bodyEnded)
+        complete(context: context) { $0.succeed(Exchange(output: output, bodyBytesReceived: bodyBytes)) }
+    }
+
+    private func fail(_ error: any Error, context: ChannelHandlerContext?) {
+        complete(context: context) { $0.fail(error) }
+    }
+
+    private func complete(context: ChannelHandlerContext?, _ outcome: (EventLoopPromise<Exchange>) -> Void) {
+        guard !isDone else { return }
+        isDone = true
+        readTimer?.cancel()
+        deadlineTimer?.cancel()
+        outcome(promise)
+        context?.close(promise: nil)
+    }
+}
+
+@available(*, unavailable)
+extension PageResponseHandler: Sendable {}

@@ -1,0 +1,18 @@
+import NIOCore
+import NIOHTTP1
+
+/// Reads one HTTP response on its connection's event loop, piece by piece as the bytes arrive, and
+/// says after each piece whether it wants more: ``PageClient`` issues the next socket read only then,
+/// so nothing is read past what the reader needs.
+protocol ResponseReader: Sendable {
+    associatedtype Output: Sendable
+
+    /// The response head has arrived. Returns whether the body is wanted.
+    mutating func head(_ head: HTTPResponseHead) throws -> Bool
+
+    /// A piece of the body (decompressed). Returns whether more is wanted.
+    mutating func body(_ bytes: ByteBuffer) throws -> Bool
+
+    /// Reading ended: the reader wanted no more, or the body ended (`bodyEnded`). Returns the result.
+    mutating func finish(bodyEnded: Bool) throws -> Output
+}
