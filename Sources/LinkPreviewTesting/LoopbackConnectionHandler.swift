@@ -50,6 +50,10 @@ enum LoopbackResponseWriter {
         on channel: any Channel,
         record: @Sendable (String?, Int) -> Void
     ) async {
+        if case .raw(let bytes) = response.body {
+            await sendRaw(bytes, on: channel, record: record)
+            return
+        }
         var headers = HTTPHeaders(response.headers.map { ($0.name, $0.value) })
         if case .whole(let bytes) = response.body, !headers.contains(name: "content-length") {
             headers.add(name: "Content-Length", value: String(bytes.count))
@@ -76,12 +80,34 @@ enum LoopbackResponseWriter {
             case .stall(let prefix):
                 if !prefix.isEmpty { try await write(prefix, on: channel, record: record) }
                 return
+            case .raw:
+                return  // written above
             }
             try await channel.writeAndFlush(HTTPServerResponsePart.end(nil)).get()
             if !keepAlive { try await channel.close() }
         } catch {
             try? await channel.close()
         }
+    }
+
+    /// Writes `bytes` below the HTTP encoder, then closes the connection.
+    private static func sendRaw(
+        _ bytes: [UInt8],
+        on channel: any Channel,
+        record: @Sendable (String?, Int) -> Void
+    ) async {
+        do {
+            try await channel.eventLoop.flatSubmit {
+                do {
+                    let context = try channel.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self)
+                    return context.writeAndFlush(NIOAny(context.channel.allocator.buffer(bytes: bytes)))
+                } catch {
+                    return channel.eventLoop.makeFailedFuture(error)
+                }
+            }.get()
+            record(nil, bytes.count)
+        } catch {}
+        try? await channel.close()
     }
 
     private static func write(

@@ -33,6 +33,10 @@ public struct LoopbackResponse: Sendable {
         case endless([UInt8])
         /// `prefix`, then nothing more, the connection held open.
         case stall([UInt8])
+        /// These bytes exactly, as the whole response (status line and headers included; ``status``
+        /// and ``headers`` are ignored), then the connection is closed: for answers the HTTP encoder
+        /// would not write (informational heads, bodies delimited by the close, truncated bodies).
+        case raw([UInt8])
     }
 
     public var status: Int

@@ -1,0 +1,101 @@
+import Foundation
+import LinkPreview
+import LinkPreviewCore
+import LinkPreviewTesting
+import Testing
+
+/// The HTTP/1.1 client pages are read with, seen through the provider: answers AsyncHTTPClient used to
+/// take care of, written byte for byte by the loopback server.
+@Suite("MetadataProvider: reading pages over HTTP/1.1")
+struct PageClientTests {
+    static let page = Array(
+        "<!doctype html><html><head><title>Raw page</title></head><body><p>Text.</p></body></html>".utf8
+    )
+
+    static func response(_ lines: [String], body: [UInt8]) -> LoopbackResponse {
+        LoopbackResponse(body: .raw(Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8) + body))
+    }
+
+    @Test("An informational 103 before the response is skipped")
+    func earlyHints() async throws {
+        let answer = Self.response(
+            [
+                "HTTP/1.1 103 Early Hints", "Link: </style.css>; rel=preload", "",
+                "HTTP/1.1 200 OK", "Content-Type: text/html", "Content-Length: \(Self.page.count)",
+            ],
+            body: Self.page
+        )
+        try await ProviderFixture.run({ _ in answer }) { server, provider in
+            let report = try await provider.preview(for: server.url("/hints"))
+            #expect(report.metadata.title == "Raw page")
+            #expect(report.statusCode == 200)
+        }
+    }
+
+    @Test("A body delimited by the end of the connection is read to its end")
+    func closeDelimited() async throws {
+        let answer = Self.response(
+            ["HTTP/1.1 200 OK", "Content-Type: text/html", "Connection: close"],
+            body: Self.page
+        )
+        try await ProviderFixture.run({ _ in answer }) { server, provider in
+            let report = try await provider.preview(for: server.url("/close-delimited"))
+            #expect(report.metadata.title == "Raw page")
+            #expect(report.bytesRead == Self.page.count)
+        }
+    }
+
+    @Test("A connection closed before the declared length fails as a protocol error")
+    func truncated() async throws {
+        let head = Array("<!doctype html><html><head><title>Cut".utf8)
+        let answer = Self.response(
+            ["HTTP/1.1 200 OK", "Content-Type: text/html", "Content-Length: 100000"],
+            body: head
+        )
+        try await ProviderFixture.run({ _ in answer }) { server, provider in
+            let error = await ProviderFixture.error { _ = try await provider.metadata(for: server.url("/cut")) }
+            #expect(error?.code == .protocolError, "\(String(describing: error))")
+            #expect(error?.category == .fetchFailed)
+        }
+    }
+
+    @Test("When the first vetted address refuses, the next one is tried")
+    func nextAddress() async throws {
+        // The server listens on 127.0.0.1 only: 127.0.0.2 refuses the connection.
+        let resolver = StaticHostResolver([
+            "two.example": [IPAddress("127.0.0.2")!, IPAddress("127.0.0.1")!],
+            "refused.example": [IPAddress("127.0.0.2")!],
+        ])
+        try await ProviderFixture.run({ _ in .html(String(decoding: Self.page, as: UTF8.self)) }, resolver: resolver) {
+            server,
+            provider in
+            let report = try await provider.preview(for: server.url("/", host: "two.example"))
+            #expect(report.metadata.title == "Raw page")
+            let error = await ProviderFixture.error {
+                _ = try await provider.metadata(for: server.url("/", host: "refused.example"))
+            }
+            #expect(error?.code == .connect, "\(String(describing: error))")
+        }
+    }
+
+    @Test("Cancelling a preview waiting on a stalled server ends it at once")
+    func cancellationEndsAStalledRead() async throws {
+        let stall = LoopbackResponse(
+            headers: [("Content-Type", "text/html")],
+            body: .stall(Array("<!doctype html><html><head><title>Wait".utf8))
+        )
+        try await ProviderFixture.run({ _ in stall }) { server, provider in
+            let task = Task { try await provider.metadata(for: server.url("/stall")) }
+            while server.requestCount("/stall") == 0 { try await Task.sleep(for: .milliseconds(5)) }
+            let started = ContinuousClock.now
+            task.cancel()
+            let result = await task.result
+            #expect(ContinuousClock.now - started < .seconds(2))
+            guard case .failure(let error as LinkPreviewError) = result else {
+                Issue.record("expected a LinkPreviewError, got \(result)")
+                return
+            }
+            #expect(error.code == .cancelled)
+        }
+    }
+}
