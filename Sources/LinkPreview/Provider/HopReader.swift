@@ -19,13 +19,10 @@ struct HopReader: ResponseReader {
     let revalidating: Bool
     let limits: FetchPolicy.Limits
 
-    private enum State: Sendable {
-        case awaitingHead
-        case ended(Hop)
-        case reading(PageReader)
-    }
-
-    private var state = State.awaitingHead
+    /// Set when the head ended the hop (a redirect, a 304).
+    private var ended: Hop?
+    /// Set when the response is a page to read; fed in place, never copied.
+    private var page: PageReader?
 
     init(url: URL, originalURL: URL, revalidating: Bool, limits: FetchPolicy.Limits) {
         self.url = url
@@ -45,47 +42,39 @@ struct HopReader: ResponseReader {
                     statusCode: response.status
                 )
             }
-            state = .ended(.redirect(next))
+            ended = .redirect(next)
             return false
         }
         if response.status == 304 && revalidating {
-            state = .ended(
-                .notModified(
-                    FetchedPage(
-                        metadata: LinkMetadata(),
-                        finalURL: url,
-                        redirects: [],
-                        statusCode: 304,
-                        headers: response.headerPairs,
-                        bytesRead: 0,
-                        contentLength: nil,
-                        notModified: true,
-                        isDocument: true
-                    )
+            ended = .notModified(
+                FetchedPage(
+                    metadata: LinkMetadata(),
+                    finalURL: url,
+                    redirects: [],
+                    statusCode: 304,
+                    headers: response.headerPairs,
+                    bytesRead: 0,
+                    contentLength: nil,
+                    notModified: true,
+                    isDocument: true
                 )
             )
             return false
         }
-        state = .reading(try PageReader(response, originalURL: originalURL, limits: limits))
+        page = try PageReader(response, originalURL: originalURL, limits: limits)
         return true
     }
 
     mutating func body(_ bytes: ByteBuffer) throws -> Bool {
-        guard case .reading(var reader) = state else { return false }
-        state = .awaitingHead  // the reader is not copied while it is fed
-        let wantsMore = try reader.consume(bytes)
-        state = .reading(reader)
-        return wantsMore
+        guard page != nil else { return false }
+        return try page!.consume(bytes)
     }
 
     mutating func finish(bodyEnded: Bool) throws -> Hop {
-        switch state {
-        case .awaitingHead:
+        if let ended { return ended }
+        guard page != nil else {
             throw LinkPreviewError(.protocolError, "\(url.host() ?? "The site") sent no response.", url: url)
-        case .ended(let hop):
-            return hop
-        case .reading(var reader):
-            return .page(try reader.finish())
         }
+        return .page(try page!.finish())
     }
 }

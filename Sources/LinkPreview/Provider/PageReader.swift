@@ -15,9 +15,12 @@ struct PageReader: Sendable {
     static let sniffBytes = 1024
 
     private enum State: Sendable {
-        case sniffing([UInt8])
-        case extracting(MetadataExtractor)
-        case readingImageHeader(ImageFormat, [UInt8])
+        /// Holding the first bytes (in ``leading``) until there are enough to sniff.
+        case sniffing
+        /// Feeding ``extractor``.
+        case extracting
+        /// Collecting an image's first bytes (in ``leading``) until its size is known.
+        case readingImageHeader(ImageFormat)
         case read(LinkMetadata, isDocument: Bool)
     }
 
@@ -29,7 +32,10 @@ struct PageReader: Sendable {
     private let charset: String?
     private let contentLength: Int?
     private let headers: [(name: String, value: String)]
-    private var state = State.sniffing([])
+    private var state = State.sniffing
+    private var leading: [UInt8] = []
+    /// Set while ``State/extracting``; kept outside the enum so it is fed in place, never copied.
+    private var extractor: MetadataExtractor?
     /// Body bytes taken in (the HTML read window counts these).
     private var bytesTaken = 0
 
@@ -65,24 +71,17 @@ struct PageReader: Sendable {
     /// Takes the next piece of the body; returns whether more is wanted.
     mutating func consume(_ bytes: ByteBuffer) throws -> Bool {
         switch state {
-        case .sniffing(var leading):
+        case .sniffing:
             bytesTaken += bytes.readableBytes
             leading.append(contentsOf: bytes.readableBytesView)
-            guard leading.count >= Self.sniffBytes else {
-                state = .sniffing(leading)
-                return true
-            }
-            try classify(leading)
-        case .extracting(var extractor):
-            state = .read(LinkMetadata(), isDocument: true)  // no copy of the extractor while it is fed
+            if leading.count >= Self.sniffBytes { try classify() }
+        case .extracting:
             let take = max(0, min(bytes.readableBytes, limits.htmlReadWindow - bytesTaken))
             bytesTaken += take
-            bytes.withUnsafeReadableBytes { extractor.consume(UnsafeRawBufferPointer(rebasing: $0[..<take])) }
-            state = .extracting(extractor)
-        case .readingImageHeader(let format, var header):
+            bytes.withUnsafeReadableBytes { extractor!.consume(UnsafeRawBufferPointer(rebasing: $0[..<take])) }
+        case .readingImageHeader:
             bytesTaken += bytes.readableBytes
-            header.append(contentsOf: bytes.readableBytesView)
-            state = .readingImageHeader(format, header)
+            leading.append(contentsOf: bytes.readableBytesView)
         case .read:
             break
         }
@@ -93,29 +92,29 @@ struct PageReader: Sendable {
     private var wantsMore: Bool {
         switch state {
         case .sniffing: true
-        case .extracting(let extractor): !extractor.isComplete && bytesTaken < limits.htmlReadWindow
-        case .readingImageHeader(_, let header):
-            header.count < limits.mediaHeaderBytes && ImageHeader.read(header)?.width == nil
+        case .extracting: !extractor!.isComplete && bytesTaken < limits.htmlReadWindow
+        case .readingImageHeader: leading.count < limits.mediaHeaderBytes && ImageHeader.read(leading)?.width == nil
         case .read: false
         }
     }
 
     /// Decides what the content is from its type and first bytes, and starts reading it accordingly.
-    private mutating func classify(_ leading: [UInt8]) throws {
+    private mutating func classify() throws {
         var metadata = LinkMetadata(originalURL: originalURL, url: url)
         switch ContentSniffer.classify(contentType: contentType, leadingBytes: leading) {
         case .html, .xhtml:
-            var extractor = MetadataExtractor(
+            extractor = MetadataExtractor(
                 url: url,
                 originalURL: originalURL,
                 transportCharset: charset,
                 statusCode: status
             )
-            extractor.consume(leading)
-            state = .extracting(extractor)
+            extractor!.consume(leading)
+            leading = []
+            state = .extracting
             return
         case .image(let format):
-            state = .readingImageHeader(format, leading)
+            state = .readingImageHeader(format)
             return
         case .video(let type):
             metadata.title = Self.fileTitle(of: url)
@@ -140,17 +139,17 @@ struct PageReader: Sendable {
     /// The page, once reading stopped (wanted no more, or the body ended). `bytesRead` is filled in
     /// by the caller, which counts what arrived.
     mutating func finish() throws -> FetchedPage {
-        if case .sniffing(let leading) = state { try classify(leading) }
+        if case .sniffing = state { try classify() }
         var metadata: LinkMetadata
         var isDocument = false
         switch state {
         case .sniffing:
             preconditionFailure("classify always leaves the sniffing state")
-        case .extracting(var extractor):
-            metadata = extractor.finish()
+        case .extracting:
+            metadata = extractor!.finish()
             isDocument = true
-        case .readingImageHeader(let format, let header):
-            let image = ImageHeader.read(header)
+        case .readingImageHeader(let format):
+            let image = ImageHeader.read(leading)
             metadata = LinkMetadata(originalURL: originalURL, url: url)
             metadata.title = Self.fileTitle(of: url)
             metadata.images = [LinkMedia(url: url, type: format.mimeType, width: image?.width, height: image?.height)]
