@@ -10,6 +10,17 @@ struct MetadataExtractorStreamingTests {
         <script type="application/ld+json">{"@type":"WebPage","name":"Story"}</script>
         """
 
+    /// Feeds `bytes` 4 KiB at a time until the extractor is complete, as the page client reads.
+    static func readAsAFetcherWould(_ bytes: [UInt8]) -> MetadataExtractor {
+        var extractor = MetadataExtractor(url: ExtractionFixtures.pageURL)
+        var offset = 0
+        while offset < bytes.count && !extractor.isComplete {
+            extractor.consume(bytes[offset..<min(offset + 4096, bytes.count)])
+            offset += 4096
+        }
+        return extractor
+    }
+
     @Test func chunkBoundariesAnywhereGiveTheSameMetadata() {
         let bytes = Array(ExtractionFixtures.document(head: Self.richHead, body: "<h1>H</h1>").utf8)
         let whole = MetadataExtractor.extract(from: bytes, url: ExtractionFixtures.pageURL)
@@ -26,12 +37,7 @@ struct MetadataExtractorStreamingTests {
     @Test func stopsAtTheEndOfTheHeadWhenItHasWhatACardNeeds() {
         let body = String(repeating: "<p>filler paragraph with <a href=x>links</a></p>", count: 20_000)  // ~1 MB
         let bytes = Array(ExtractionFixtures.document(head: Self.richHead, body: body).utf8)
-        var extractor = MetadataExtractor(url: ExtractionFixtures.pageURL)
-        var offset = 0
-        while offset < bytes.count && !extractor.isComplete {
-            extractor.consume(bytes[offset..<min(offset + 4096, bytes.count)])
-            offset += 4096
-        }
+        var extractor = Self.readAsAFetcherWould(bytes)
         #expect(extractor.isComplete)
         #expect(extractor.bytesConsumed <= 4096, "read \(extractor.bytesConsumed) of \(bytes.count) bytes")
         #expect(extractor.finish().title == "Story title")
@@ -89,12 +95,7 @@ struct MetadataExtractorStreamingTests {
         let script = "<script>" + String(repeating: "window.cfg = {a: 1};\n", count: 15_000) + "</script>"  // ~300 KB
         let late = #"<meta property="og:site_name" content="Late Site">"#
         let bytes = Array(ExtractionFixtures.document(head: Self.richHead + script + late, body: "<p>x</p>").utf8)
-        var extractor = MetadataExtractor(url: ExtractionFixtures.pageURL)
-        var offset = 0
-        while offset < bytes.count && !extractor.isComplete {
-            extractor.consume(bytes[offset..<min(offset + 4096, bytes.count)])
-            offset += 4096
-        }
+        var extractor = Self.readAsAFetcherWould(bytes)
         #expect(extractor.isComplete)
         let quiet = ExtractionLimits.default.maxQuietHeadBytes
         #expect(

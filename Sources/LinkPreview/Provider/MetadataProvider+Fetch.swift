@@ -89,7 +89,7 @@ extension MetadataProvider {
             else { throw timedOut }
             return value
         } catch is CancellationError {
-            throw LinkPreviewError(.cancelled, "The preview was cancelled.", url: url)
+            throw LinkPreviewError.cancelled(url)
         }
     }
 }

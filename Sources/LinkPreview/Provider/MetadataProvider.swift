@@ -144,7 +144,7 @@ public final class MetadataProvider: Sendable {
                 try await self.fetchAndCache(url, key: key, revalidating: revalidating, deadline: deadline)
             }
         } catch is CancellationError {
-            throw LinkPreviewError(.cancelled, "The preview was cancelled.", url: url)
+            throw LinkPreviewError.cancelled(url)
         }
         report.metadata.originalURL = url
         report.metadata = report.metadata.overlaid(with: provided)

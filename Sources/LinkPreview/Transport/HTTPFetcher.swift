@@ -137,7 +137,7 @@ final class HTTPFetcher: Sendable {
                 )
             }
         } catch is CancellationError {
-            throw LinkPreviewError(.cancelled, "The preview was cancelled.", url: url)
+            throw LinkPreviewError.cancelled(url)
         }
     }
 
@@ -291,7 +291,7 @@ final class HTTPFetcher: Sendable {
         } catch let error as LinkPreviewError {
             throw error
         } catch is CancellationError {
-            throw LinkPreviewError(.cancelled, "The preview was cancelled.", url: url)
+            throw LinkPreviewError.cancelled(url)
         } catch {
             throw LinkPreviewError(
                 .dns,
@@ -307,29 +307,14 @@ final class HTTPFetcher: Sendable {
         if let error = error as? LinkPreviewError { return error }
         let host = target.host
         let described = String(describing: error)
-        if error is CancellationError {
-            return LinkPreviewError(.cancelled, "The preview was cancelled.", url: url)
-        }
+        if error is CancellationError { return .cancelled(url) }
         if let error = error as? PageClientError {
             switch error {
-            case .cancelled:
-                return LinkPreviewError(.cancelled, "The preview was cancelled.", url: url)
-            case .deadlineExceeded:
-                return LinkPreviewError(.timedOut, "The site took too long to answer.", url: url)
-            case .readTimeout:
-                return LinkPreviewError(
-                    .stalled,
-                    "\(host) stopped sending for \(policy.timeouts.read.spoken).",
-                    url: url
-                )
-            case .connectTimeout:
-                return LinkPreviewError(
-                    .connect,
-                    "\(host) did not accept a connection within \(policy.timeouts.connect.spoken).",
-                    url: url
-                )
-            case .connectFailed(let reason):
-                return LinkPreviewError(.connect, "Could not connect to \(host).", url: url, underlying: reason)
+            case .cancelled: return .cancelled(url)
+            case .deadlineExceeded: return .tookTooLong(url)
+            case .readTimeout: return .stalled(host: host, after: policy.timeouts.read, url: url)
+            case .connectTimeout: return .connectTimedOut(host: host, after: policy.timeouts.connect, url: url)
+            case .connectFailed(let reason): return .couldNotConnect(host: host, url: url, underlying: reason)
             case .closedEarly:
                 return LinkPreviewError(
                     .protocolError,
@@ -340,28 +325,14 @@ final class HTTPFetcher: Sendable {
         }
         if let error = error as? HTTPClientError {
             switch error {
-            case .cancelled:
-                return LinkPreviewError(.cancelled, "The preview was cancelled.", url: url)
-            case .deadlineExceeded:
-                return LinkPreviewError(.timedOut, "The site took too long to answer.", url: url)
-            case .readTimeout:
-                return LinkPreviewError(
-                    .stalled,
-                    "\(host) stopped sending for \(policy.timeouts.read.spoken).",
-                    url: url
-                )
+            case .cancelled: return .cancelled(url)
+            case .deadlineExceeded: return .tookTooLong(url)
+            case .readTimeout: return .stalled(host: host, after: policy.timeouts.read, url: url)
             case .invalidProxyResponse, .httpProxyHandshakeTimeout, .connectTimeout, .proxyAuthenticationRequired:
                 switch proxy.pins.lastFailure(for: target) {
-                case .timedOut?:
-                    return LinkPreviewError(
-                        .connect,
-                        "\(host) did not accept a connection within \(policy.timeouts.connect.spoken).",
-                        url: url
-                    )
-                case .refused(let reason)?:
-                    return LinkPreviewError(.connect, "Could not connect to \(host).", url: url, underlying: reason)
-                case nil:
-                    return LinkPreviewError(.connect, "Could not connect to \(host).", url: url, underlying: described)
+                case .timedOut?: return .connectTimedOut(host: host, after: policy.timeouts.connect, url: url)
+                case .refused(let reason)?: return .couldNotConnect(host: host, url: url, underlying: reason)
+                case nil: return .couldNotConnect(host: host, url: url, underlying: described)
                 }
             case .remoteConnectionClosed, .bodyLengthMismatch, .invalidURL, .emptyHost:
                 return LinkPreviewError(
