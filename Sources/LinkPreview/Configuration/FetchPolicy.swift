@@ -48,7 +48,8 @@ extension FetchPolicy {
     public struct Timeouts: Sendable, Hashable {
         /// Resolving a host name. Default 5 s.
         public var dns: Duration
-        /// Opening a TCP connection (and the TLS handshake). Default 10 s.
+        /// Opening a TCP connection, to each vetted address in turn. (A page's TLS handshake is then bounded by
+        /// ``read``: no silence longer than that.) Default 10 s.
         public var connect: Duration
         /// The longest silence while a response is read: a server that sends nothing for this long is
         /// dropped (a slow-drip server is also bounded by the overall deadline). Default 10 s.
@@ -89,7 +90,8 @@ extension FetchPolicy {
         public var maxProbesPerKind: Int
         /// The most bytes asked of the socket per read while a page is read. The next read is issued
         /// only when the extractor wants more, so a page is read about as far as extraction needs
-        /// (to within one read). Smaller reads read less and cost more system calls. Default 4 KiB.
+        /// (to within one read). Smaller reads read less and cost more system calls. At least 1 KiB
+        /// (smaller values are raised to it). Default 4 KiB.
         public var pageReadSize: Int
 
         public init(

@@ -34,7 +34,7 @@ final class PageClient: Sendable {
         self.tlsContext = try NIOSSLContext(configuration: tls)
         self.connectTimeout = policy.timeouts.connect
         self.readTimeout = policy.timeouts.read
-        self.readSize = policy.limits.pageReadSize
+        self.readSize = max(1024, policy.limits.pageReadSize)
         self.maxDecompressionRatio = policy.limits.maxDecompressionRatio
     }
 

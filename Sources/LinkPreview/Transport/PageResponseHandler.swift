@@ -77,7 +77,11 @@ final class PageResponseHandler<Reader: ResponseReader>: ChannelInboundHandler, 
         }
     }
 
+    /// Bytes arrived (perhaps only a TLS handshake message or part of a head): the silence is over,
+    /// and the next read starts a new read timeout.
     func channelReadComplete(context: ChannelHandlerContext) {
+        readTimer?.cancel()
+        readTimer = nil
         if !isDone { requestRead(context: context) }
         context.fireChannelReadComplete()
     }
