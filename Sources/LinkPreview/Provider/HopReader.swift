@@ -70,7 +70,7 @@ struct HopReader: ResponseReader {
         return try page!.consume(bytes)
     }
 
-    mutating func finish(bodyEnded: Bool) throws -> Hop {
+    mutating func finish() throws -> Hop {
         if let ended { return ended }
         guard page != nil else {
             throw LinkPreviewError(.protocolError, "\(url.host() ?? "The site") sent no response.", url: url)

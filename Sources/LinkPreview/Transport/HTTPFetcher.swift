@@ -153,14 +153,12 @@ final class HTTPFetcher: Sendable {
     ) async throws -> PageResponseHandler<Reader>.Exchange {
         let (target, addresses) = try await vet(url, deadline: deadline)
         let usesTLS = url.scheme?.lowercased() == "https"
-        var headers = HTTPHeaders()
-        headers.add(name: "Host", value: target.hostHeader(defaultPort: usesTLS ? 443 : 80))
-        headers.add(name: "User-Agent", value: policy.headers.userAgent(for: target.host))
-        headers.add(name: "Accept", value: policy.headers.accept)
-        headers.add(name: "Accept-Language", value: policy.headers.acceptLanguage)
-        headers.add(name: "Accept-Encoding", value: "gzip, deflate")
-        headers.add(name: "Connection", value: "close")
-        for (name, value) in extra { headers.replaceOrAdd(name: name, value: value) }
+        var headers = requestHeaders(
+            for: target,
+            host: target.hostHeader(defaultPort: usesTLS ? 443 : 80),
+            extra: extra
+        )
+        headers.replaceOrAdd(name: "Connection", value: "close")
         let request = HTTPRequestHead(
             version: .http1_1,
             method: .GET,
@@ -199,13 +197,12 @@ final class HTTPFetcher: Sendable {
             url: direct ? Self.literalURL(url, address: addresses[0], port: target.port) : url.absoluteString
         )
         request.method = .GET
-        let host = target.host
-        if direct { request.headers.add(name: "Host", value: target.hostHeader(defaultPort: 80)) }
-        request.headers.add(name: "User-Agent", value: policy.headers.userAgent(for: host))
-        request.headers.add(name: "Accept", value: policy.headers.accept)
-        request.headers.add(name: "Accept-Language", value: policy.headers.acceptLanguage)
-        request.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
-        for (name, value) in extra { request.headers.replaceOrAdd(name: name, value: value) }
+        // When the URL names the host (not a literal), the client writes `Host` from it.
+        request.headers = requestHeaders(
+            for: target,
+            host: direct ? target.hostHeader(defaultPort: 80) : nil,
+            extra: extra
+        )
         logger.debug("fetch", metadata: ["fetch.url": "\(url)", "fetch.address": "\(addresses[0])"])
         let response: HTTPClientResponse
         do {
@@ -228,6 +225,23 @@ final class HTTPFetcher: Sendable {
         } catch {
             throw mapError(error, url: url, target: target)
         }
+    }
+
+    /// The headers of every GET: `Host` when given, the policy's `User-Agent` for the host, `Accept`,
+    /// `Accept-Language` and `Accept-Encoding`, then `extra` (validators), replacing any of those.
+    private func requestHeaders(
+        for target: PinTable.Target,
+        host: String?,
+        extra: [(String, String)]
+    ) -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        if let host { headers.add(name: "Host", value: host) }
+        headers.add(name: "User-Agent", value: policy.headers.userAgent(for: target.host))
+        headers.add(name: "Accept", value: policy.headers.accept)
+        headers.add(name: "Accept-Language", value: policy.headers.acceptLanguage)
+        headers.add(name: "Accept-Encoding", value: "gzip, deflate")
+        for (name, value) in extra { headers.replaceOrAdd(name: name, value: value) }
+        return headers
     }
 
     /// Checks the URL against the policy, resolves its host (unless it is a literal) and vets every

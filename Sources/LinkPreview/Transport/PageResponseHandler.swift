@@ -63,14 +63,14 @@ final class PageResponseHandler<Reader: ResponseReader>: ChannelInboundHandler, 
                     skippingInformational = true
                     return
                 }
-                if try !reader.head(head) { try finish(bodyEnded: false, context: context) }
+                if try !reader.head(head) { try finish(context: context) }
             case .body(let bytes):
                 bodyBytes += bytes.readableBytes
-                if try !reader.body(bytes) { try finish(bodyEnded: false, context: context) }
+                if try !reader.body(bytes) { try finish(context: context) }
             case .end where skippingInformational:
                 skippingInformational = false
             case .end:
-                try finish(bodyEnded: true, context: context)
+                try finish(context: context)
             }
         } catch {
             fail(error, context: context)
@@ -106,8 +106,8 @@ final class PageResponseHandler<Reader: ResponseReader>: ChannelInboundHandler, 
         context.read()
     }
 
-    private func finish(bodyEnded: Bool, context: ChannelHandlerContext) throws {
-        let output = try reader.finish(bodyEnded: bodyEnded)
+    private func finish(context: ChannelHandlerContext) throws {
+        let output = try reader.finish()
         complete(context: context) { $0.succeed(Exchange(output: output, bodyBytesReceived: bodyBytes)) }
     }
 

@@ -13,6 +13,6 @@ protocol ResponseReader: Sendable {
     /// A piece of the body (decompressed). Returns whether more is wanted.
     mutating func body(_ bytes: ByteBuffer) throws -> Bool
 
-    /// Reading ended: the reader wanted no more, or the body ended (`bodyEnded`). Returns the result.
-    mutating func finish(bodyEnded: Bool) throws -> Output
+    /// Reading ended: the reader wanted no more, or the body ended. Returns the result.
+    mutating func finish() throws -> Output
 }
