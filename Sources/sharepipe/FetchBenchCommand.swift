@@ -48,6 +48,9 @@ struct FetchBenchCommand: AsyncParsableCommand {
     @Flag(help: "Run only MetadataProvider, at the first concurrency level, for profiling.")
     var profile = false
 
+    @Flag(help: "Run only the raw client, at the first concurrency level, for profiling.")
+    var profileRaw = false
+
     @Flag(help: .hidden)
     var serveOnly = false
 
@@ -66,6 +69,7 @@ struct FetchBenchCommand: AsyncParsableCommand {
         defer { server.stop() }
         let site = FetchBenchSite(
             port: server.port,
+            serverPID: server.process.processIdentifier,
             pages: pages,
             hostCount: hosts,
             largePageCount: 8,
@@ -100,15 +104,24 @@ struct FetchBenchCommand: AsyncParsableCommand {
 
             """
         )
-        if profile {
-            let run = await Self.runOurs(
-                provider,
-                site: site,
-                requests: requests,
-                concurrency: levels.first ?? 16,
-                round: 0
+        if profile || profileRaw {
+            let level = levels.first ?? 16
+            let run =
+                profile
+                ? await Self.runOurs(provider, site: site, requests: requests, concurrency: level, round: 0)
+                : await Self.runRaw(raw, site: site, requests: requests, concurrency: level, round: 0)
+            print(
+                String(
+                    format:
+                        "profile run: %.0f per second, %d failed; p50 %.2f ms, p99 %.2f ms; CPU per request: this process %.0f µs, server %.0f µs",
+                    run.perSecond,
+                    run.failures,
+                    run.p50,
+                    run.p99,
+                    run.clientMicroseconds,
+                    run.serverMicroseconds
+                )
             )
-            print(String(format: "profile run: %.0f previews/s, %d failed", run.perSecond, run.failures))
             try await raw.shutdown()
             try await provider.shutdown()
             return
@@ -166,7 +179,7 @@ struct FetchBenchCommand: AsyncParsableCommand {
     )
         async -> FetchBenchRun
     {
-        await FetchBenchRun.measure(requests: requests, concurrency: concurrency) { i in
+        await FetchBenchRun.measure(requests: requests, concurrency: concurrency, serverPID: site.serverPID) { i in
             (try? await provider.preview(for: site.url(i, round: round).url)) != nil
         }
     }
@@ -180,7 +193,7 @@ struct FetchBenchCommand: AsyncParsableCommand {
     )
         async -> FetchBenchRun
     {
-        await FetchBenchRun.measure(requests: requests, concurrency: concurrency) { i in
+        await FetchBenchRun.measure(requests: requests, concurrency: concurrency, serverPID: site.serverPID) { i in
             await fetchWhole(client, site.url(i, round: round).url) != nil
         }
     }
@@ -216,6 +229,18 @@ struct FetchBenchCommand: AsyncParsableCommand {
         let warning = failures > 0 ? " (\(failures) failed requests!)" : ""
         print(
             "concurrency \(level): \(oursText) | \(rawText) | time ours÷raw \(String(format: "%.2f", ratio))×\(warning)"
+        )
+        print(
+            String(
+                format:
+                    "  CPU per request: ours %.0f µs + server %.0f µs (cores %.0f%% busy) | raw %.0f µs + server %.0f µs (%.0f%% busy)",
+                median(ours.map(\.clientMicroseconds)),
+                median(ours.map(\.serverMicroseconds)),
+                median(ours.map { $0.busy(cores: ProcessInfo.processInfo.activeProcessorCount) }) * 100,
+                median(raw.map(\.clientMicroseconds)),
+                median(raw.map(\.serverMicroseconds)),
+                median(raw.map { $0.busy(cores: ProcessInfo.processInfo.activeProcessorCount) }) * 100
+            )
         )
     }
 
@@ -253,13 +278,21 @@ struct FetchBenchCommand: AsyncParsableCommand {
     ) async {
         PeakMemory.resetHighWaterMark()
         let baseline = PeakMemory.resident()
-        let ours = await FetchBenchRun.measure(requests: concurrency * 2, concurrency: concurrency) { i in
+        let ours = await FetchBenchRun.measure(
+            requests: concurrency * 2,
+            concurrency: concurrency,
+            serverPID: site.serverPID
+        ) { i in
             (try? await provider.preview(for: site.largeURL(i, round: round))) != nil
         }
         let oursPeak = PeakMemory.residentHighWaterMark()
         PeakMemory.resetHighWaterMark()
         let rawBaseline = PeakMemory.resident()
-        let whole = await FetchBenchRun.measure(requests: concurrency * 2, concurrency: concurrency) { i in
+        let whole = await FetchBenchRun.measure(
+            requests: concurrency * 2,
+            concurrency: concurrency,
+            serverPID: site.serverPID
+        ) { i in
             await fetchWhole(raw, site.largeURL(i, round: round + 1)) != nil
         }
         let rawPeak = PeakMemory.residentHighWaterMark()

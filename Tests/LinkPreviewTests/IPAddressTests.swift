@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import Testing
 
 @testable import LinkPreview
@@ -158,5 +159,17 @@ struct IPNetworkTests {
         #expect(network.description == "192.168.0.0/16")
         #expect(IPNetwork(address: IPAddress("1.2.3.4")!, prefixLength: 33) == nil)
         #expect(IPNetwork(address: IPAddress("::1")!, prefixLength: -1) == nil)
+    }
+
+    /// The page client connects to the socket address built from the vetted address's bits: it
+    /// must name the same address and port as the text would.
+    @Test(arguments: ["127.0.0.1", "93.184.216.34", "::1", "2001:db8::8a2e:370:7334", "::ffff:192.0.2.1"])
+    func socketAddressNamesTheVettedAddress(_ text: String) throws {
+        let address = try #require(IPAddress(text))
+        let socketAddress = try #require(address.socketAddress(port: 8443))
+        let expected = try SocketAddress(ipAddress: text, port: 8443)
+        #expect(socketAddress.ipAddress == expected.ipAddress)
+        #expect(socketAddress.port == 8443)
+        #expect(address.socketAddress(port: 70_000) == nil)
     }
 }

@@ -26,6 +26,25 @@ struct MetadataProviderLimitsTests {
         }
     }
 
+    @Test("The read timeout measures silence: bytes every 200 ms keep a 500 ms read timeout from firing")
+    func readTimeoutCountsSilenceOnly() async throws {
+        let drip = LoopbackResponse(
+            headers: [("Content-Type", "text/html")],
+            body: .chunks(Array(repeating: [UInt8](" ".utf8), count: 10_000), pause: .milliseconds(200))
+        )
+        try await ProviderFixture.run(
+            { _ in drip },
+            configure: {
+                $0.timeout = .milliseconds(2000)
+                $0.policy.timeouts.read = .milliseconds(500)
+            }
+        ) { server, provider in
+            let error = await ProviderFixture.error { _ = try await provider.metadata(for: server.url("/drip")) }
+            // The deadline ends it, not the read timeout, although the fetch lasts four read timeouts.
+            #expect(error?.code == .timedOut)
+        }
+    }
+
     @Test("A server that stops sending is dropped after the read timeout")
     func stalled() async throws {
         let stall = LoopbackResponse(headers: [("Content-Type", "text/html")], body: .stall(Self.head))

@@ -81,15 +81,17 @@ private struct ResponseHeaders {
     private let fields: [(name: String, value: String)]
 
     init(_ fields: [(name: String, value: String)]) {
-        self.fields = fields.map { (name: $0.name.lowercased(), value: $0.value.trimmingCharacters(in: .whitespaces)) }
+        self.fields = fields
     }
 
+    /// The values of the fields named `name` (lowercase), trimmed.
     func values(_ name: String) -> [String] {
-        fields.filter { $0.name == name }.map(\.value)
+        fields.filter { $0.name.equalsASCIICaseInsensitive(name) }.map(\.value.trimmingHTTPWhitespace)
     }
 
+    /// The value of the first field named `name` (lowercase), trimmed.
     func first(_ name: String) -> String? {
-        fields.first { $0.name == name }?.value
+        fields.first { $0.name.equalsASCIICaseInsensitive(name) }?.value.trimmingHTTPWhitespace
     }
 
     /// The first `name` header as an HTTP-date, or `nil` when absent or malformed.

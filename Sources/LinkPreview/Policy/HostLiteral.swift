@@ -83,12 +83,13 @@ public enum HostLiteral: Sendable, Hashable {
     /// WHATWG "ends in a number": the last label (ignoring one trailing dot) is all digits or a valid IPv4 number
     /// (`0x…`).
     static func endsInNumber(_ bytes: ArraySlice<UInt8>) -> Bool {
-        var parts = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        if parts.last?.isEmpty == true {
-            guard parts.count > 1 else { return false }
-            parts.removeLast()
+        var rest = bytes
+        if rest.last == UInt8(ascii: ".") {
+            guard rest.count > 1 else { return false }
+            rest = rest.dropLast()
         }
-        guard let last = parts.last, !last.isEmpty else { return false }
+        let last = rest.lastIndex(of: UInt8(ascii: ".")).map { rest[($0 + 1)...] } ?? rest
+        guard !last.isEmpty else { return false }
         if last.allSatisfy(IPAddress.isDigit) { return true }
         return ipv4Number(last) != nil
     }
@@ -143,9 +144,17 @@ public enum HostLiteral: Sendable, Hashable {
         var name = bytes
         if name.last == UInt8(ascii: ".") { name = name.dropLast() }
         guard !name.isEmpty, name.count <= 253 else { return nil }
-        for label in name.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false) {
-            guard (1...63).contains(label.count), label.allSatisfy(isNameByte) else { return nil }
+        var labelLength = 0
+        for byte in name {
+            if byte == UInt8(ascii: ".") {
+                guard labelLength > 0 else { return nil }
+                labelLength = 0
+            } else {
+                guard isNameByte(byte), labelLength < 63 else { return nil }
+                labelLength += 1
+            }
         }
+        guard labelLength > 0 else { return nil }
         return String(decoding: name, as: UTF8.self)
     }
 

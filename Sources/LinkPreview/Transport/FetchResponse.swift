@@ -31,7 +31,7 @@ protocol HTTPResponseFields {
 extension HTTPResponseFields {
     /// The `Location` of a redirect, resolved against ``url``.
     var location: URL? {
-        guard let value = headers.first(name: "location")?.trimmingCharacters(in: .whitespaces), !value.isEmpty
+        guard let value = headers.first(name: "location")?.trimmingHTTPWhitespace, !value.isEmpty
         else { return nil }
         return URL(string: value, relativeTo: url)?.absoluteURL
             ?? value.addingPercentEncoding(withAllowedCharacters: .urlFragmentAllowed).flatMap {
@@ -43,7 +43,7 @@ extension HTTPResponseFields {
 
     /// The declared `Content-Length`, if valid.
     var contentLength: Int? {
-        headers.first(name: "content-length").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        headers.first(name: "content-length").flatMap { Int($0.trimmingHTTPWhitespace) }
     }
 
     /// The `Content-Type` header (all values joined, as a smuggling check needs them).
@@ -57,13 +57,13 @@ extension HTTPResponseFields {
         guard let type = headers["content-type"].last else { return nil }
         for parameter in type.split(separator: ";").dropFirst() {
             let pair = parameter.split(separator: "=", maxSplits: 1)
-            guard pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces).lowercased() == "charset" else {
+            guard pair.count == 2, pair[0].trimmingHTTPWhitespace.equalsASCIICaseInsensitive("charset") else {
                 continue
             }
-            let value = pair[1].trimmingCharacters(in: .whitespaces).trimmingCharacters(
-                in: CharacterSet(charactersIn: "\"'")
-            )
-            return value.isEmpty ? nil : value
+            var value = Substring(pair[1].trimmingHTTPWhitespace)
+            while let first = value.first, first == "\"" || first == "'" { value = value.dropFirst() }
+            while let last = value.last, last == "\"" || last == "'" { value = value.dropLast() }
+            return value.isEmpty ? nil : String(value)
         }
         return nil
     }

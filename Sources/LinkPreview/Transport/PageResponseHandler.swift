@@ -12,7 +12,11 @@ final class PageResponseHandler<Reader: ResponseReader>: ChannelInboundHandler, 
     private let promise: EventLoopPromise<Exchange>
     private let readTimeout: TimeAmount
     private let deadline: NIODeadline
+    /// Checks for silence: armed once, it fires a read timeout after it, or re-arms itself for the
+    /// rest of the silence when bytes arrived meanwhile (no timer per read).
     private var readTimer: Scheduled<Void>?
+    /// When bytes last arrived (or the request was sent).
+    private var lastActivity = NIODeadline.now()
     private var deadlineTimer: Scheduled<Void>?
     private var isDone = false
     private var bodyBytes = 0
@@ -48,13 +52,13 @@ final class PageResponseHandler<Reader: ResponseReader>: ChannelInboundHandler, 
     func start(_ request: HTTPRequestHead, context: ChannelHandlerContext) {
         context.write(NIOAny(HTTPClientRequestPart.head(request)), promise: nil)
         context.writeAndFlush(NIOAny(HTTPClientRequestPart.end(nil)), promise: nil)
-        requestRead(context: context)
+        lastActivity = .now()
+        armReadTimer(context: context, at: lastActivity + readTimeout)
+        context.read()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !isDone else { return }
-        readTimer?.cancel()
-        readTimer = nil
         do {
             switch unwrapInboundIn(data) {
             case .head(let head):
@@ -78,11 +82,12 @@ final class PageResponseHandler<Reader: ResponseReader>: ChannelInboundHandler, 
     }
 
     /// Bytes arrived (perhaps only a TLS handshake message or part of a head): the silence is over,
-    /// and the next read starts a new read timeout.
+    /// and the next read's silence counts from now.
     func channelReadComplete(context: ChannelHandlerContext) {
-        readTimer?.cancel()
-        readTimer = nil
-        if !isDone { requestRead(context: context) }
+        if !isDone {
+            lastActivity = .now()
+            context.read()
+        }
         context.fireChannelReadComplete()
     }
 
@@ -95,15 +100,20 @@ final class PageResponseHandler<Reader: ResponseReader>: ChannelInboundHandler, 
         fail(error, context: context)
     }
 
-    private func requestRead(context: ChannelHandlerContext) {
-        if readTimer == nil {
-            let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-            readTimer = context.eventLoop.scheduleTask(in: readTimeout) {
-                let (handler, context) = loopBound.value
+    /// Arms the silence check for `deadline`: when it fires, a read timeout if nothing arrived since,
+    /// else the check again, a read timeout after the latest arrival.
+    private func armReadTimer(context: ChannelHandlerContext, at deadline: NIODeadline) {
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        readTimer = context.eventLoop.scheduleTask(deadline: deadline) {
+            let (handler, context) = loopBound.value
+            guard !handler.isDone else { return }
+            let silentUntil = handler.lastActivity + handler.readTimeout
+            if silentUntil > .now() {
+                handler.armReadTimer(context: context, at: silentUntil)
+            } else {
                 handler.fail(PageClientError.readTimeout, context: context)
             }
         }
-        context.read()
     }
 
     private func finish(context: ChannelHandlerContext) throws {

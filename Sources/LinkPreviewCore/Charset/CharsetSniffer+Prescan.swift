@@ -63,7 +63,7 @@ extension CharsetSniffer {
     }
 
     private static func firstIndexOfCharset(in s: [UInt8], from start: Int) -> Int? {
-        let word = Array("charset".utf8)
+        let word = Words.charset
         guard s.count >= word.count, start <= s.count - word.count else { return nil }
         for index in start...(s.count - word.count) {
             var matches = true
@@ -78,10 +78,10 @@ extension CharsetSniffer {
 
     /// The HTML standard's "get an XML encoding", used when the prescan finds no `<meta>`.
     static func xmlDeclarationEncoding(_ bytes: UnsafeRawBufferPointer) -> TextEncoding? {
-        let xml: [UInt8] = Array("<?xml".utf8)
+        let xml = Words.xmlDeclaration
         guard bytes.count >= xml.count, bytes.prefix(xml.count).elementsEqual(xml) else { return nil }
         guard let declarationEnd = bytes.firstIndex(of: UInt8(ascii: ">")) else { return nil }
-        let word: [UInt8] = Array("encoding".utf8)
+        let word = Words.encoding
         // Only inside the declaration: "encoding" further on is content (as in Chromium and WebKit).
         let declaration = UnsafeRawBufferPointer(rebasing: bytes[..<declarationEnd])
         guard var position = firstIndex(of: word, in: declaration, from: 0) else { return nil }
@@ -147,7 +147,7 @@ private struct PrescanScanner {
         while position < bytes.count {
             let byte = bytes[position]
             if byte == UInt8(ascii: "<") {
-                if starts(with: Array("<!--".utf8), at: position) {
+                if starts(with: Words.commentStart, at: position) {
                     // Skip to the ">" of the first "-->"; its dashes may be those of "<!--".
                     var end = position + 2
                     while end + 2 < bytes.count,
@@ -192,7 +192,7 @@ private struct PrescanScanner {
     /// "<meta" (any case) followed by ASCII whitespace or "/".
     private func isMetaStart(at index: Int) -> Bool {
         guard index + 5 < bytes.count else { return false }
-        let word = Array("meta".utf8)
+        let word = Words.meta
         for offset in 0..<4 where CharsetSniffer.asciiLowercased(bytes[index + 1 + offset]) != word[offset] {
             return false
         }
@@ -236,14 +236,14 @@ private struct PrescanScanner {
                 if attributeNames.contains(name) { continue }
                 attributeNames.append(name)
                 switch name {
-                case Array("http-equiv".utf8):
-                    if value == Array("content-type".utf8) { gotPragma = true }
-                case Array("content".utf8):
+                case Words.httpEquiv:
+                    if value == Words.contentType { gotPragma = true }
+                case Words.content:
                     if case .null = charset, let encoding = CharsetSniffer.encoding(fromMetaContent: value) {
                         charset = .encoding(encoding)
                         needPragma = true
                     }
-                case Array("charset".utf8):
+                case Words.charset:
                     let label = String(decoding: value, as: UTF8.self)
                     charset = TextEncoding.forLabel(label).map(Charset.encoding) ?? .failure
                     needPragma = false
@@ -323,4 +323,16 @@ private struct PrescanScanner {
             position += 1
         }
     }
+}
+
+/// The prescan's words, as bytes (made once, not per comparison).
+private enum Words {
+    static let charset = Array("charset".utf8)
+    static let xmlDeclaration = Array("<?xml".utf8)
+    static let encoding = Array("encoding".utf8)
+    static let commentStart = Array("<!--".utf8)
+    static let meta = Array("meta".utf8)
+    static let httpEquiv = Array("http-equiv".utf8)
+    static let contentType = Array("content-type".utf8)
+    static let content = Array("content".utf8)
 }

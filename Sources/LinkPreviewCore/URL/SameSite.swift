@@ -13,13 +13,26 @@ enum SameSite {
 
     /// The registrable part of `host`, lowercased, or nil for an IP address or a single label.
     static func siteKey(_ host: String) -> String? {
-        let labels = host.lowercased().split(separator: ".", omittingEmptySubsequences: true)
-        guard labels.count >= 2, !labels.allSatisfy({ $0.allSatisfy(\.isNumber) }) else { return nil }
+        let lowered = host.lowercased()
+        let labels = lowered.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: true)
+        guard labels.count >= 2, !labels.allSatisfy({ $0.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }) else {
+            return nil
+        }
         let last = labels[labels.count - 1]
-        let secondLast = labels[labels.count - 2]
+        let secondLast = Substring(labels[labels.count - 2])
         let countryCodeSecondLevel =
-            last.count == 2 && secondLast.count <= 3 && labels.count >= 3
-            && ["co", "com", "net", "org", "ac", "gov", "edu", "ne", "or", "go", "gob", "nic"].contains(secondLast)
-        return labels.suffix(countryCodeSecondLevel ? 3 : 2).joined(separator: ".")
+            last.count == 2 && secondLast.utf8.count <= 3 && labels.count >= 3
+            && Self.secondLevelLabels.contains { $0 == secondLast }
+        var key = ""
+        for label in labels.suffix(countryCodeSecondLevel ? 3 : 2) {
+            if !key.isEmpty { key += "." }
+            key += Substring(label)
+        }
+        return key
     }
+
+    /// Second-level labels that, under a two-letter country code, are part of the public suffix.
+    private static let secondLevelLabels = [
+        "co", "com", "net", "org", "ac", "gov", "edu", "ne", "or", "go", "gob", "nic",
+    ]
 }

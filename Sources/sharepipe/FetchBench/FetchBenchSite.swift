@@ -17,6 +17,8 @@ import LinkPreviewTesting
 /// reads whole bodies keep connections alive.
 struct FetchBenchSite {
     let port: Int
+    /// The server's process, whose CPU time a run reports.
+    let serverPID: Int32
     let pages: CorpusPages
     /// 0: a host per request.
     let hostCount: Int
