@@ -98,13 +98,15 @@ final class PageClient: Sendable {
             guard remaining > .zero else { throw PageClientError.deadlineExceeded }
             let bootstrap = ClientBootstrap(group: group)
                 .connectTimeout(TimeAmount(min(connectTimeout, remaining)))
-                .channelOption(ChannelOptions.autoRead, value: false)
-                .channelOption(
-                    ChannelOptions.recvAllocator,
-                    value: FixedSizeRecvByteBufferAllocator(capacity: readSize)
-                )
-                .channelInitializer { [tlsContext, maxDecompressionRatio] channel in
+                .channelInitializer { [tlsContext, maxDecompressionRatio, readSize] channel in
                     channel.eventLoop.makeCompletedFuture {
+                        // Set here, synchronously, rather than as bootstrap options (a future each).
+                        guard let options = channel.syncOptions else { throw ChannelError.operationUnsupported }
+                        try options.setOption(ChannelOptions.autoRead, value: false)
+                        try options.setOption(
+                            ChannelOptions.recvAllocator,
+                            value: FixedSizeRecvByteBufferAllocator(capacity: readSize)
+                        )
                         let pipeline = channel.pipeline.syncOperations
                         if destination.usesTLS {
                             try pipeline.addHandler(

@@ -53,7 +53,7 @@ extension MetadataAssembler {
 
     static func isPlayerPage(_ type: String?) -> Bool {
         guard let type = type?.lowercased() else { return false }
-        return type.hasPrefix("text/html") || type.contains("shockwave") || type.contains("flash")
+        return type.hasPrefix("text/html") || type.containsUTF8("shockwave") || type.containsUTF8("flash")
     }
 
     /// A body `<audio>`/`<video>` (or its first `<source>`), the fallback when metadata names none.

@@ -193,9 +193,9 @@ final class MetadataAssembler {
         observations.links.compactMap { link -> OEmbedLink? in
             guard link.relations.contains("alternate"), let type = link.type?.lowercased() else { return nil }
             let format: OEmbedLink.Format
-            if type.contains("json+oembed") {
+            if type.containsUTF8("json+oembed") {
                 format = .json
-            } else if type.contains("xml+oembed") {
+            } else if type.containsUTF8("xml+oembed") {
                 format = .xml
             } else {
                 return nil
@@ -248,7 +248,7 @@ final class MetadataAssembler {
             captchaMarkers: observations.captchaMarkers,
             metaRobotsNoindex: ["robots", "googlebot"].contains { key in
                 guard let value = meta(key)?.lowercased() else { return false }
-                return value.contains("noindex") || value.contains("none")
+                return value.containsUTF8("noindex") || value.containsUTF8("none")
             },
             canonicalURL: observations.links.first { $0.relations.contains("canonical") }
                 .flatMap { resolveMedia($0.href) },

@@ -60,7 +60,8 @@ public struct MetadataExtractor: Sendable {
     /// The HTTP status the document was served with, if it came over HTTP: 401 and 403 are wall evidence.
     public let statusCode: Int?
     public let configuration: Configuration
-    private var decoder: HTMLInputDecoder
+    /// Never nil but while it decodes: it is moved out of `self` then (see ``withDecoder(_:)``).
+    private var decoder: HTMLInputDecoder?
     private var tokenizer: HTMLTokenizer
     private var collector: ObservationCollector
     private var bytesRead = 0
@@ -109,7 +110,7 @@ public struct MetadataExtractor: Sendable {
     }
 
     /// The character encoding the document was decoded with, once it is known.
-    public var encoding: TextEncoding? { decoder.decision?.encoding }
+    public var encoding: TextEncoding? { decoder?.decision?.encoding }
 
     /// Reads the next chunk of the document. Input after ``isComplete`` is ignored.
     ///
@@ -123,9 +124,7 @@ public struct MetadataExtractor: Sendable {
             let slice = UnsafeRawBufferPointer(rebasing: chunk[offset..<end])
             bytesRead += slice.count
             offset = end
-            var decoder = self.decoder
-            decoder.feed(slice) { utf8 in tokenize(utf8) }
-            self.decoder = decoder
+            withDecoder { decoder, this in decoder.feed(slice) { utf8 in this.tokenize(utf8) } }
             checkBudgets()
         }
     }
@@ -143,9 +142,7 @@ public struct MetadataExtractor: Sendable {
     public mutating func finish() -> LinkMetadata {
         // Bytes the charset sniffer still holds are tokenized even when a limit ended the input.
         if !tokenizer.isStopped && !collector.isFinished {
-            var decoder = self.decoder
-            decoder.finish { utf8 in tokenize(utf8) }
-            self.decoder = decoder
+            withDecoder { decoder, this in decoder.finish { utf8 in this.tokenize(utf8) } }
             tokenizer.finish(into: &collector)
         }
         return MetadataAssembler(
@@ -177,6 +174,15 @@ public struct MetadataExtractor: Sendable {
         )
         extractor.consume(document)
         return extractor.finish()
+    }
+
+    /// Runs `body` with the decoder moved out of `self`, so its output can be tokenized into `self`
+    /// without a copy: a copy would share the decoder's buffers and make it allocate new ones on
+    /// every chunk.
+    private mutating func withDecoder(_ body: (inout HTMLInputDecoder, inout MetadataExtractor) -> Void) {
+        var decoder = self.decoder.take()!
+        body(&decoder, &self)
+        self.decoder = consume decoder
     }
 
     private mutating func tokenize(_ utf8: UnsafeBufferPointer<UInt8>) {

@@ -23,7 +23,7 @@ extension ObservationCollector {
             case "og:description", "twitter:description", "description": hasSummary = true
             case "og:image", "og:image:url", "og:image:secure_url", "twitter:image", "twitter:image:src":
                 hasImage = true
-            case "og:type": isArticle = isArticle || content.lowercased().contains("article")
+            case "og:type": isArticle = isArticle || content.lowercased().containsUTF8("article")
             case "article:published_time", "article:modified_time", "datepublished", "datemodified": hasDate = true
             case "author", "article:author": hasAuthor = true
             default: break

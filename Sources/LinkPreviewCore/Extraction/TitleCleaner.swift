@@ -12,7 +12,7 @@ enum TitleCleaner {
 
     static func trimSiteName(_ title: String, siteName: String?, host: String?) -> String {
         for separator in separators {
-            guard let range = title.range(of: separator, options: .backwards) else { continue }
+            guard let range = title.lastUTF8Range(of: separator) else { continue }
             let head = String(title[..<range.lowerBound])
             let tail = String(title[range.upperBound...])
             if names(tail, siteName: siteName, host: host), head.count >= 3 { return head }
@@ -28,7 +28,7 @@ enum TitleCleaner {
         guard let host else { return nil }
         let labels = host.lowercased().split(separator: ".").map(String.init).filter { $0 != "www" && $0 != "m" }
         for separator in separators {
-            let parts = title.components(separatedBy: separator)
+            let parts = title.utf8Components(separatedBy: separator)
             guard parts.count >= 2 else { continue }
             for part in [parts.last!, parts.first!] {
                 let key = squash(part)
@@ -36,7 +36,7 @@ enum TitleCleaner {
                 let matches = labels.contains { label in
                     label == key || (label.hasPrefix(key) && key.count * 10 >= label.count * 6)
                 }
-                if matches { return part.trimmingCharacters(in: .whitespaces) }
+                if matches { return part.trimmingASCIIWhitespace() }
             }
         }
         return nil
@@ -55,7 +55,7 @@ enum TitleCleaner {
         return false
     }
 
-    private static func squash(_ text: String) -> String {
+    private static func squash(_ text: some StringProtocol) -> String {
         String(text.lowercased().unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) }.map(Character.init))
     }
 }

@@ -97,7 +97,9 @@ struct WallContext {
         var value = value
         for _ in 0..<2 {
             let lowered = value.lowercased()
-            guard lowered.contains("%2f") || lowered.contains("%3a"), let decoded = value.removingPercentEncoding else {
+            guard lowered.containsUTF8("%2f") || lowered.containsUTF8("%3a"),
+                let decoded = value.removingPercentEncoding
+            else {
                 break
             }
             value = decoded
