@@ -88,10 +88,12 @@ extension FetchPolicy {
         public var documentBytes: Int
         /// Icon and image probes: at most this many of each kind are tried. Default 3.
         public var maxProbesPerKind: Int
-        /// The most bytes asked of the socket per read while a page is read. The next read is issued
-        /// only when the extractor wants more, so a page is read about as far as extraction needs
-        /// (to within one read). Smaller reads read less and cost more system calls. At least 1 KiB
-        /// (smaller values are raised to it). Default 4 KiB.
+        /// The bytes asked of the socket per read through the first 64 KiB of a page. The next read
+        /// is issued only when the extractor wants more, so a page is read about as far as extraction
+        /// needs (to within one read). Smaller reads read less and cost more system calls. Past
+        /// 64 KiB, reads grow to an eighth of what has arrived (at most 64 KiB), so a page read far
+        /// costs few reads and overshoots by at most an eighth. At least 1 KiB (smaller values are
+        /// raised to it). Default 4 KiB.
         public var pageReadSize: Int
 
         public init(

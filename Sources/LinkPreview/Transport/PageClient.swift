@@ -61,6 +61,7 @@ final class PageClient: Sendable {
         let promise = channel.eventLoop.makePromise(of: PageResponseHandler<Reader>.Exchange.self)
         let readTimeout = TimeAmount(self.readTimeout)
         let nioDeadline = NIODeadline(deadline)
+        let readSizing = PageReadSizing(base: readSize)
         channel.eventLoop.execute {
             guard channel.isActive else {
                 promise.fail(PageClientError.cancelled)
@@ -71,7 +72,8 @@ final class PageClient: Sendable {
                     reader: reader,
                     promise: promise,
                     readTimeout: readTimeout,
-                    deadline: nioDeadline
+                    deadline: nioDeadline,
+                    readSizing: readSizing
                 )
                 try channel.pipeline.syncOperations.addHandler(handler)
                 handler.start(request, context: try channel.pipeline.syncOperations.context(handler: handler))

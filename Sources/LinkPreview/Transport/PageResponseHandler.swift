@@ -20,6 +20,9 @@ final class PageResponseHandler<Reader: ResponseReader>: ChannelInboundHandler, 
     private var deadlineTimer: Scheduled<Void>?
     private var isDone = false
     private var bodyBytes = 0
+    private let readSizing: PageReadSizing
+    /// The size the channel's reads are set to.
+    private var readSize: Int
     /// A 1xx head was skipped; its `.end` is skipped too.
     private var skippingInformational = false
 
@@ -29,11 +32,19 @@ final class PageResponseHandler<Reader: ResponseReader>: ChannelInboundHandler, 
         var bodyBytesReceived: Int
     }
 
-    init(reader: Reader, promise: EventLoopPromise<Exchange>, readTimeout: TimeAmount, deadline: NIODeadline) {
+    init(
+        reader: Reader,
+        promise: EventLoopPromise<Exchange>,
+        readTimeout: TimeAmount,
+        deadline: NIODeadline,
+        readSizing: PageReadSizing
+    ) {
         self.reader = reader
         self.promise = promise
         self.readTimeout = readTimeout
         self.deadline = deadline
+        self.readSizing = readSizing
+        self.readSize = readSizing.base
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -86,6 +97,7 @@ final class PageResponseHandler<Reader: ResponseReader>: ChannelInboundHandler, 
     func channelReadComplete(context: ChannelHandlerContext) {
         if !isDone {
             lastActivity = .now()
+            resizeReads(context: context)
             context.read()
         }
         context.fireChannelReadComplete()
@@ -98,6 +110,14 @@ final class PageResponseHandler<Reader: ResponseReader>: ChannelInboundHandler, 
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         fail(error, context: context)
+    }
+
+    /// Sets the channel's read size for what has arrived so far (``PageReadSizing``).
+    private func resizeReads(context: ChannelHandlerContext) {
+        let size = readSizing.size(afterReceiving: bodyBytes)
+        guard size != readSize, let options = context.channel.syncOptions else { return }
+        try? options.setOption(ChannelOptions.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: size))
+        readSize = size
     }
 
     /// Arms the silence check for `deadline`: when it fires, a read timeout if nothing arrived since,
