@@ -16,6 +16,11 @@ extension StringProtocol {
 }
 
 extension String {
+    /// Whether `pattern` (not empty) starts at `offset` of `bytes` (with room for it there).
+    private static func pattern(_ pattern: [UInt8], occursIn bytes: [UInt8], at offset: Int) -> Bool {
+        bytes[offset] == pattern[0] && bytes[offset..<(offset + pattern.count)].elementsEqual(pattern)
+    }
+
     /// The UTF-8 offsets where `needle` starts, in order, without overlaps.
     private func utf8Offsets(of needle: String) -> [Int] {
         let bytes = Array(utf8)
@@ -24,7 +29,7 @@ extension String {
         var offsets: [Int] = []
         var offset = 0
         while offset <= bytes.count - pattern.count {
-            if bytes[offset] == pattern[0] && bytes[offset..<(offset + pattern.count)].elementsEqual(pattern) {
+            if Self.pattern(pattern, occursIn: bytes, at: offset) {
                 offsets.append(offset)
                 offset += pattern.count
             } else {
@@ -41,7 +46,7 @@ extension String {
         let bytes = Array(utf8)
         guard !pattern.isEmpty, bytes.count >= pattern.count else { return nil }
         for offset in stride(from: bytes.count - pattern.count, through: 0, by: -1)
-        where bytes[offset] == pattern[0] && bytes[offset..<(offset + pattern.count)].elementsEqual(pattern) {
+        where Self.pattern(pattern, occursIn: bytes, at: offset) {
             let start = utf8.index(utf8.startIndex, offsetBy: offset)
             return start..<utf8.index(start, offsetBy: pattern.count)
         }
