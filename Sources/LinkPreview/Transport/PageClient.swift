@@ -51,89 +51,142 @@ final class PageClient: Sendable {
 
     /// Sends `request` on a new connection to `destination` and runs `reader` over the response.
     /// Cancelling the task closes the connection.
+    ///
+    /// Connecting, sending and reading are one chain of futures on the connection's event loop, so
+    /// the calling task waits once, not once for the connection and again for the response.
     func exchange<Reader: ResponseReader>(
         _ request: HTTPRequestHead,
         to destination: Destination,
         deadline: ContinuousClock.Instant,
         reader: Reader
     ) async throws -> PageResponseHandler<Reader>.Exchange {
-        let channel = try await connect(to: destination, deadline: deadline)
-        let promise = channel.eventLoop.makePromise(of: PageResponseHandler<Reader>.Exchange.self)
+        let attempt = ExchangeAttempt()
         let readTimeout = TimeAmount(self.readTimeout)
         let nioDeadline = NIODeadline(deadline)
         let readSizing = PageReadSizing(base: readSize)
-        channel.eventLoop.execute {
-            guard channel.isActive else {
-                promise.fail(PageClientError.cancelled)
-                return
-            }
+        let exchange = connect(to: destination, deadline: deadline, attempt: attempt).flatMapThrowing { channel in
+            let promise = channel.eventLoop.makePromise(of: PageResponseHandler<Reader>.Exchange.self)
+            let handler = PageResponseHandler(
+                reader: reader,
+                promise: promise,
+                readTimeout: readTimeout,
+                deadline: nioDeadline,
+                readSizing: readSizing
+            )
             do {
-                let handler = PageResponseHandler(
-                    reader: reader,
-                    promise: promise,
-                    readTimeout: readTimeout,
-                    deadline: nioDeadline,
-                    readSizing: readSizing
-                )
                 try channel.pipeline.syncOperations.addHandler(handler)
                 handler.start(request, context: try channel.pipeline.syncOperations.context(handler: handler))
             } catch {
                 promise.fail(error)
                 channel.close(promise: nil)
             }
-        }
+            return promise.futureResult
+        }.flatMap { $0 }
         return try await withTaskCancellationHandler {
-            try await promise.futureResult.get()
+            try await exchange.get()
         } onCancel: {
-            channel.close(promise: nil)
+            attempt.cancel()
         }
     }
 
     /// Connects to the first vetted address that accepts, within the connect timeout (and the
     /// deadline), with TLS and the HTTP/1.1 codec in the pipeline.
-    private func connect(to destination: Destination, deadline: ContinuousClock.Instant) async throws -> any Channel {
-        var lastFailure = "no usable address"
-        var timedOut = false
-        for address in destination.addresses {
+    private func connect(
+        to destination: Destination,
+        deadline: ContinuousClock.Instant,
+        attempt: ExchangeAttempt
+    ) -> EventLoopFuture<any Channel> {
+        let eventLoop = group.next()
+        let promise = eventLoop.makePromise(of: (any Channel).self)
+        connect(
+            to: destination,
+            addresses: destination.addresses[...],
+            deadline: deadline,
+            attempt: attempt,
+            lastFailure: "no usable address",
+            timedOut: false,
+            eventLoop: eventLoop,
+            promise: promise
+        )
+        return promise.futureResult
+    }
+
+    /// Tries `addresses` in order, completing `promise` with the first connection made.
+    private func connect(
+        to destination: Destination,
+        addresses: ArraySlice<IPAddress>,
+        deadline: ContinuousClock.Instant,
+        attempt: ExchangeAttempt,
+        lastFailure: String,
+        timedOut: Bool,
+        eventLoop: any EventLoop,
+        promise: EventLoopPromise<any Channel>
+    ) {
+        var addresses = addresses
+        while let address = addresses.popFirst() {
             guard let socketAddress = address.socketAddress(port: destination.port) else { continue }
             let remaining = ContinuousClock.now.duration(to: deadline)
-            guard remaining > .zero else { throw PageClientError.deadlineExceeded }
-            let bootstrap = ClientBootstrap(group: group)
-                .connectTimeout(TimeAmount(min(connectTimeout, remaining)))
-                .channelInitializer { [tlsContext, maxDecompressionRatio, readSize] channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        // Set here, synchronously, rather than as bootstrap options (a future each).
-                        guard let options = channel.syncOptions else { throw ChannelError.operationUnsupported }
-                        try options.setOption(ChannelOptions.autoRead, value: false)
-                        try options.setOption(
-                            ChannelOptions.recvAllocator,
-                            value: FixedSizeRecvByteBufferAllocator(capacity: readSize)
-                        )
-                        let pipeline = channel.pipeline.syncOperations
-                        if destination.usesTLS {
-                            try pipeline.addHandler(
-                                NIOSSLClientHandler(context: tlsContext, serverHostname: destination.tlsServerName)
-                            )
+            guard remaining > .zero else { return promise.fail(PageClientError.deadlineExceeded) }
+            guard !attempt.isCancelled else { return promise.fail(PageClientError.cancelled) }
+            let untried = addresses
+            bootstrap(for: destination, eventLoop: eventLoop, connectTimeout: min(connectTimeout, remaining))
+                .connect(to: socketAddress)
+                .whenComplete { result in
+                    switch result {
+                    case .success(let channel):
+                        if attempt.adopt(channel) {
+                            promise.succeed(channel)
+                        } else {
+                            channel.close(promise: nil)
+                            promise.fail(PageClientError.cancelled)
                         }
-                        try pipeline.addHTTPClientHandlers()
-                        try pipeline.addHandler(NIOHTTPResponseDecompressor(limit: .ratio(maxDecompressionRatio)))
+                    case .failure(let error):
+                        let isTimeout: Bool
+                        if case ChannelError.connectTimeout = error { isTimeout = true } else { isTimeout = false }
+                        self.connect(
+                            to: destination,
+                            addresses: untried,
+                            deadline: deadline,
+                            attempt: attempt,
+                            lastFailure: isTimeout ? lastFailure : String(describing: error),
+                            timedOut: timedOut || isTimeout,
+                            eventLoop: eventLoop,
+                            promise: promise
+                        )
                     }
                 }
-            do {
-                let channel = try await bootstrap.connect(to: socketAddress).get()
-                if Task.isCancelled {
-                    channel.close(promise: nil)
-                    throw PageClientError.cancelled
-                }
-                return channel
-            } catch ChannelError.connectTimeout {
-                timedOut = true
-            } catch let error as PageClientError {
-                throw error
-            } catch {
-                lastFailure = String(describing: error)
-            }
+            return
         }
-        throw timedOut ? PageClientError.connectTimeout : PageClientError.connectFailed(lastFailure)
+        promise.fail(timedOut ? PageClientError.connectTimeout : PageClientError.connectFailed(lastFailure))
+    }
+
+    /// A bootstrap for one connection: TLS when `destination` uses it, the HTTP/1.1 codec and the
+    /// decompressor, autoRead off and reads of ``readSize`` bytes.
+    private func bootstrap(
+        for destination: Destination,
+        eventLoop: any EventLoop,
+        connectTimeout: Duration
+    ) -> ClientBootstrap {
+        ClientBootstrap(group: eventLoop)
+            .connectTimeout(TimeAmount(connectTimeout))
+            .channelInitializer { [tlsContext, maxDecompressionRatio, readSize] channel in
+                channel.eventLoop.makeCompletedFuture {
+                    // Set here, synchronously, rather than as bootstrap options (a future each).
+                    guard let options = channel.syncOptions else { throw ChannelError.operationUnsupported }
+                    try options.setOption(ChannelOptions.autoRead, value: false)
+                    try options.setOption(
+                        ChannelOptions.recvAllocator,
+                        value: FixedSizeRecvByteBufferAllocator(capacity: readSize)
+                    )
+                    let pipeline = channel.pipeline.syncOperations
+                    if destination.usesTLS {
+                        try pipeline.addHandler(
+                            NIOSSLClientHandler(context: tlsContext, serverHostname: destination.tlsServerName)
+                        )
+                    }
+                    try pipeline.addHTTPClientHandlers()
+                    try pipeline.addHandler(NIOHTTPResponseDecompressor(limit: .ratio(maxDecompressionRatio)))
+                }
+            }
     }
 }
