@@ -222,7 +222,8 @@ private struct PrescanScanner {
             case failure
             case encoding(TextEncoding)
         }
-        var attributeNames: [[UInt8]] = []
+        // Of the attribute list the algorithm keeps, only these three names are ever looked up.
+        var seen: (httpEquiv: Bool, content: Bool, charset: Bool) = (false, false, false)
         var gotPragma = false
         var needPragma: Bool?
         var charset = Charset.null
@@ -233,22 +234,25 @@ private struct PrescanScanner {
             case .none:
                 break attributes
             case .attribute(let name, let value):
-                if attributeNames.contains(name) { continue }
-                attributeNames.append(name)
-                switch name {
-                case Words.httpEquiv:
-                    if value == Words.contentType { gotPragma = true }
-                case Words.content:
-                    if case .null = charset, let encoding = CharsetSniffer.encoding(fromMetaContent: value) {
+                if equalsLowercased(name, Words.httpEquiv) {
+                    guard !seen.httpEquiv else { continue }
+                    seen.httpEquiv = true
+                    if equalsLowercased(value, Words.contentType) { gotPragma = true }
+                } else if equalsLowercased(name, Words.content) {
+                    guard !seen.content else { continue }
+                    seen.content = true
+                    if case .null = charset,
+                        let encoding = CharsetSniffer.encoding(fromMetaContent: Array(bytes[value]))
+                    {
                         charset = .encoding(encoding)
                         needPragma = true
                     }
-                case Words.charset:
-                    let label = String(decoding: value, as: UTF8.self)
+                } else if equalsLowercased(name, Words.charset) {
+                    guard !seen.charset else { continue }
+                    seen.charset = true
+                    let label = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[value]), as: UTF8.self)
                     charset = TextEncoding.forLabel(label).map(Charset.encoding) ?? .failure
                     needPragma = false
-                default:
-                    break
                 }
             }
         }
@@ -260,66 +264,81 @@ private struct PrescanScanner {
         return .found(encoding)
     }
 
+    /// Whether the bytes in `range`, ASCII-lowercased, are `word` (lowercase).
+    private func equalsLowercased(_ range: Range<Int>, _ word: [UInt8]) -> Bool {
+        guard range.count == word.count else { return false }
+        for offset in 0..<word.count
+        where CharsetSniffer.asciiLowercased(bytes[range.lowerBound + offset]) != word[offset] {
+            return false
+        }
+        return true
+    }
+
+    /// An attribute as positions in ``bytes``: the algorithm lowercases names and values, which the
+    /// comparisons above do as they read, so no attribute is copied.
     private enum Attribute {
-        case attribute(name: [UInt8], value: [UInt8])
+        case attribute(name: Range<Int>, value: Range<Int>)
         case none
         case outOfBytes
     }
 
-    /// The standard's "get an attribute". Names and values come out with A–Z lowercased.
+    /// The standard's "get an attribute", giving the name's and the value's positions.
     private mutating func getAttribute() -> Attribute {
         while position < bytes.count, Self.isSpace(bytes[position]) || bytes[position] == UInt8(ascii: "/") {
             position += 1
         }
         guard position < bytes.count else { return .outOfBytes }
         if bytes[position] == UInt8(ascii: ">") { return .none }
-        var name: [UInt8] = []
+        let nameStart = position
         // Name.
         while true {
             guard position < bytes.count else { return .outOfBytes }
             let byte = bytes[position]
-            if byte == UInt8(ascii: "="), !name.isEmpty {
+            if byte == UInt8(ascii: "="), position > nameStart {
+                let name = nameStart..<position
                 position += 1
                 return readValue(name: name)
             }
             if Self.isSpace(byte) { break }
-            if byte == UInt8(ascii: "/") || byte == UInt8(ascii: ">") { return .attribute(name: name, value: []) }
-            name.append(CharsetSniffer.asciiLowercased(byte))
+            if byte == UInt8(ascii: "/") || byte == UInt8(ascii: ">") {
+                return .attribute(name: nameStart..<position, value: position..<position)
+            }
             position += 1
         }
+        let name = nameStart..<position
         // Spaces.
         while position < bytes.count, Self.isSpace(bytes[position]) { position += 1 }
         guard position < bytes.count else { return .outOfBytes }
-        guard bytes[position] == UInt8(ascii: "=") else { return .attribute(name: name, value: []) }
+        guard bytes[position] == UInt8(ascii: "=") else { return .attribute(name: name, value: position..<position) }
         position += 1
         return readValue(name: name)
     }
 
     /// "get an attribute", from the step labelled "value".
-    private mutating func readValue(name: [UInt8]) -> Attribute {
-        var value: [UInt8] = []
+    private mutating func readValue(name: Range<Int>) -> Attribute {
         while position < bytes.count, Self.isSpace(bytes[position]) { position += 1 }
         guard position < bytes.count else { return .outOfBytes }
         let first = bytes[position]
         if first == UInt8(ascii: "\"") || first == UInt8(ascii: "'") {
+            let valueStart = position + 1
             while true {
                 position += 1
                 guard position < bytes.count else { return .outOfBytes }
                 if bytes[position] == first {
                     position += 1
-                    return .attribute(name: name, value: value)
+                    return .attribute(name: name, value: valueStart..<(position - 1))
                 }
-                value.append(CharsetSniffer.asciiLowercased(bytes[position]))
             }
         }
-        if first == UInt8(ascii: ">") { return .attribute(name: name, value: value) }
-        value.append(CharsetSniffer.asciiLowercased(first))
+        if first == UInt8(ascii: ">") { return .attribute(name: name, value: position..<position) }
+        let valueStart = position
         position += 1
         while true {
             guard position < bytes.count else { return .outOfBytes }
             let byte = bytes[position]
-            if Self.isSpace(byte) || byte == UInt8(ascii: ">") { return .attribute(name: name, value: value) }
-            value.append(CharsetSniffer.asciiLowercased(byte))
+            if Self.isSpace(byte) || byte == UInt8(ascii: ">") {
+                return .attribute(name: name, value: valueStart..<position)
+            }
             position += 1
         }
     }
