@@ -212,7 +212,8 @@ struct FetchBenchCommand: AsyncParsableCommand {
 
     static func report(level: Int, ours: [FetchBenchRun], raw: [FetchBenchRun]) {
         let median = BenchmarkTimer.median
-        let ratio = median(zip(ours, raw).map { $0.seconds / $1.seconds })
+        let ratios = zip(ours, raw).map { $0.seconds / $1.seconds }
+        let ratio = median(ratios)
         let failures = ours.map(\.failures).reduce(0, +) + raw.map(\.failures).reduce(0, +)
         let oursText = String(
             format: "ours %6.0f previews/s (p50 %6.2f ms, p99 %7.2f ms)",
@@ -228,7 +229,8 @@ struct FetchBenchCommand: AsyncParsableCommand {
         )
         let warning = failures > 0 ? " (\(failures) failed requests!)" : ""
         print(
-            "concurrency \(level): \(oursText) | \(rawText) | time ours÷raw \(String(format: "%.2f", ratio))×\(warning)"
+            "concurrency \(level): \(oursText) | \(rawText) | time ours÷raw \(String(format: "%.2f", ratio))×"
+                + String(format: " (runs %.2f–%.2f)", ratios.min() ?? 0, ratios.max() ?? 0) + warning
         )
         print(
             String(

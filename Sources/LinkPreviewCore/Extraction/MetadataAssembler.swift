@@ -180,10 +180,11 @@ final class MetadataAssembler {
         let candidates =
             observations.links.filter { $0.relations.contains("canonical") }.map(\.href)
             + [meta("og:url"), jsonLD.url].compactMap { $0 }
+        guard !candidates.isEmpty, let pageSite = pageURL.host.flatMap(SameSite.siteKey) else { return nil }
         for candidate in candidates {
-            guard let url = resolveMedia(candidate), let host = url.host,
-                let pageHost = pageURL.host, SameSite.contains(host, pageHost)
-            else { continue }
+            guard let url = resolveMedia(candidate), let host = url.host, SameSite.siteKey(host) == pageSite else {
+                continue
+            }
             return url
         }
         return nil
