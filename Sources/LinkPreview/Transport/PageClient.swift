@@ -65,6 +65,8 @@ final class PageClient: Sendable {
         let nioDeadline = NIODeadline(deadline)
         let readSizing = PageReadSizing(base: readSize)
         let exchange = connect(to: destination, deadline: deadline, attempt: attempt).flatMapThrowing { channel in
+            // Cancelled (and so closed) between connecting and now.
+            guard channel.isActive else { throw PageClientError.cancelled }
             let promise = channel.eventLoop.makePromise(of: PageResponseHandler<Reader>.Exchange.self)
             let handler = PageResponseHandler(
                 reader: reader,
