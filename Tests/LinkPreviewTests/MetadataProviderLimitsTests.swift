@@ -26,21 +26,23 @@ struct MetadataProviderLimitsTests {
         }
     }
 
-    @Test("The read timeout measures silence: bytes every 200 ms keep a 500 ms read timeout from firing")
+    // The margin is wide (a byte every 100 ms against 1 s of silence): the server runs in this process,
+    // so a machine starved for most of a second (CI, tests in parallel) would starve its drip too.
+    @Test("The read timeout measures silence: bytes every 100 ms keep a 1 s read timeout from firing")
     func readTimeoutCountsSilenceOnly() async throws {
         let drip = LoopbackResponse(
             headers: [("Content-Type", "text/html")],
-            body: .chunks(Array(repeating: [UInt8](" ".utf8), count: 10_000), pause: .milliseconds(200))
+            body: .chunks(Array(repeating: [UInt8](" ".utf8), count: 10_000), pause: .milliseconds(100))
         )
         try await ProviderFixture.run(
             { _ in drip },
             configure: {
-                $0.timeout = .milliseconds(2000)
-                $0.policy.timeouts.read = .milliseconds(500)
+                $0.timeout = .milliseconds(3000)
+                $0.policy.timeouts.read = .milliseconds(1000)
             }
         ) { server, provider in
             let error = await ProviderFixture.error { _ = try await provider.metadata(for: server.url("/drip")) }
-            // The deadline ends it, not the read timeout, although the fetch lasts four read timeouts.
+            // The deadline ends it, not the read timeout, although the fetch lasts three read timeouts.
             #expect(error?.code == .timedOut)
         }
     }
