@@ -67,7 +67,7 @@ extension CharsetSniffer {
         guard s.count >= word.count, start <= s.count - word.count else { return nil }
         for index in start...(s.count - word.count) {
             var matches = true
-            for offset in 0..<word.count where asciiLowercased(s[index + offset]) != word[offset] {
+            for offset in 0..<word.count where ASCII.lowercased(s[index + offset]) != word[offset] {
                 matches = false
                 break
             }
@@ -109,10 +109,6 @@ extension CharsetSniffer {
             if bytes[(index + 1)..<(index + word.count)].elementsEqual(word[1...]) { return index }
         }
         return nil
-    }
-
-    static func asciiLowercased(_ byte: UInt8) -> UInt8 {
-        (0x41...0x5A).contains(byte) ? byte + 0x20 : byte
     }
 }
 
@@ -191,11 +187,7 @@ private struct PrescanScanner {
 
     /// "<meta" (any case) followed by ASCII whitespace or "/".
     private func isMetaStart(at index: Int) -> Bool {
-        guard index + 5 < bytes.count else { return false }
-        let word = Words.meta
-        for offset in 0..<4 where CharsetSniffer.asciiLowercased(bytes[index + 1 + offset]) != word[offset] {
-            return false
-        }
+        guard index + 5 < bytes.count, equalsLowercased(index + 1..<index + 5, Words.meta) else { return false }
         let after = bytes[index + 5]
         return Self.isSpace(after) || after == UInt8(ascii: "/")
     }
@@ -205,7 +197,7 @@ private struct PrescanScanner {
         var next = index + 1
         if bytes[next] == UInt8(ascii: "/") { next += 1 }
         guard next < bytes.count else { return false }
-        let letter = CharsetSniffer.asciiLowercased(bytes[next])
+        let letter = ASCII.lowercased(bytes[next])
         return letter >= UInt8(ascii: "a") && letter <= UInt8(ascii: "z")
     }
 
@@ -268,7 +260,7 @@ private struct PrescanScanner {
     private func equalsLowercased(_ range: Range<Int>, _ word: [UInt8]) -> Bool {
         guard range.count == word.count else { return false }
         for offset in 0..<word.count
-        where CharsetSniffer.asciiLowercased(bytes[range.lowerBound + offset]) != word[offset] {
+        where ASCII.lowercased(bytes[range.lowerBound + offset]) != word[offset] {
             return false
         }
         return true

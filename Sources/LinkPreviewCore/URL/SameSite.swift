@@ -32,7 +32,7 @@ enum SameSite {
             let countryCodeSecondLevel =
                 recent.2.count == 2 && secondLast.count <= 3 && labelCount >= 3
                 && Self.secondLevelLabels.contains { label in
-                    label.utf8.elementsEqual(secondLast.lazy.map(Self.asciiLowercased))
+                    label.utf8.elementsEqual(secondLast.lazy.map(ASCII.lowercased))
                 }
             let labels = countryCodeSecondLevel ? [recent.0, recent.1, recent.2] : [recent.1, recent.2]
             let length = labels.reduce(labels.count - 1) { $0 + $1.count }
@@ -44,7 +44,7 @@ enum SameSite {
                         offset += 1
                     }
                     for index in label {
-                        output[offset] = Self.asciiLowercased(bytes[index])
+                        output[offset] = ASCII.lowercased(bytes[index])
                         offset += 1
                     }
                 }
@@ -54,10 +54,6 @@ enum SameSite {
     }
 
     private static let dot = UInt8(ascii: ".")
-
-    private static func asciiLowercased(_ byte: UInt8) -> UInt8 {
-        byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte
-    }
 
     /// Second-level labels that, under a two-letter country code, are part of the public suffix.
     private static let secondLevelLabels = [

@@ -24,7 +24,7 @@ extension String {
             other.withUTF8Bytes { otherBytes in
                 var result = ASCIIComparison.equal
                 for index in bytes.indices where bytes[index] != otherBytes[index] {
-                    guard Self.asciiLowercased(bytes[index]) == Self.asciiLowercased(otherBytes[index]) else {
+                    guard ASCII.lowercased(bytes[index]) == ASCII.lowercased(otherBytes[index]) else {
                         return .different
                     }
                     result = .equalIgnoringCase
@@ -39,9 +39,5 @@ extension String {
         case equal
         case equalIgnoringCase
         case different
-    }
-
-    private static func asciiLowercased(_ byte: UInt8) -> UInt8 {
-        byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte
     }
 }
