@@ -64,26 +64,30 @@ final class PageClient: Sendable {
         let readTimeout = TimeAmount(self.readTimeout)
         let nioDeadline = NIODeadline(deadline)
         let readSizing = PageReadSizing(base: readSize)
-        let exchange = connect(to: destination, deadline: deadline, attempt: attempt).flatMapThrowing { channel in
-            // Cancelled (and so closed) between connecting and now.
-            guard channel.isActive else { throw PageClientError.cancelled }
+        let exchange = connect(to: destination, deadline: deadline, attempt: attempt).flatMap { channel in
             let promise = channel.eventLoop.makePromise(of: PageResponseHandler<Reader>.Exchange.self)
-            let handler = PageResponseHandler(
-                reader: reader,
-                promise: promise,
-                readTimeout: readTimeout,
-                deadline: nioDeadline,
-                readSizing: readSizing
-            )
-            do {
-                try channel.pipeline.syncOperations.addHandler(handler)
-                handler.start(request, context: try channel.pipeline.syncOperations.context(handler: handler))
-            } catch {
-                promise.fail(error)
-                channel.close(promise: nil)
+            // The connect future completes before NIO fires channelActive: the handler starts once the
+            // channel is fully active, as a task queued behind the activation.
+            channel.eventLoop.execute {
+                // Cancelled (and so closed) between connecting and now.
+                guard channel.isActive else { return promise.fail(PageClientError.cancelled) }
+                let handler = PageResponseHandler(
+                    reader: reader,
+                    promise: promise,
+                    readTimeout: readTimeout,
+                    deadline: nioDeadline,
+                    readSizing: readSizing
+                )
+                do {
+                    try channel.pipeline.syncOperations.addHandler(handler)
+                    handler.start(request, context: try channel.pipeline.syncOperations.context(handler: handler))
+                } catch {
+                    promise.fail(error)
+                    channel.close(promise: nil)
+                }
             }
             return promise.futureResult
-        }.flatMap { $0 }
+        }
         return try await withTaskCancellationHandler {
             try await exchange.get()
         } onCancel: {
