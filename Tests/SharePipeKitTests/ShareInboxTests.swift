@@ -1,5 +1,6 @@
 import Foundation
 import SharePipeKit
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -230,6 +231,47 @@ struct ShareInboxTests {
         #expect(folder.files(in: "attachments") == [kept.id.uuidString, live.uuidString].sorted())
         #expect(folder.files(in: "tmp") == [live.uuidString + ".json"])
         #expect(try inbox.pending().map(\.item) == [kept])
+    }
+
+    /// A sweep can find a writer's temporary record between its creation and the writer's lock, and
+    /// remove it: the writer must still save its share, not fail with "being added elsewhere".
+    @Test("Writers racing a sweeper that never stops still save every share", .timeLimit(.minutes(2)))
+    func writersRaceSweeper() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let sweeping = Mutex(true)
+        let sweeper = Thread {
+            let inbox = try? ShareInbox(folder: folder.url)
+            while sweeping.withLock({ $0 }) {
+                _ = try? inbox?.sweep()
+                usleep(100)  // lets the writers take the inbox lock between sweeps
+            }
+        }
+        sweeper.start()
+        let perWriter = 250
+        let failures = try await withThrowingTaskGroup(of: [String].self) { group in
+            for writer in 0..<2 {
+                group.addTask {
+                    let inbox = try ShareInbox(folder: folder.url, limits: .init(maxItems: 10_000))
+                    var failures: [String] = []
+                    for index in 0..<perWriter {
+                        do {
+                            let attachment = ShareAttachment.Content(contentType: "text/plain", data: Data([1, 2]))
+                            try inbox.add(.link("w\(writer)-\(index)"), attachments: [attachment])
+                        } catch {
+                            failures.append("\(error)")
+                        }
+                    }
+                    return failures
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+        sweeping.withLock { $0 = false }
+        #expect(failures.isEmpty, "\(failures.count) saves failed, first: \(failures.first ?? "")")
+        let inbox = try ShareInbox(folder: folder.url, limits: .init(maxItems: 10_000))
+        #expect(try inbox.pending().count == 2 * perWriter)
+        #expect(inbox.quarantined().isEmpty)
     }
 
     @Test("The change stream wakes when another instance adds an item", .timeLimit(.minutes(1)))

@@ -30,24 +30,55 @@ final class FileLock {
 
     /// As ``acquire(_:wait:)``; `created` is set to whether this call created the file (then it is
     /// empty and nobody else can have written to it).
+    ///
+    /// A file this call creates is locked waiting, whatever `wait` says: the only other holder it can
+    /// meet is a ``probe(_:)`` (the inbox's sweep), which holds it for a moment. The lock returned is
+    /// always on the file that `path` names: a prober that removed the file between this call's
+    /// `open` and its `flock` would leave it holding a lock no other process can see, so it starts over.
     static func acquire(_ path: String, wait: Bool, created: UnsafeMutablePointer<Bool>?) throws -> FileLock? {
-        var fd: Int32
-        if let created {
-            fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-            created.pointee = fd >= 0
-            if fd < 0 && errno == EEXIST { fd = open(path, O_RDWR | O_CLOEXEC) }
-        } else {
-            fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        while true {
+            var fd: Int32
+            var isNew = false
+            if created != nil {
+                fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+                isNew = fd >= 0
+                if fd < 0 && errno == EEXIST {
+                    fd = open(path, O_RDWR | O_CLOEXEC)
+                    if fd < 0 && errno == ENOENT { continue }  // removed between the two opens
+                }
+            } else {
+                fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+            }
+            guard fd >= 0 else { throw ShareInboxError.io("open lock", path: path, errno: errno) }
+            guard try lock(fd, wait: wait || isNew, path: path) else { return nil }
+            guard isStillNamed(fd, path) else {
+                close(fd)
+                continue
+            }
+            created?.pointee = isNew
+            return FileLock(descriptor: fd)
         }
-        guard fd >= 0 else { throw ShareInboxError.io("open lock", path: path, errno: errno) }
+    }
+
+    /// `flock`s `fd`: true when locked, false when `wait` is false and someone else holds it (then
+    /// `fd` is closed, as on an error).
+    private static func lock(_ fd: Int32, wait: Bool, path: String) throws -> Bool {
         while flock(fd, LOCK_EX | (wait ? 0 : LOCK_NB)) != 0 {
             let code = errno
             if code == EINTR { continue }
             close(fd)
-            if code == EWOULDBLOCK { return nil }
+            if code == EWOULDBLOCK { return false }
             throw ShareInboxError.io("flock", path: path, errno: code)
         }
-        return FileLock(descriptor: fd)
+        return true
+    }
+
+    /// Whether `path` still names the file open as `fd` (not removed, nor replaced, meanwhile).
+    private static func isStillNamed(_ fd: Int32, _ path: String) -> Bool {
+        var locked = stat()
+        var named = stat()
+        guard fstat(fd, &locked) == 0, stat(path, &named) == 0 else { return false }
+        return locked.st_dev == named.st_dev && locked.st_ino == named.st_ino
     }
 
     /// What ``probe(_:)`` found.
@@ -67,11 +98,11 @@ final class FileLock {
             if errno == ENOENT { return .absent }
             throw ShareInboxError.io("open lock", path: path, errno: errno)
         }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            let code = errno
+        guard try lock(fd, wait: false, path: path) else { return .held }
+        // Its holder may have removed it between this open and the flock.
+        guard isStillNamed(fd, path) else {
             close(fd)
-            if code == EWOULDBLOCK { return .held }
-            throw ShareInboxError.io("flock", path: path, errno: code)
+            return .absent
         }
         return .acquired(FileLock(descriptor: fd))
     }
