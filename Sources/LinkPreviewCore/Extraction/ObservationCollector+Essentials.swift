@@ -17,6 +17,11 @@ extension ObservationCollector {
         }
 
         mutating func record(key: String, content: String) {
+            // Every key below starts with one of these letters; most metas' keys do not.
+            switch key.utf8.first {
+            case UInt8(ascii: "o"), UInt8(ascii: "t"), UInt8(ascii: "d"), UInt8(ascii: "a"): break
+            default: return
+            }
             guard content.utf8.contains(where: { !ByteMatching.isSpace($0) }) else { return }
             switch key {
             case "og:title", "twitter:title": hasTitle = true

@@ -18,10 +18,8 @@ extension ObservationCollector {
     mutating func recordLink(_ tag: HTMLTag) {
         guard observations.links.count < limits.maxLinkTags,
             tag.withValue(of: "rel", Self.namesKeptRelation) == true,
-            let rel = tag.value(of: "rel"), let href = tag.value(of: "href")
+            let relations = tag.withValue(of: "rel", Self.relations), let href = tag.value(of: "href")
         else { return }
-        let relations = rel.lowercased().split(whereSeparator: { $0.asciiValue.map(ByteMatching.isSpace) ?? false })
-            .map(String.init)
         observations.links.append(
             PageObservations.Link(
                 relations: relations,
@@ -47,6 +45,23 @@ extension ObservationCollector {
             start = end
         }
         return false
+    }
+
+    /// The space-separated tokens of a `rel` value, ASCII-lowercased: HTML compares link types
+    /// ignoring ASCII case.
+    static func relations(_ rel: ArraySlice<UInt8>) -> [String] {
+        var relations: [String] = []
+        var start = rel.startIndex
+        while start < rel.endIndex {
+            while start < rel.endIndex && ByteMatching.isSpace(rel[start]) { start += 1 }
+            var end = start
+            while end < rel.endIndex && !ByteMatching.isSpace(rel[end]) { end += 1 }
+            if end > start {
+                relations.append(String(decoding: rel[start..<end].lazy.map(ASCII.lowercased), as: UTF8.self))
+            }
+            start = end
+        }
+        return relations
     }
 
     /// The `<link>` relations a preview uses: the page's canonical URL, its icons, its web-app manifest,
