@@ -33,6 +33,19 @@ enum ByteMatching {
         return value[lower..<upper]
     }
 
+    /// Calls `body` with each token of an HTML space-separated list (tokens between runs of ASCII
+    /// whitespace), in order, until `body` returns false.
+    static func forEachToken(in value: ArraySlice<UInt8>, _ body: (ArraySlice<UInt8>) -> Bool) {
+        var start = value.startIndex
+        while start < value.endIndex {
+            while start < value.endIndex && isSpace(value[start]) { start += 1 }
+            var end = start
+            while end < value.endIndex && !isSpace(value[end]) { end += 1 }
+            if end > start, !body(value[start..<end]) { return }
+            start = end
+        }
+    }
+
     /// `value` trimmed and ASCII-lowercased, as a `String` (for keys such as `og:image`).
     static func lowercasedKey(_ value: ArraySlice<UInt8>) -> String {
         String(unsafeUninitializedCapacity: value.count) { buffer in

@@ -33,33 +33,20 @@ extension ObservationCollector {
 
     /// Whether a `rel` value holds one of ``keptLinkRelations``, ignoring ASCII case.
     static func namesKeptRelation(_ rel: ArraySlice<UInt8>) -> Bool {
-        var start = rel.startIndex
-        while start < rel.endIndex {
-            while start < rel.endIndex && ByteMatching.isSpace(rel[start]) { start += 1 }
-            var end = start
-            while end < rel.endIndex && !ByteMatching.isSpace(rel[end]) { end += 1 }
-            if end > start, keptLinkRelations.contains(where: { ByteMatching.equalsIgnoringCase(rel[start..<end], $0) })
-            {
-                return true
-            }
-            start = end
+        var kept = false
+        ByteMatching.forEachToken(in: rel) { token in
+            kept = keptLinkRelations.contains { ByteMatching.equalsIgnoringCase(token, $0) }
+            return !kept
         }
-        return false
+        return kept
     }
 
-    /// The space-separated tokens of a `rel` value, ASCII-lowercased: HTML compares link types
-    /// ignoring ASCII case.
+    /// The tokens of a `rel` value, ASCII-lowercased: HTML compares link types ignoring ASCII case.
     static func relations(_ rel: ArraySlice<UInt8>) -> [String] {
         var relations: [String] = []
-        var start = rel.startIndex
-        while start < rel.endIndex {
-            while start < rel.endIndex && ByteMatching.isSpace(rel[start]) { start += 1 }
-            var end = start
-            while end < rel.endIndex && !ByteMatching.isSpace(rel[end]) { end += 1 }
-            if end > start {
-                relations.append(String(decoding: rel[start..<end].lazy.map(ASCII.lowercased), as: UTF8.self))
-            }
-            start = end
+        ByteMatching.forEachToken(in: rel) { token in
+            relations.append(ByteMatching.lowercasedKey(token))
+            return true
         }
         return relations
     }
