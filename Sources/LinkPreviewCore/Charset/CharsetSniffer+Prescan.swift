@@ -65,15 +65,7 @@ extension CharsetSniffer {
     private static func firstIndexOfCharset(in s: [UInt8], from start: Int) -> Int? {
         let word = Words.charset
         guard s.count >= word.count, start <= s.count - word.count else { return nil }
-        for index in start...(s.count - word.count) {
-            var matches = true
-            for offset in 0..<word.count where ASCII.lowercased(s[index + offset]) != word[offset] {
-                matches = false
-                break
-            }
-            if matches { return index }
-        }
-        return nil
+        return (start...(s.count - word.count)).first { ASCII.equalsLowercased(s[$0..<($0 + word.count)], word) }
     }
 
     /// The HTML standard's "get an XML encoding", used when the prescan finds no `<meta>`.
@@ -258,12 +250,7 @@ private struct PrescanScanner {
 
     /// Whether the bytes in `range`, ASCII-lowercased, are `word` (lowercase).
     private func equalsLowercased(_ range: Range<Int>, _ word: [UInt8]) -> Bool {
-        guard range.count == word.count else { return false }
-        for offset in 0..<word.count
-        where ASCII.lowercased(bytes[range.lowerBound + offset]) != word[offset] {
-            return false
-        }
-        return true
+        ASCII.equalsLowercased(bytes[range], word)
     }
 
     /// An attribute as positions in ``bytes``: the algorithm lowercases names and values, which the

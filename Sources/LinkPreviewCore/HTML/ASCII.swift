@@ -33,6 +33,11 @@ enum ASCII {
     @inline(__always) static func isAlphanumeric(_ c: UInt8) -> Bool { isAlpha(c) || isDigit(c) }
     @inline(__always) static func lowercased(_ c: UInt8) -> UInt8 { isUpper(c) ? c | 0x20 : c }
 
+    /// Whether `bytes`, ASCII-lowercased, are `word` (given in lowercase).
+    static func equalsLowercased(_ bytes: some Collection<UInt8>, _ word: [UInt8]) -> Bool {
+        bytes.count == word.count && zip(bytes, word).allSatisfy { lowercased($0) == $1 }
+    }
+
     /// The value of a hexadecimal digit, or nil.
     @inline(__always) static func hexValue(_ c: UInt8) -> UInt32? {
         if isDigit(c) { return UInt32(c - 0x30) }

@@ -31,9 +31,7 @@ enum SameSite {
             let secondLast = UnsafeBufferPointer(rebasing: bytes[recent.1])
             let countryCodeSecondLevel =
                 recent.2.count == 2 && secondLast.count <= 3 && labelCount >= 3
-                && Self.secondLevelLabels.contains { label in
-                    label.utf8.elementsEqual(secondLast.lazy.map(ASCII.lowercased))
-                }
+                && Self.secondLevelLabels.contains { ASCII.equalsLowercased(secondLast, $0) }
             let labels = countryCodeSecondLevel ? [recent.0, recent.1, recent.2] : [recent.1, recent.2]
             let length = labels.reduce(labels.count - 1) { $0 + $1.count }
             return String(unsafeUninitializedCapacity: length) { output in
@@ -56,7 +54,7 @@ enum SameSite {
     private static let dot = UInt8(ascii: ".")
 
     /// Second-level labels that, under a two-letter country code, are part of the public suffix.
-    private static let secondLevelLabels = [
+    private static let secondLevelLabels: [[UInt8]] = [
         "co", "com", "net", "org", "ac", "gov", "edu", "ne", "or", "go", "gob", "nic",
-    ]
+    ].map { Array($0.utf8) }
 }
