@@ -5,6 +5,7 @@ import LinkPreview
 import LinkPreviewCore
 import LinkPreviewTesting
 import NIOCore
+import NIOHTTP1
 import NIOPosix
 import NIOSSL
 
@@ -99,7 +100,7 @@ struct FetchBenchCommand: AsyncParsableCommand {
             in a child process, \(hostsText), every URL distinct.
             ours = MetadataProvider.preview (policy, vetted address, redirects by hand, sniffing, early-stop \
             extraction; no cache, no subresources). \(route)
-            raw  = AsyncHTTPClient GET reading the whole body (dnsOverride to the same loopback address, no proxy, no policy\(tls ? ", TLS" : "")).
+            raw  = AsyncHTTPClient GET reading the whole body\(hosts == 0 ? ", Connection: close as ours sends" : "") (dnsOverride to the same loopback address, no proxy, no policy\(tls ? ", TLS" : "")).
             Runs alternate ours/raw; \(rounds) runs each per concurrency; medians of runs. 2 cores, shared with the server.
 
             """
@@ -165,7 +166,8 @@ struct FetchBenchCommand: AsyncParsableCommand {
         }
         configuration.redirectConfiguration = .disallow
         configuration.dnsOverride = Dictionary(uniqueKeysWithValues: hosts.map { ($0, FetchBenchSite.address(of: $0)) })
-        // As the provider's clients: idle connections kept 5 s.
+        // As the provider's clients: idle connections kept 5 s (used with --hosts, where raw's requests
+        // keep their connections alive).
         configuration.connectionPool = .init(idleTimeout: .seconds(5), concurrentHTTP1ConnectionsPerHostSoftLimit: 8)
         return HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
     }
@@ -194,14 +196,20 @@ struct FetchBenchCommand: AsyncParsableCommand {
         async -> FetchBenchRun
     {
         await FetchBenchRun.measure(requests: requests, concurrency: concurrency, serverPID: site.serverPID) { i in
-            await fetchWhole(client, site.url(i, round: round).url) != nil
+            await fetchWhole(client, site.url(i, round: round).url, closing: site.hostCount == 0) != nil
         }
     }
 
     /// A plain GET reading the whole body; the byte count, or nil on failure.
-    static func fetchWhole(_ client: HTTPClient, _ url: URL) async -> Int? {
+    ///
+    /// `closing` sends `Connection: close`, as the provider does. With a host per request (the
+    /// default) a kept-alive connection would never be reused: keeping it would only move its teardown
+    /// into a later run (ours or raw's) instead of the run that made it.
+    static func fetchWhole(_ client: HTTPClient, _ url: URL, closing: Bool) async -> Int? {
         do {
-            let response = try await client.execute(HTTPClientRequest(url: url.absoluteString), timeout: .seconds(30))
+            var request = HTTPClientRequest(url: url.absoluteString)
+            if closing { request.headers.add(name: "Connection", value: "close") }
+            let response = try await client.execute(request, timeout: .seconds(30))
             var bytes = 0
             for try await chunk in response.body { bytes += chunk.readableBytes }
             return bytes
@@ -295,7 +303,7 @@ struct FetchBenchCommand: AsyncParsableCommand {
             concurrency: concurrency,
             serverPID: site.serverPID
         ) { i in
-            await fetchWhole(raw, site.largeURL(i, round: round + 1)) != nil
+            await fetchWhole(raw, site.largeURL(i, round: round + 1), closing: site.hostCount == 0) != nil
         }
         let rawPeak = PeakMemory.residentHighWaterMark()
         print(
