@@ -77,6 +77,19 @@ struct JSONLDReaderFieldTests {
             [Image(url: "https://x.example/a.jpg?w=1&h=2")]
         ),
         (#""image": {"@type": "ImageObject"}"#, []),
+        // Sizes as strings: blanks trimmed (a no-break space too), every `px` dropped, the rest a number.
+        (
+            #""image": {"url": "https://x.example/a.jpg", "width": "\t 1200px ", "height": "\u00a0675\u00a0"}"#,
+            [Image(url: "https://x.example/a.jpg", width: 1200, height: 675)]
+        ),
+        (
+            #""image": {"url": "https://x.example/a.jpg", "width": "1px200", "height": "8e2"}"#,
+            [Image(url: "https://x.example/a.jpg", width: 1200, height: 800)]
+        ),
+        (
+            #""image": {"url": "https://x.example/a.jpg", "width": "12 px", "height": "auto"}"#,
+            [Image(url: "https://x.example/a.jpg")]
+        ),
     ])
     func readsImageForms(properties: String, expected: [Image]) {
         #expect((Self.article(#""headline": "H", "# + properties)?.images ?? []) == expected)

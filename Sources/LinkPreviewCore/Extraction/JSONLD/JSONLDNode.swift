@@ -90,7 +90,7 @@ struct JSONLDNode {
         let value = self[key]
         let number: Double?
         if let string = value?.string {
-            number = Double(string.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "px", with: ""))
+            number = Self.pixelNumber(string)
         } else if let node = JSONLDNode(value) {
             number = node["value"].flatMap { $0.doubleValue ?? $0.string.flatMap(Double.init) }
         } else {
@@ -98,6 +98,31 @@ struct JSONLDNode {
         }
         guard let number, number.isFinite, number >= 1, number < 1_000_000 else { return nil }
         return Int(number)
+    }
+
+    /// The number in a size string: blanks (spaces, tabs and other `Zs` characters) trimmed from
+    /// both ends, then every `px` removed. ASCII strings, nearly all, are read byte by byte.
+    static func pixelNumber(_ string: String) -> Double? {
+        let ascii = string.utf8.withContiguousStorageIfAvailable { bytes -> Double?? in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return .none }
+            let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+            guard let first = bytes.firstIndex(where: { !isBlank($0) }) else { return .some(nil) }
+            let last = bytes.lastIndex(where: { !isBlank($0) })!
+            var kept: [UInt8] = []
+            kept.reserveCapacity(last - first + 1)
+            var index = first
+            while index <= last {
+                if bytes[index] == UInt8(ascii: "p"), index < last, bytes[index + 1] == UInt8(ascii: "x") {
+                    index += 2
+                } else {
+                    kept.append(bytes[index])
+                    index += 1
+                }
+            }
+            return .some(Double(String(decoding: kept, as: UTF8.self)))
+        }
+        if let ascii, let number = ascii { return number }
+        return Double(string.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "px", with: ""))
     }
 
     /// The elements of an array value (flattening one nested array), or the value itself.
