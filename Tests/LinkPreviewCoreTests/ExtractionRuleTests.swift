@@ -28,6 +28,20 @@ struct ExtractionRuleTests {
         #expect(images[1].width == 600 && images[1].height == nil)
     }
 
+    @Test func openGraphKeysThatAreNotAPropertyAreIgnored() throws {
+        // A longer or unknown property, a key that only starts like one, a combining mark after the
+        // prefix (another character): none describes the image or starts another.
+        let head = """
+            <meta property="og:image" content="https://cdn.example.com/a.jpg">
+            <meta property="og:image:widths" content="10"><meta property="og:image:size" content="20">
+            <meta property="og:imagery" content="https://cdn.example.com/x.jpg">
+            <meta property="og:image\u{301}" content="https://cdn.example.com/y.jpg">
+            <meta property="og:image:height" content="630">
+            """
+        let images = ExtractionFixtures.extract(head: head).images
+        #expect(images == [LinkMedia(url: URL(string: "https://cdn.example.com/a.jpg")!, height: 630)])
+    }
+
     @Test func urlsResolveAgainstBaseHrefAndDataOrScriptURLsAreRefused() {
         let head = """
             <base href="https://static.example.net/assets/">
