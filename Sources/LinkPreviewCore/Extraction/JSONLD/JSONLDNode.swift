@@ -101,28 +101,17 @@ struct JSONLDNode {
     }
 
     /// The number in a size string: blanks (spaces, tabs and other `Zs` characters) trimmed from
-    /// both ends, then every `px` removed. ASCII strings, nearly all, are read byte by byte.
+    /// both ends, then every `px` removed. ASCII strings, nearly all, are read without Foundation.
     static func pixelNumber(_ string: String) -> Double? {
-        let ascii = string.utf8.withContiguousStorageIfAvailable { bytes -> Double?? in
-            guard bytes.allSatisfy({ $0 < 0x80 }) else { return .none }
-            let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-            guard let first = bytes.firstIndex(where: { !isBlank($0) }) else { return .some(nil) }
-            let last = bytes.lastIndex(where: { !isBlank($0) })!
-            var kept: [UInt8] = []
-            kept.reserveCapacity(last - first + 1)
-            var index = first
-            while index <= last {
-                if bytes[index] == UInt8(ascii: "p"), index < last, bytes[index + 1] == UInt8(ascii: "x") {
-                    index += 2
-                } else {
-                    kept.append(bytes[index])
-                    index += 1
-                }
-            }
-            return .some(Double(String(decoding: kept, as: UTF8.self)))
+        guard string.utf8.allSatisfy({ $0 < 0x80 }) else {
+            return Double(string.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "px", with: ""))
         }
-        if let ascii, let number = ascii { return number }
-        return Double(string.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "px", with: ""))
+        // In ASCII, the blanks `.whitespaces` holds are the space and the tab.
+        let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        let bytes = Array(string.utf8)
+        guard let first = bytes.firstIndex(where: { !isBlank($0) }), let last = bytes.lastIndex(where: { !isBlank($0) })
+        else { return nil }
+        return Double(String(decoding: bytes[first...last], as: UTF8.self).utf8Components(separatedBy: "px").joined())
     }
 
     /// The elements of an array value (flattening one nested array), or the value itself.
