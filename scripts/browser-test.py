@@ -21,7 +21,12 @@ import uuid
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, TimeoutException
+from selenium.common.exceptions import (
+    NoSuchElementException,
+    StaleElementReferenceException,
+    TimeoutException,
+    WebDriverException,
+)
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -59,9 +64,20 @@ def browser(width, height):
 def wait_for(driver, condition, seconds=15):
     """Whether `condition(driver)` became true within `seconds`, re-evaluated while a page loads (a click
     that submits a form returns before the next page is there)."""
+
+    def settled(driver):
+        try:
+            return condition(driver)
+        except WebDriverException as error:
+            # Chromium also reports an element read while the next page replaces the document as
+            # "Node with given id does not belong to the document", not only as a stale element.
+            if "does not belong to the document" in str(error):
+                return False
+            raise
+
     try:
         WebDriverWait(driver, seconds, ignored_exceptions=[NoSuchElementException, StaleElementReferenceException]).until(
-            condition
+            settled
         )
         return True
     except TimeoutException:
