@@ -71,6 +71,25 @@ struct MetadataProviderPolicyTests {
         }
     }
 
+    @Test("A resolver that fails for now (busy, or DNS not answering) gets a try-again message, not a typo hint")
+    func temporaryDNSFailure() async throws {
+        struct BusyResolver: HostResolver {
+            func resolve(host: String) async throws -> [IPAddress] {
+                throw HostResolutionError(code: .temporaryFailure, host: host, message: "busy")
+            }
+        }
+        try await ProviderFixture.run({ _ in .html(ProviderFixture.page) }, resolver: BusyResolver()) {
+            server,
+            provider in
+            let error = await ProviderFixture.error {
+                _ = try await provider.metadata(for: URL(string: "http://busy.example:\(server.port)/")!)
+            }
+            #expect(error?.code == .dns)
+            #expect(error?.message == "Looking up busy.example failed for now: try again later.")
+            #expect(server.connectionsAccepted == 0)
+        }
+    }
+
     @Test("User info and ports outside the policy are refused")
     func urlRules() async throws {
         try await Self.run(

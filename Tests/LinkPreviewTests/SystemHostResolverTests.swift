@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import LinkPreview
@@ -45,4 +46,117 @@ struct SystemHostResolverTests {
         }
         await #expect(throws: CancellationError.self) { try await task.value }
     }
+
+    @Test func stuckLookupsEachGetAThreadAtOnce() async throws {
+        // Eight lookups stuck at once, as with links to names whose DNS never answers. Each must start at once on a
+        // thread of its own; on the threads Swift tasks share (a concurrent queue on Linux), the third and later
+        // would start only as Dispatch grows its pool, about a thread a second, and tasks would wait meanwhile.
+        // The start times are taken by the work itself, so other tests keeping threads busy cannot blur them.
+        let starts = StartTimes()
+        let gate = DispatchSemaphore(value: 0)
+        let begin = ContinuousClock.now
+        for _ in 0..<8 {
+            SystemHostResolver.runBlocking {
+                starts.record()
+                gate.wait()
+            }
+        }
+        for _ in 0..<1000 where starts.count < 8 { try await Task.sleep(for: .milliseconds(10)) }
+        let latest = starts.latest
+        for _ in 0..<8 { gate.signal() }
+        #expect(starts.count == 8)
+        #expect(try #require(latest) - begin < .milliseconds(500))
+    }
+
+    @Test func refusesALookupBeyondTheLimitInsteadOfAddingAThread() async throws {
+        let dns = StuckLookups()
+        let resolver = SystemHostResolver(maxLookupsInFlight: 2, lookUp: dns.lookUp)
+        let lookups = (0..<2).map { index in Task { try await resolver.resolve(host: "stuck\(index).example") } }
+        await dns.waitUntilBlocked(2)
+        let error = try await #require(throws: HostResolutionError.self) {
+            try await resolver.resolve(host: "third.example")
+        }
+        #expect(error.code == .temporaryFailure)
+        #expect(
+            error.description
+                == "Cannot resolve third.example: 2 lookups are already waiting for the system resolver. Try again later."
+        )
+        dns.answer(2)
+        for lookup in lookups { _ = try await lookup.value }
+        // The places free up once the lookups return.
+        dns.answer(1)
+        #expect(try await resolver.resolve(host: "fourth.example") == [IPAddress("192.0.2.1")!])
+    }
+
+    @Test func anAbandonedLookupKeepsItsPlaceUntilItReturns() async throws {
+        let dns = StuckLookups()
+        let resolver = SystemHostResolver(maxLookupsInFlight: 1, lookUp: dns.lookUp)
+        let abandoned = Task { try await resolver.resolve(host: "stuck.example") }
+        await dns.waitUntilBlocked(1)
+        abandoned.cancel()
+        await #expect(throws: CancellationError.self) { try await abandoned.value }
+        // Its thread is still blocked, so it still counts.
+        await #expect(throws: HostResolutionError.self) { try await resolver.resolve(host: "next.example") }
+        // Once it returns (and then releases its place), the next lookup runs.
+        dns.answer(2)
+        await dns.waitUntilReturned(1)
+        var answer: [IPAddress]?
+        for _ in 0..<200 where answer == nil {
+            do {
+                answer = try await resolver.resolve(host: "next.example")
+            } catch let error as HostResolutionError where error.code == .temporaryFailure {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+        }
+        #expect(answer == [IPAddress("192.0.2.1")!])
+    }
+}
+
+/// A stand-in for DNS servers that do not answer: each lookup blocks its thread, as `getaddrinfo` does, until
+/// ``answer(_:)``.
+///
+/// `@unchecked Sendable`: the semaphore and the streams' continuations are safe to use from any thread; the
+/// iterators are only used by the test's own task.
+private final class StuckLookups: @unchecked Sendable {
+    private let gate = DispatchSemaphore(value: 0)
+    private let entered = AsyncStream<Void>.makeStream()
+    private let returned = AsyncStream<Void>.makeStream()
+    private var enteredIterator: AsyncStream<Void>.AsyncIterator
+    private var returnedIterator: AsyncStream<Void>.AsyncIterator
+
+    init() {
+        enteredIterator = entered.stream.makeAsyncIterator()
+        returnedIterator = returned.stream.makeAsyncIterator()
+    }
+
+    func lookUp(_ host: String) throws -> [IPAddress] {
+        entered.continuation.yield()
+        gate.wait()
+        returned.continuation.yield()
+        return [IPAddress("192.0.2.1")!]
+    }
+
+    /// Waits until `count` more lookups are blocked.
+    func waitUntilBlocked(_ count: Int) async {
+        for _ in 0..<count { await enteredIterator.next() }
+    }
+
+    /// Waits until `count` more lookups have returned.
+    func waitUntilReturned(_ count: Int) async {
+        for _ in 0..<count { await returnedIterator.next() }
+    }
+
+    /// Lets `count` lookups (blocked now or later) return.
+    func answer(_ count: Int) {
+        for _ in 0..<count { gate.signal() }
+    }
+}
+
+/// When each piece of blocking work started.
+private final class StartTimes: Sendable {
+    private let times = Mutex<[ContinuousClock.Instant]>([])
+
+    func record() { times.withLock { $0.append(.now) } }
+    var count: Int { times.withLock { $0.count } }
+    var latest: ContinuousClock.Instant? { times.withLock { $0.max() } }
 }

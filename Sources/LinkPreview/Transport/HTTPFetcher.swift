@@ -306,6 +306,13 @@ final class HTTPFetcher: Sendable {
             throw error
         } catch is CancellationError {
             throw LinkPreviewError.cancelled(url)
+        } catch let error as HostResolutionError where error.code == .temporaryFailure {
+            throw LinkPreviewError(
+                .dns,
+                "Looking up \(name) failed for now: try again later.",
+                url: url,
+                underlying: String(describing: error)
+            )
         } catch {
             throw LinkPreviewError(
                 .dns,
