@@ -1,14 +1,13 @@
-import Dispatch
+import Foundation
 import Synchronization
 
 /// Resolves names with the operating system's resolver (`getaddrinfo`), as every other program on the machine
 /// does: `/etc/hosts`, `nsswitch.conf`, `resolv.conf` and its search domains all apply.
 ///
 /// `getaddrinfo` blocks its thread, for as long as the DNS servers take (glibc gives up after 10–30 s), so each
-/// lookup runs on a serial Dispatch queue of its own. Such queues run on threads Dispatch adds when all of its
-/// threads are busy (an *overcommitting* root queue): a stuck lookup holds one thread and nothing else, never one
-/// of the threads Swift tasks run on. (A concurrent queue would not do: on Linux it shares its threads with the
-/// Swift cooperative pool, so a few stuck lookups would stall every task in the process.)
+/// lookup runs on a thread of its own: a stuck lookup holds that thread and nothing else, never one of the threads
+/// Swift tasks run on. (A Dispatch queue would not do: on Linux Dispatch's worker threads are the Swift
+/// cooperative pool's, so a few stuck lookups would stall every task in the process.)
 ///
 /// At most ``maxLookupsInFlight`` lookups are blocked at once; another one fails at once with
 /// ``HostResolutionError/Code/temporaryFailure`` rather than adding a thread, so links to names whose DNS never
@@ -81,11 +80,11 @@ public struct SystemHostResolver: HostResolver {
 }
 
 extension SystemHostResolver {
-    /// Runs `work`, which may block for seconds, on a serial queue of its own: Dispatch runs such a queue on an
-    /// overcommitting root queue, adding a thread when its threads are busy, so `work` never holds a thread that
-    /// Swift tasks or other lookups are waiting for.
+    /// Runs `work`, which may block for seconds, on a thread of its own, outside Dispatch's pools, so it never
+    /// holds a thread that Swift tasks or other lookups are waiting for. (A Dispatch queue's work runs on Dispatch's
+    /// worker threads, which on Linux the Swift cooperative pool shares.)
     static func runBlocking(_ work: @escaping @Sendable () -> Void) {
-        DispatchQueue(label: "SharePipe.SystemHostResolver").async(execute: work)
+        Thread.detachNewThread(work)
     }
 }
 
