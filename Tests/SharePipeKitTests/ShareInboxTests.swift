@@ -249,26 +249,39 @@ struct ShareInboxTests {
         }
         sweeper.start()
         let perWriter = 250
-        let failures = try await withThrowingTaskGroup(of: [String].self) { group in
+        // The writers block on file locks for seconds, so they run on threads of their own, as the sweeper does:
+        // on the two threads Swift tasks share here they would stall every other test meanwhile.
+        let failures = FailureLog()
+        await withTaskGroup(of: Void.self) { group in
             for writer in 0..<2 {
                 group.addTask {
-                    let inbox = try ShareInbox(folder: folder.url, limits: .init(maxItems: 10_000))
-                    var failures: [String] = []
-                    for index in 0..<perWriter {
-                        do {
-                            let attachment = ShareAttachment.Content(contentType: "text/plain", data: Data([1, 2]))
-                            try inbox.add(.link("w\(writer)-\(index)"), attachments: [attachment])
-                        } catch {
-                            failures.append("\(error)")
-                        }
+                    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                        Thread {
+                            defer { done.resume() }
+                            do {
+                                let inbox = try ShareInbox(folder: folder.url, limits: .init(maxItems: 10_000))
+                                for index in 0..<perWriter {
+                                    do {
+                                        let attachment = ShareAttachment.Content(
+                                            contentType: "text/plain",
+                                            data: Data([1, 2])
+                                        )
+                                        try inbox.add(.link("w\(writer)-\(index)"), attachments: [attachment])
+                                    } catch {
+                                        failures.append("\(error)")
+                                    }
+                                }
+                            } catch {
+                                failures.append("\(error)")
+                            }
+                        }.start()
                     }
-                    return failures
                 }
             }
-            return try await group.reduce(into: []) { $0 += $1 }
         }
         sweeping.withLock { $0 = false }
-        #expect(failures.isEmpty, "\(failures.count) saves failed, first: \(failures.first ?? "")")
+        let failed = failures.all
+        #expect(failed.isEmpty, "\(failed.count) saves failed, first: \(failed.first ?? "")")
         let inbox = try ShareInbox(folder: folder.url, limits: .init(maxItems: 10_000))
         #expect(try inbox.pending().count == 2 * perWriter)
         #expect(inbox.quarantined().isEmpty)
@@ -286,4 +299,12 @@ struct ShareInboxTests {
         _ = await changes.next()
         #expect(inbox.count == 1)
     }
+}
+
+/// Failures recorded from several threads.
+private final class FailureLog: Sendable {
+    private let entries = Mutex<[String]>([])
+
+    func append(_ failure: String) { entries.withLock { $0.append(failure) } }
+    var all: [String] { entries.withLock { $0 } }
 }
