@@ -84,8 +84,33 @@ struct MetadataProviderPolicyTests {
             let error = await ProviderFixture.error {
                 _ = try await provider.metadata(for: URL(string: "http://busy.example:\(server.port)/")!)
             }
-            #expect(error?.code == .dns)
+            #expect(error?.code == .dnsUnavailable)
+            #expect(error?.category == .fetchFailed)
             #expect(error?.message == "Looking up busy.example failed for now: try again later.")
+            #expect(server.connectionsAccepted == 0)
+        }
+    }
+
+    @Test("A lookup that outlasts the DNS timeout fails for now, without a connection")
+    func dnsTimeout() async throws {
+        struct SilentResolver: HostResolver {
+            func resolve(host: String) async throws -> [IPAddress] {
+                try await Task.sleep(for: .seconds(60))
+                return []
+            }
+        }
+        try await ProviderFixture.run(
+            { _ in .html(ProviderFixture.page) },
+            resolver: SilentResolver(),
+            configure: { $0.policy.timeouts.dns = .milliseconds(200) }
+        ) { server, provider in
+            let started = ContinuousClock.now
+            let error = await ProviderFixture.error {
+                _ = try await provider.metadata(for: URL(string: "http://silent.example:\(server.port)/")!)
+            }
+            #expect(error?.code == .dnsUnavailable)
+            #expect(error?.message == "Looking up silent.example took too long.")
+            #expect(ContinuousClock.now - started < .seconds(10))
             #expect(server.connectionsAccepted == 0)
         }
     }
@@ -146,11 +171,14 @@ struct MetadataProviderPolicyTests {
         try await server.shutdown()
     }
 
-    /// A TLS loopback server with the self-signed fixture certificate (for `selfsigned.example`).
-    static func tlsServer(_ handler: @escaping LoopbackHTTPServer.Handler) async throws -> (LoopbackHTTPServer, String)
-    {
+    /// A TLS loopback server with a self-signed fixture certificate: `selfsigned-cert` names `selfsigned.example`,
+    /// `selfsigned-ip-cert` (the same key) names it and `127.0.0.1`.
+    static func tlsServer(
+        certificate name: String = "selfsigned-cert",
+        _ handler: @escaping LoopbackHTTPServer.Handler
+    ) async throws -> (LoopbackHTTPServer, String) {
         let certificate = try String(
-            contentsOf: #require(Bundle.module.url(forResource: "Fixtures/selfsigned-cert", withExtension: "pem")),
+            contentsOf: #require(Bundle.module.url(forResource: "Fixtures/\(name)", withExtension: "pem")),
             encoding: .utf8
         )
         let key = try Data(
@@ -183,6 +211,44 @@ struct MetadataProviderPolicyTests {
         let report = try await provider.preview(for: URL(string: "https://selfsigned.example:\(server.port)/hop")!)
         #expect(report.metadata.title == "The real title")
         #expect(report.redirects.map(\.path) == ["/final"])
+        try await provider.shutdown()
+        try await server.shutdown()
+    }
+
+    @Test("https icons and images on a dotted name or a percent-encoded address are probed like the plain ones")
+    func httpsSubresourcesOnOtherSpellings() async throws {
+        let (server, certificate) = try await Self.tlsServer(certificate: "selfsigned-ip-cert") { request in
+            let port = request.header("host")?.split(separator: ":").last ?? ""
+            let other = request.path == "/encoded" ? "%31%32%37.0.0.1" : "selfsigned.example."
+            return switch request.path {
+            case "/photo.png", "/icon.png": .bytes(SubresourceTests.png, contentType: "image/png")
+            default:
+                .html(
+                    """
+                    <title>T</title><link rel="icon" href="https://\(other):\(port)/icon.png">
+                    <meta property="og:image" content="https://\(other):\(port)/photo.png">
+                    """
+                )
+            }
+        }
+        var policy = ProviderFixture.policy(port: server.port)
+        policy.additionalTrustRootsPEM = [certificate]
+        let provider = try await MetadataProvider(
+            configuration: .init(policy: policy),
+            resolver: StaticHostResolver(["selfsigned.example": [IPAddress("127.0.0.1")!]])
+        )
+        // Both used to be dropped: the client asked the proxy for the host as written, which had no pin.
+        for (path, other) in [("/dotted", "selfsigned.example."), ("/encoded", "%31%32%37.0.0.1")] {
+            let metadata = try await provider.metadata(
+                for: URL(string: "https://selfsigned.example:\(server.port)\(path)")!
+            )
+            #expect(
+                metadata.images.map(\.url.absoluteString) == ["https://\(other):\(server.port)/photo.png"],
+                "\(path)"
+            )
+            #expect(metadata.images.first?.width == 640, "\(path)")
+            #expect(metadata.icons.map(\.url.absoluteString) == ["https://\(other):\(server.port)/icon.png"], "\(path)")
+        }
         try await provider.shutdown()
         try await server.shutdown()
     }

@@ -5,6 +5,7 @@ import Testing
 struct NegativeCachingTests {
     static let defaults: [(code: LinkPreviewError.Code, status: Int?, ttl: TimeInterval)] = [
         (.dns, nil, 300),
+        (.dnsUnavailable, nil, 30),
         (.connect, nil, 60),
         (.tls, nil, 600),
         (.httpStatus, 404, 600),

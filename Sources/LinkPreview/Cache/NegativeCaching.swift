@@ -18,6 +18,9 @@ public import Foundation
 public struct NegativeCaching: Sendable, Hashable {
     /// ``LinkPreviewError/Code/dns``; default 5 minutes.
     public var dns: TimeInterval
+    /// ``LinkPreviewError/Code/dnsUnavailable`` (a lookup that failed for now); default 30 seconds, so a burst
+    /// of lookups that overloads the resolver does not keep good links failing for long.
+    public var dnsUnavailable: TimeInterval
     /// ``LinkPreviewError/Code/connect``; default 1 minute.
     public var connect: TimeInterval
     /// ``LinkPreviewError/Code/tls``; default 10 minutes.
@@ -49,6 +52,7 @@ public struct NegativeCaching: Sendable, Hashable {
     /// Creates a policy; every default is stated with its property.
     public init(
         dns: TimeInterval = 5 * 60,
+        dnsUnavailable: TimeInterval = 30,
         connect: TimeInterval = 60,
         tls: TimeInterval = 10 * 60,
         notFound: TimeInterval = 10 * 60,
@@ -64,6 +68,7 @@ public struct NegativeCaching: Sendable, Hashable {
         other: TimeInterval = 60
     ) {
         self.dns = dns
+        self.dnsUnavailable = dnsUnavailable
         self.connect = connect
         self.tls = tls
         self.notFound = notFound
@@ -82,6 +87,7 @@ public struct NegativeCaching: Sendable, Hashable {
     /// No failure is cached.
     public static let disabled = NegativeCaching(
         dns: 0,
+        dnsUnavailable: 0,
         connect: 0,
         tls: 0,
         notFound: 0,
@@ -103,6 +109,7 @@ public struct NegativeCaching: Sendable, Hashable {
         switch error.code {
         case .cancelled: return nil
         case .dns: ttl = dns
+        case .dnsUnavailable: ttl = dnsUnavailable
         case .connect: ttl = connect
         case .tls: ttl = tls
         case .httpStatus:

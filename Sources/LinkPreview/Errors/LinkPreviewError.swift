@@ -56,6 +56,9 @@ public struct LinkPreviewError: Error, Sendable, Hashable, CustomStringConvertib
         public static let blockedAddress = Code(rawValue: "blockedAddress")
         /// The host name does not resolve.
         public static let dns = Code(rawValue: "dns")
+        /// The host name could not be looked up for now: the DNS server did not answer in time, answered
+        /// with a temporary failure, or too many lookups were already waiting. Trying again later may work.
+        public static let dnsUnavailable = Code(rawValue: "dnsUnavailable")
         /// No connection could be made.
         public static let connect = Code(rawValue: "connect")
         /// The TLS handshake failed (an invalid or mismatched certificate, say).
@@ -88,7 +91,7 @@ public struct LinkPreviewError: Error, Sendable, Hashable, CustomStringConvertib
             switch self {
             case .invalidURL, .notAllowedURL, .blockedAddress, .unsupportedContent, .tooLarge, .decompressionBomb:
                 .notAllowed
-            case .dns, .connect, .tls, .httpStatus, .tooManyRedirects, .redirectLoop, .protocolError:
+            case .dns, .dnsUnavailable, .connect, .tls, .httpStatus, .tooManyRedirects, .redirectLoop, .protocolError:
                 .fetchFailed
             case .timedOut, .stalled: .timedOut
             case .cancelled: .cancelled

@@ -194,7 +194,8 @@ final class HTTPFetcher: Sendable {
         if !direct { proxy.pins.pin(target, to: addresses) }
         defer { if !direct { proxy.pins.unpin(target) } }
         var request = HTTPClientRequest(
-            url: direct ? Self.literalURL(url, address: addresses[0], port: target.port) : url.absoluteString
+            url: direct
+                ? Self.literalURL(url, address: addresses[0], port: target.port) : Self.pinnedURL(url, target: target)
         )
         request.method = .GET
         // When the URL names the host (not a literal), the client writes `Host` from it.
@@ -257,7 +258,7 @@ final class HTTPFetcher: Sendable {
         let resolved: [IPAddress]
         switch check {
         case .literal(let address):
-            host = Self.connectHost(of: url)
+            host = address.description  // one spelling for `0x7f.1`, `%31%32%37.0.0.1` and `127.0.0.1`
             resolved = [address]
         case .name(let name):
             host = name  // lowercased and punycoded, as the HTTP client names it in CONNECT
@@ -283,11 +284,10 @@ final class HTTPFetcher: Sendable {
         return text
     }
 
-    /// The host as the HTTP client names it in `CONNECT` (no brackets around IPv6).
-    static func connectHost(of url: URL) -> String {
-        var host = url.host(percentEncoded: true) ?? ""
-        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        return host.lowercased()
+    /// `url` with its host written as `target` names it (no trailing dot, no percent-encoding, one spelling of
+    /// an address), so that the HTTP client's `CONNECT` asks the proxy for exactly the target pinned for it.
+    static func pinnedURL(_ url: URL, target: PinTable.Target) -> String {
+        "https://\(target.hostHeader(defaultPort: 443))" + requestTarget(of: url)
     }
 
     private func resolve(_ name: String, url: URL, deadline: ContinuousClock.Instant) async throws -> [IPAddress] {
@@ -300,7 +300,7 @@ final class HTTPFetcher: Sendable {
                     on: eventLoopGroup.any(),
                     { try await resolver.resolve(host: name) }
                 )
-            else { throw LinkPreviewError(.dns, "Looking up \(name) took too long.", url: url) }
+            else { throw LinkPreviewError(.dnsUnavailable, "Looking up \(name) took too long.", url: url) }
             return addresses
         } catch let error as LinkPreviewError {
             throw error
@@ -308,7 +308,7 @@ final class HTTPFetcher: Sendable {
             throw LinkPreviewError.cancelled(url)
         } catch let error as HostResolutionError where error.code == .temporaryFailure {
             throw LinkPreviewError(
-                .dns,
+                .dnsUnavailable,
                 "Looking up \(name) failed for now: try again later.",
                 url: url,
                 underlying: String(describing: error)

@@ -107,7 +107,7 @@ final class PreviewWorker: Service, Sendable {
     /// refusal), as opposed to the host being down or overloaded.
     static func hostAnswered(_ error: LinkPreviewError) -> Bool {
         switch error.code {
-        case .dns, .connect, .tls, .timedOut, .stalled, .protocolError: false
+        case .dns, .dnsUnavailable, .connect, .tls, .timedOut, .stalled, .protocolError: false
         case .httpStatus: error.statusCode.map { $0 < 500 && $0 != 429 } ?? false
         default: true
         }
