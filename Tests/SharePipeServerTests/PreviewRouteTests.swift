@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import LinkPreview
 import LinkPreviewTesting
 import SharePipeServer
 import Testing
@@ -37,6 +38,27 @@ struct PreviewRouteTests {
             #expect(scope.status == .forbidden)
         }
         try await site.shutdown()
+    }
+
+    @Test("A name that cannot be looked up for now: 503 with Retry-After, the fetcher's code kept")
+    func dnsUnavailable() async throws {
+        struct BusyResolver: HostResolver {
+            func resolve(host: String) async throws -> [IPAddress] {
+                throw HostResolutionError(code: .temporaryFailure, host: host, message: "busy")
+            }
+        }
+        try await ServerFixture.run(resolver: BusyResolver()) { fixture, client in
+            let response = try await client.execute(
+                uri: "/v1/preview?url=https%3A%2F%2Fbusy.example%2F",
+                method: .get,
+                headers: ServerFixture.headers(token: fixture.appToken)
+            )
+            #expect(response.status == .serviceUnavailable)
+            #expect(response.headers[.retryAfter] == "30")
+            let problem = try ServerFixture.json(response)
+            #expect((problem["type"] as? String)?.hasSuffix("preview-dnsUnavailable") == true)
+            #expect(problem["detail"] as? String == "Looking up busy.example failed for now: try again later.")
+        }
     }
 
     @Test("Over the per-account limit: 429 with Retry-After")

@@ -32,7 +32,10 @@ extension ServerContext {
             )
         } catch let error as LinkPreviewError {
             metrics.recordFetch(source: "api", result: error.code.rawValue)
-            throw ProblemDetails.previewFailed(error)
+            throw ProblemDetails.previewFailed(
+                error,
+                retryAfter: provider.configuration.negativeCaching.ttl(for: error)
+            )
         }
     }
 }
@@ -47,19 +50,26 @@ struct PreviewView: Encodable {
 
 extension ProblemDetails {
     /// A preview that could not be made: 422 when the policy refused the URL or its content, 504 when
-    /// the site timed out, 502 otherwise; the fetcher's code and message are kept.
-    static func previewFailed(_ error: LinkPreviewError) -> ProblemDetails {
+    /// the site timed out, 503 with `Retry-After` when the name could not be looked up for now (the
+    /// failure is remembered for `retryAfter` seconds, so asking sooner gets it again), 502 otherwise;
+    /// the fetcher's code and message are kept.
+    static func previewFailed(_ error: LinkPreviewError, retryAfter: TimeInterval? = nil) -> ProblemDetails {
         let status: Int
+        var retrySeconds: Int?
         switch error.category {
         case .notAllowed: status = 422
         case .timedOut: status = 504
+        case _ where error.code == .dnsUnavailable:
+            status = 503
+            retrySeconds = max(1, Int((retryAfter ?? 1).rounded(.up)))
         default: status = 502
         }
         return ProblemDetails(
             type: TypeURI.base + "preview-" + error.code.rawValue,
             title: "The preview could not be made",
             status: status,
-            detail: error.message
+            detail: error.message,
+            retryAfter: retrySeconds
         )
     }
 }
