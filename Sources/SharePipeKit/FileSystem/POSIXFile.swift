@@ -103,18 +103,23 @@ enum POSIXFile {
     }
 
     /// The names in a folder (without `.` and `..`), unsorted; empty when it does not exist.
+    ///
+    /// The name is read in place, up to its NUL. An entry `readdir` returns is only as long as its
+    /// name needs (`d_reclen`), so copying a whole `dirent` (`entry.pointee`) reads past the last
+    /// entry of the library's buffer, and crashes when that buffer ends at the end of a page.
     static func list(_ path: String) -> [String] {
         guard let directory = opendir(path) else { return [] }
         defer { closedir(directory) }
         var names: [String] = []
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
+            let name = String(cString: (UnsafeRawPointer(entry) + nameOffset).assumingMemoryBound(to: CChar.self))
             if name != "." && name != ".." { names.append(name) }
         }
         return names
     }
+
+    /// Where `d_name` starts in a `dirent`.
+    private static let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
 
     /// The size in bytes of a file, or 0 when it does not exist.
     static func size(_ path: String) -> Int {
