@@ -59,7 +59,7 @@ extension ProblemDetails {
         switch error.category {
         case .notAllowed: status = 422
         case .timedOut: status = 504
-        case _ where error.code == .dnsUnavailable:
+        case .fetchFailed where error.code == .dnsUnavailable:
             status = 503
             retrySeconds = max(1, Int((retryAfter ?? 1).rounded(.up)))
         default: status = 502
