@@ -19,9 +19,7 @@ enum ByteMatching {
     /// Whether `value`, trimmed of ASCII whitespace, equals `expected` (lowercase ASCII) ignoring case.
     static func equalsIgnoringCase(_ value: ArraySlice<UInt8>, _ expected: StaticString) -> Bool {
         let trimmed = trimmed(value)
-        return expected.withUTF8Buffer { wanted in
-            trimmed.count == wanted.count && zip(trimmed, wanted).allSatisfy { ASCII.lowercased($0) == $1 }
-        }
+        return expected.withUTF8Buffer { ASCII.equalsLowercased(trimmed, $0) }
     }
 
     /// `value` without leading and trailing ASCII whitespace.

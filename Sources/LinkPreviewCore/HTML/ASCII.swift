@@ -34,7 +34,7 @@ enum ASCII {
     @inline(__always) static func lowercased(_ c: UInt8) -> UInt8 { isUpper(c) ? c | 0x20 : c }
 
     /// Whether `bytes`, ASCII-lowercased, are `word` (given in lowercase).
-    static func equalsLowercased(_ bytes: some Collection<UInt8>, _ word: [UInt8]) -> Bool {
+    static func equalsLowercased(_ bytes: some Collection<UInt8>, _ word: some Collection<UInt8>) -> Bool {
         bytes.count == word.count && zip(bytes, word).allSatisfy { lowercased($0) == $1 }
     }
 
