@@ -272,8 +272,7 @@ final class HTTPFetcher: Sendable {
 
     /// `url` with its host replaced by `address` (an exact pin for plain http).
     static func literalURL(_ url: URL, address: IPAddress, port: Int) -> String {
-        let host = address.isIPv4 ? address.description : "[\(address)]"
-        return "http://\(host):\(port)" + requestTarget(of: url)
+        "http://\(PinTable.Target(host: address.description, port: port))" + requestTarget(of: url)
     }
 
     /// The request target of `url`: its path (`/` when empty) and query, percent-encoded as written.
