@@ -352,12 +352,18 @@ struct AuthorityCrossCheckTests {
         #expect(
             AddressPolicy.writtenHost(in: "xn--mnchen-3ya.de", agreeingWith: "m%C3%BCnchen.de") == "xn--mnchen-3ya.de"
         )
+        #expect(AddressPolicy.writtenHost(in: "[FE80::1]", agreeingWith: "fe80::1") == "[FE80::1]")
         #expect(AddressPolicy.writtenHost(in: "example.com", agreeingWith: "127.0.0.1") == nil)
+        // Case is ignored for letters only: `^` and `~` differ by the same bit as `A` and `a`.
+        #expect(AddressPolicy.writtenHost(in: "a^b.example", agreeingWith: "a~b.example") == nil)
+        #expect(AddressPolicy.writtenHost(in: "example.co", agreeingWith: "example.com") == nil)
         #expect(AddressPolicy.writtenHost(in: "[::1]", agreeingWith: "::2") == nil)
         #expect(AddressPolicy.writtenHost(in: "[::1", agreeingWith: "::1") == nil)
         // A punycoded authority is only taken for a host that really is Unicode.
         #expect(AddressPolicy.writtenHost(in: "xn--mnchen-3ya.de", agreeingWith: "example.com") == nil)
         #expect(AddressPolicy.rawAuthority(of: "http://a.example\\@127.0.0.1/") == "a.example")
         #expect(AddressPolicy.rawAuthority(of: "http:/a.example/") == nil)
+        #expect(AddressPolicy.rawAuthority(of: "https://user@Example.com:8443?q#f") == "user@Example.com:8443")
+        #expect(AddressPolicy.rawAuthority(of: "http://a.example") == "a.example")
     }
 }

@@ -20,7 +20,7 @@ extension AddressPolicy {
         guard scheme == "http" || scheme == "https" else { return .failure(AddressRefusal(.unsupportedScheme(scheme))) }
         let authority = AddressPolicy.rawAuthority(of: url.absoluteString)
         if url.user(percentEncoded: true) != nil || url.password(percentEncoded: true) != nil
-            || authority?.contains("@") == true
+            || authority?.utf8.contains(UInt8(ascii: "@")) == true
         {
             return .failure(AddressRefusal(.userInfo))
         }
@@ -58,13 +58,20 @@ extension AddressPolicy {
     }
 
     /// The authority as written after `scheme://`, up to the first `/`, `?`, `#` or `\`; `nil` without `//`.
+    /// Read byte by byte: the delimiters are ASCII, and a URL's `absoluteString` is ASCII but for rare
+    /// unencoded characters, where a byte-level split can only make the host disagree with Foundation's.
     static func rawAuthority(of string: String) -> Substring? {
-        guard let colon = string.firstIndex(of: ":") else { return nil }
-        let rest = string[string.index(after: colon)...]
-        guard rest.hasPrefix("//") else { return nil }
-        let start = rest.index(rest.startIndex, offsetBy: 2)
-        let end = rest[start...].firstIndex { "/?#\\".contains($0) } ?? rest.endIndex
-        return rest[start..<end]
+        let bytes = string.utf8
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+        let afterColon = bytes.index(after: colon)
+        guard bytes[afterColon...].starts(with: "//".utf8) else { return nil }
+        let start = bytes.index(afterColon, offsetBy: 2)
+        let end =
+            bytes[start...].firstIndex { byte in
+                byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#")
+                    || byte == UInt8(ascii: "\\")
+            } ?? bytes.endIndex
+        return string[start..<end]
     }
 
     /// The host written in the authority (after any user-info, before any port; IPv6 with its brackets), if it
@@ -73,20 +80,34 @@ extension AddressPolicy {
     /// name with an `xn--` label. `nil` when they disagree.
     static func writtenHost(in authority: Substring, agreeingWith foundationHost: String) -> String? {
         var written = authority
-        if let at = written.lastIndex(of: "@") { written = written[written.index(after: at)...] }
-        if written.hasPrefix("[") {
-            guard let close = written.firstIndex(of: "]") else { return nil }
-            let inside = written[written.index(after: written.startIndex)..<close]
-            guard inside.lowercased() == foundationHost.lowercased() else { return nil }
-            return String(written[...close])
+        // Delimiters found byte by byte, without walking characters: they are ASCII.
+        if let at = written.utf8.lastIndex(of: UInt8(ascii: "@")) {
+            written = written[written.utf8.index(after: at)...]
         }
-        if let colon = written.lastIndex(of: ":") { written = written[..<colon] }
-        if written.lowercased() == foundationHost.lowercased() { return String(written) }
+        if written.utf8.first == UInt8(ascii: "[") {
+            guard let close = written.utf8.firstIndex(of: UInt8(ascii: "]")) else { return nil }
+            let inside = written[written.utf8.index(after: written.startIndex)..<close]
+            guard Self.equalIgnoringCase(inside, foundationHost) else { return nil }
+            return String(written[..<written.utf8.index(after: close)])
+        }
+        if let colon = written.utf8.lastIndex(of: UInt8(ascii: ":")) { written = written[..<colon] }
+        if Self.equalIgnoringCase(written, foundationHost) { return String(written) }
         let decodedIsUnicode =
             foundationHost.removingPercentEncoding.map { !$0.unicodeScalars.allSatisfy(\.isASCII) } ?? false
         let writtenIsPunycode =
             written.unicodeScalars.allSatisfy(\.isASCII)
             && written.lowercased().split(separator: ".").contains { $0.hasPrefix("xn--") }
         return decodedIsUnicode && writtenIsPunycode ? String(written) : nil
+    }
+
+    /// `a.lowercased() == b.lowercased()`, compared byte by byte without allocating when both are
+    /// ASCII (host names nearly always are).
+    private static func equalIgnoringCase(_ a: some StringProtocol, _ b: some StringProtocol) -> Bool {
+        let (aBytes, bBytes) = (a.utf8, b.utf8)
+        guard aBytes.allSatisfy({ $0 < 0x80 }), bBytes.allSatisfy({ $0 < 0x80 }) else {
+            return a.lowercased() == b.lowercased()
+        }
+        func lowered(_ byte: UInt8) -> UInt8 { byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte }
+        return aBytes.count == bBytes.count && zip(aBytes, bBytes).allSatisfy { lowered($0) == lowered($1) }
     }
 }
