@@ -1,7 +1,10 @@
+import AsyncHTTPClient
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import NIOFoundationCompat
+import NIOHTTP1
 import SQLKit
 import Testing
 
@@ -77,30 +80,33 @@ struct ShareIngestionTests {
         [false, true]
     )
     func parallelReplays(database: TestDatabase, linkIsKnown: Bool) async throws {
-        // Through a connection pool: on the one pipelined connection of `.live` the server would
-        // answer the hundred one after another, and nothing would overlap.
-        try await ServerFixture.run(on: database, client: .ahc()) { fixture, client in
+        try await ServerFixture.run(on: database) { fixture, client in
             let body = #"{"url": "https://example.com/once"}"#
             if linkIsKnown {
                 // Shared before under another key: the link exists, and the batched short path runs.
                 try await Self.post(body, key: "earlier-key", fixture: fixture, client: client)
             }
-            let responses = try await withThrowingTaskGroup(of: (HTTPResponse.Status, String?).self) { group in
-                for _ in 0..<100 {
-                    group.addTask {
-                        let response = try await client.execute(
-                            uri: "/v1/shares",
-                            method: .post,
-                            headers: ServerFixture.headers(token: fixture.shareToken, key: "same-key"),
-                            body: ServerFixture.body(body)
-                        )
-                        let shareID =
-                            (try? JSONSerialization.jsonObject(with: Data(String(buffer: response.body).utf8)))
-                            .flatMap { ($0 as? [String: Any])?["share"] as? [String: Any] }?["id"] as? String
-                        return (response.status, shareID)
+            let url = "http://127.0.0.1:\(try #require(client.port))/v1/shares"
+            let responses = try await Self.withPatientClient { http in
+                try await withThrowingTaskGroup(of: (HTTPResponse.Status, String?).self) { group in
+                    for _ in 0..<100 {
+                        group.addTask {
+                            var request = HTTPClientRequest(url: url)
+                            request.method = .POST
+                            request.headers.add(name: "Authorization", value: "Bearer \(fixture.shareToken)")
+                            request.headers.add(name: "Idempotency-Key", value: "same-key")
+                            request.headers.add(name: "Content-Type", value: "application/json")
+                            request.body = .bytes(ByteBuffer(string: body))
+                            let response = try await http.execute(request, timeout: .seconds(120))
+                            let bytes = try await response.body.collect(upTo: 1 << 20)
+                            let shareID =
+                                (try? JSONSerialization.jsonObject(with: Data(buffer: bytes)))
+                                .flatMap { ($0 as? [String: Any])?["share"] as? [String: Any] }?["id"] as? String
+                            return (HTTPResponse.Status(code: Int(response.status.code)), shareID)
+                        }
                     }
+                    return try await group.reduce(into: [(HTTPResponse.Status, String?)]()) { $0.append($1) }
                 }
-                return try await group.reduce(into: [(HTTPResponse.Status, String?)]()) { $0.append($1) }
             }
             #expect(responses.allSatisfy { $0.0 == .created || $0.0 == .conflict })
             // Every 201, first or replayed, names the one share recorded under the key.
@@ -146,6 +152,28 @@ struct ShareIngestionTests {
     }
 
     /// Shares `body` under `key` and expects it recorded.
+    /// Runs `body` with a client whose requests overlap and wait as long as they must.
+    ///
+    /// Hummingbird's `.live` test client pipelines every request down one connection, so the server
+    /// answered the hundred one after another, each against a 20 s timer started with the first: with
+    /// the whole suite running beside it on two cores, the last ones ran out. Here eight connections
+    /// (AsyncHTTPClient's default) carry them, so they overlap without a burst of a hundred that would
+    /// starve the tests running beside this one, and a request waits up to 120 s for its connection and
+    /// its answer. This test is about what gets recorded, not about speed.
+    static func withPatientClient<T>(_ body: (HTTPClient) async throws -> T) async throws -> T {
+        var configuration = HTTPClient.Configuration(timeout: .init(connect: .seconds(120), read: .seconds(120)))
+        configuration.connectionPool = .init(idleTimeout: .seconds(120), concurrentHTTP1ConnectionsPerHostSoftLimit: 8)
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        do {
+            let value = try await body(client)
+            try await client.shutdown()
+            return value
+        } catch {
+            try? await client.shutdown()
+            throw error
+        }
+    }
+
     static func post(_ body: String, key: String, fixture: ServerFixture, client: any TestClientProtocol) async throws {
         let response = try await client.execute(
             uri: "/v1/shares",

@@ -7,9 +7,7 @@ import Logging
 import SharePipeServer
 
 /// A server on an in-memory database with one account and device, driven through Hummingbird's
-/// test client: real HTTP over loopback. `.live` (the default) sends every request down one
-/// connection, one after another; `.ahc()` sends them through AsyncHTTPClient's pool, several
-/// connections at once, for tests whose point is requests that really overlap.
+/// test client (real HTTP over loopback with `.live`).
 struct ServerFixture: Sendable {
     let context: ServerContext
     let user: User
@@ -23,7 +21,6 @@ struct ServerFixture: Sendable {
         requestsPerSecondPerToken: Int = 1000,
         resolver: any HostResolver = StaticHostResolver([:]),
         configure: (inout ServerConfiguration) -> Void = { _ in },
-        client testing: TestingSetup = .live,
         _ body: @escaping @Sendable (ServerFixture, any TestClientProtocol) async throws -> Void
     ) async throws {
         var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, database: database.location)
@@ -43,7 +40,7 @@ struct ServerFixture: Sendable {
         let (_, appToken, shareToken) = try await context.database.createDevice(userID: user.id, name: "phone")
         let fixture = ServerFixture(context: context, user: user, appToken: appToken, shareToken: shareToken)
         do {
-            try await context.application().test(testing) { client in try await body(fixture, client) }
+            try await context.application().test(.live) { client in try await body(fixture, client) }
         } catch {
             try? await context.close()
             throw error
