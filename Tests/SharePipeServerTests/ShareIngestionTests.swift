@@ -151,7 +151,6 @@ struct ShareIngestionTests {
         }
     }
 
-    /// Shares `body` under `key` and expects it recorded.
     /// Runs `body` with a client whose requests overlap and wait as long as they must.
     ///
     /// Hummingbird's `.live` test client pipelines every request down one connection, so the server
@@ -174,6 +173,7 @@ struct ShareIngestionTests {
         }
     }
 
+    /// Shares `body` under `key` and expects it recorded.
     static func post(_ body: String, key: String, fixture: ServerFixture, client: any TestClientProtocol) async throws {
         let response = try await client.execute(
             uri: "/v1/shares",
