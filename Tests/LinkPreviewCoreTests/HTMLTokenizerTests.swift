@@ -32,6 +32,23 @@ struct HTMLTokenizerTests {
         #expect(!tokens.contains { $0.contains("\r") }, "CR and CRLF become LF")
     }
 
+    /// The tag in progress reuses one buffer for every tag: a short tag after a long one, or a dropped
+    /// duplicate after a long value, must not show what an earlier tag left there.
+    @Test func eachTagShowsOnlyItsOwnNameAndAttributes() {
+        let html =
+            #"<LINK REL="stylesheet" HREF="/a-very-long-path/to/a/stylesheet.css"><a b=c><i>"#
+            + #"<meta content="x" CONTENT="a much longer duplicate value" name=n><p></DIV x=y>"#
+        #expect(
+            TokenRecorder.tokens(html) == [
+                "<link rel=stylesheet href=/a-very-long-path/to/a/stylesheet.css>", "<a b=c>", "<i>",
+                "<meta content=x name=n>", "<p>", "</div>",
+            ]
+        )
+        for chunkSize in [1, 3, 7] {
+            #expect(TokenRecorder.tokens(html, chunkSize: chunkSize) == TokenRecorder.tokens(html))
+        }
+    }
+
     @Test func givesTheSameTokensHoweverTheInputIsSplit() {
         let bytes = Array(Self.document.utf8)
         let whole = TokenRecorder.tokens(bytes)

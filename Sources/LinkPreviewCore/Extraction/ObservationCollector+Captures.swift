@@ -1,7 +1,7 @@
 extension ObservationCollector {
     /// Starts capturing the text of the element `tag` opens.
     mutating func begin(_ purpose: TextCapture.Purpose, tag: HTMLTag, limit: Int) {
-        capture = TextCapture(purpose, element: tag.nameBytes, limit: limit)
+        capture = TextCapture(purpose, element: Array(tag.nameBytes.elements), limit: limit)
     }
 
     /// Stores what a capture read.

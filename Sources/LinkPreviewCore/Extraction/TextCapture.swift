@@ -32,12 +32,12 @@ struct TextCapture {
 
     /// Notes a start tag inside the element.
     mutating func noteStart(_ tag: HTMLTag) {
-        if !tag.isSelfClosing && tag.nameBytes == elementName { depth += 1 }
+        if !tag.isSelfClosing && tag.nameBytes.elementsEqual(elementName) { depth += 1 }
     }
 
     /// Whether `tag` closes the element.
     mutating func isClosed(by tag: HTMLTag) -> Bool {
-        guard tag.nameBytes == elementName else { return false }
+        guard tag.nameBytes.elementsEqual(elementName) else { return false }
         if depth == 0 { return true }
         depth -= 1
         return false

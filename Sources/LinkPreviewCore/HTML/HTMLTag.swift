@@ -21,20 +21,20 @@ public struct HTMLTag: Sendable {
     /// Whether the tag ended with `/>`.
     public internal(set) var isSelfClosing = false
     /// The lowercased tag name, UTF-8.
-    var nameBytes: [UInt8] = []
+    var nameBytes = ReusableArray<UInt8>()
     /// Attribute names and values, back to back.
-    var storage: [UInt8] = []
-    var ranges: [AttributeRange] = []
+    var storage = ReusableArray<UInt8>()
+    var ranges = ReusableArray<AttributeRange>()
 
     /// The tag name, lowercased.
-    public var name: String { String(decoding: nameBytes, as: UTF8.self) }
+    public var name: String { String(decoding: nameBytes.elements, as: UTF8.self) }
 
     /// The number of attributes.
     public var attributeCount: Int { ranges.count }
 
     /// The attributes in source order, lowercased names.
     public var attributes: [(name: String, value: String)] {
-        ranges.map { range in
+        ranges.elements.map { range in
             (
                 String(decoding: storage[range.nameStart..<range.nameEnd], as: UTF8.self),
                 String(decoding: storage[range.nameEnd..<range.valueEnd], as: UTF8.self)
@@ -70,7 +70,7 @@ public struct HTMLTag: Sendable {
     private func find(_ name: StaticString) -> AttributeRange? {
         name.withUTF8Buffer { wanted in
             storage.withUnsafeBufferPointer { bytes in
-                for range in ranges where range.nameEnd - range.nameStart == wanted.count {
+                for range in ranges.elements where range.nameEnd - range.nameStart == wanted.count {
                     if ByteSearch.equal(bytes, range.nameStart, wanted, 0, count: wanted.count) { return range }
                 }
                 return nil
@@ -81,9 +81,8 @@ public struct HTMLTag: Sendable {
     mutating func reset(isEndTag: Bool) {
         self.isEndTag = isEndTag
         isSelfClosing = false
-        nameBytes.removeAll(keepingCapacity: true)
-        // Most tags have no attributes to forget.
-        if !ranges.isEmpty { ranges.removeAll(keepingCapacity: true) }
-        if !storage.isEmpty { storage.removeAll(keepingCapacity: true) }
+        nameBytes.removeAll()
+        ranges.removeAll()
+        storage.removeAll()
     }
 }

@@ -39,12 +39,12 @@ extension HTMLTokenizer {
             sink.endTag(tag)
         } else {
             sink.startTag(tag)
-            if switchesContentModel, let model = Self.contentModel(after: tag.nameBytes) {
+            if switchesContentModel, let model = Self.contentModel(after: tag.nameBytes.elements) {
                 // The last start tag's name only matters in the text states it opens, which only a
                 // switch (or the initial state) enters. Copied, not shared: sharing would make the
                 // next tag's reset allocate a new buffer.
                 lastStartTagName.removeAll(keepingCapacity: true)
-                lastStartTagName.append(contentsOf: tag.nameBytes)
+                lastStartTagName.append(contentsOf: tag.nameBytes.elements)
                 state = model
             }
         }
@@ -66,7 +66,7 @@ extension HTMLTokenizer {
     }
 
     /// The content model the tree builder would switch to after an HTML start tag named `name`.
-    static func contentModel(after name: [UInt8]) -> HTMLTokenizerState? {
+    static func contentModel(after name: ArraySlice<UInt8>) -> HTMLTokenizerState? {
         switch name.count {
         case 5:
             if Self.is(name, "title") { return .rcdata }
@@ -90,7 +90,7 @@ extension HTMLTokenizer {
 
     /// Whether `name` is `expected`, without building an array for the comparison.
     @inline(__always)
-    private static func `is`(_ name: [UInt8], _ expected: StaticString) -> Bool {
+    private static func `is`(_ name: ArraySlice<UInt8>, _ expected: StaticString) -> Bool {
         expected.withUTF8Buffer { name.elementsEqual($0) }
     }
 
@@ -114,6 +114,26 @@ extension HTMLTokenizer {
     }
 
     static func append(_ literal: StaticString, to buffer: inout [UInt8], limit: Int) {
+        literal.withUTF8Buffer { bytes in
+            if buffer.count + bytes.count <= limit { buffer.append(contentsOf: bytes) }
+        }
+    }
+
+    /// Appends to a tag's bytes without letting them grow past `limit`.
+    @inline(__always)
+    static func append(
+        _ input: UnsafeBufferPointer<UInt8>,
+        _ range: Range<Int>,
+        to buffer: inout ReusableArray<UInt8>,
+        limit: Int
+    ) {
+        let room = limit - buffer.count
+        guard room > 0, !range.isEmpty else { return }
+        let end = range.count > room ? range.lowerBound + room : range.upperBound
+        buffer.append(contentsOf: UnsafeBufferPointer(rebasing: input[range.lowerBound..<end]))
+    }
+
+    static func append(_ literal: StaticString, to buffer: inout ReusableArray<UInt8>, limit: Int) {
         literal.withUTF8Buffer { bytes in
             if buffer.count + bytes.count <= limit { buffer.append(contentsOf: bytes) }
         }

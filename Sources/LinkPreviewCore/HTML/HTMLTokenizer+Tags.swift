@@ -296,13 +296,13 @@ extension HTMLTokenizer {
         pendingAttributeNameStart = nil
         let end = tag.storage.count
         let isDuplicate = tag.storage.withUnsafeBufferPointer { storage in
-            tag.ranges.contains { range in
+            tag.ranges.elements.contains { range in
                 range.nameEnd - range.nameStart == end - start
                     && ByteSearch.equal(storage, range.nameStart, storage, start, count: end - start)
             }
         }
         if isDuplicate {
-            tag.storage.removeSubrange(start..<end)
+            tag.storage.truncate(to: start)
             return
         }
         tag.ranges.append(HTMLTag.AttributeRange(nameStart: start, nameEnd: end, valueEnd: end))
@@ -328,7 +328,9 @@ extension HTMLTokenizer {
     }
 
     /// ASCII-lowercases `bytes[from...]` in place.
-    static func lowercase(_ bytes: inout [UInt8], from start: Int) {
-        for k in start..<bytes.count where ASCII.isUpper(bytes[k]) { bytes[k] |= 0x20 }
+    static func lowercase(_ bytes: inout ReusableArray<UInt8>, from start: Int) {
+        bytes.withUnsafeMutableBufferPointer { bytes in
+            for k in start..<bytes.count where ASCII.isUpper(bytes[k]) { bytes[k] |= 0x20 }
+        }
     }
 }

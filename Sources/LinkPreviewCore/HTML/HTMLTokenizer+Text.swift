@@ -134,7 +134,7 @@ extension HTMLTokenizer {
                 i += 1
                 return
             }
-        } else if !lastStartTagName.isEmpty && tag.nameBytes == lastStartTagName {
+        } else if !lastStartTagName.isEmpty && tag.nameBytes.elementsEqual(lastStartTagName) {
             switch c {
             case ASCII.tab, ASCII.lineFeed, ASCII.formFeed, ASCII.space:
                 state = .beforeAttributeName
