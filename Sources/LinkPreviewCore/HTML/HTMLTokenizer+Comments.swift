@@ -27,7 +27,7 @@ extension HTMLTokenizer {
         for (index, (keyword, caseInsensitive)) in candidates.enumerated() {
             switch lookahead(input, i, keyword, caseInsensitive: caseInsensitive, isFinal: isFinal) {
             case .match:
-                commentData.removeAll(keepingCapacity: true)
+                commentData.removeAll()
                 switch index {
                 case 0:
                     state = .commentStart
@@ -54,7 +54,7 @@ extension HTMLTokenizer {
             i = input.count
             return
         }
-        commentData.removeAll(keepingCapacity: true)
+        commentData.removeAll()
         state = .bogusComment
     }
 

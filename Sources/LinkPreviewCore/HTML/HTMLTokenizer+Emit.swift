@@ -54,7 +54,7 @@ extension HTMLTokenizer {
     mutating func emitComment<Sink: HTMLTokenSink>(_ sink: inout Sink) {
         state = .data
         commentData.withUnsafeBufferPointer { sink.comment($0) }
-        commentData.removeAll(keepingCapacity: true)
+        commentData.removeAll()
         if sink.isFinished { isStopped = true }
     }
 
@@ -94,20 +94,7 @@ extension HTMLTokenizer {
         expected.withUTF8Buffer { name.elementsEqual($0) }
     }
 
-    /// Appends to a byte buffer without letting it grow past `limit`.
-    @inline(__always)
-    static func append(
-        _ input: UnsafeBufferPointer<UInt8>,
-        _ range: Range<Int>,
-        to buffer: inout [UInt8],
-        limit: Int
-    ) {
-        let room = limit - buffer.count
-        guard room > 0, !range.isEmpty else { return }
-        let end = range.count > room ? range.lowerBound + room : range.upperBound
-        buffer.append(contentsOf: UnsafeBufferPointer(rebasing: input[range.lowerBound..<end]))
-    }
-
+    /// Appends to a byte buffer (a DOCTYPE field, the temporary buffer) without letting it grow past `limit`.
     @inline(__always)
     static func append(_ byte: UInt8, to buffer: inout [UInt8], limit: Int) {
         if buffer.count < limit { buffer.append(byte) }
@@ -119,7 +106,7 @@ extension HTMLTokenizer {
         }
     }
 
-    /// Appends to a tag's bytes without letting them grow past `limit`.
+    /// Appends to a token's bytes without letting them grow past `limit`.
     @inline(__always)
     static func append(
         _ input: UnsafeBufferPointer<UInt8>,
@@ -137,5 +124,10 @@ extension HTMLTokenizer {
         literal.withUTF8Buffer { bytes in
             if buffer.count + bytes.count <= limit { buffer.append(contentsOf: bytes) }
         }
+    }
+
+    @inline(__always)
+    static func append(_ byte: UInt8, to buffer: inout ReusableArray<UInt8>, limit: Int) {
+        if buffer.count < limit { buffer.append(byte) }
     }
 }

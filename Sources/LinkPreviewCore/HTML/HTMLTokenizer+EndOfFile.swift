@@ -27,7 +27,7 @@ extension HTMLTokenizer {
                 emit(temporaryBuffer, &sink)
                 return
             case .markupDeclarationOpen:
-                commentData.removeAll(keepingCapacity: true)
+                commentData.removeAll()
                 emitComment(&sink)
                 return
             case .bogusComment, .commentStart, .commentStartDash, .comment, .commentLessThanSign,

@@ -16,7 +16,7 @@ extension HTMLTokenizer {
             state = .endTagOpen
             i += 1
         } else if c == ASCII.question {
-            commentData.removeAll(keepingCapacity: true)
+            commentData.removeAll()
             state = .bogusComment
         } else {
             emit("<", &sink)
@@ -38,7 +38,7 @@ extension HTMLTokenizer {
             state = .data
             i += 1
         } else {
-            commentData.removeAll(keepingCapacity: true)
+            commentData.removeAll()
             state = .bogusComment
         }
     }

@@ -37,7 +37,7 @@ public struct HTMLTokenizer: Sendable {
     var lastStartTagName: [UInt8] = []
     /// The specification's temporary buffer: end tag names in raw text, character references.
     var temporaryBuffer: [UInt8] = []
-    var commentData: [UInt8] = []
+    var commentData = ReusableArray<UInt8>()
     var doctypeBuilder = DoctypeBuilder()
     var characterReferenceCode: UInt32 = 0
     var pendingAttributeNameStart: Int? = nil
