@@ -27,7 +27,8 @@ struct ReusableArrayTests {
     }
 
     @Test func truncateForgetsTheTailAndChangesInPlaceStayWithinTheCount() {
-        var array = ReusableArray([1, 2, 3, 4, 5])
+        var array = ReusableArray<Int>()
+        for element in 1...5 { array.append(element) }
         array.truncate(to: 2)
         array.append(9)
         #expect(Array(array.elements) == [1, 2, 9])

@@ -3,8 +3,8 @@
 /// next elements are written over the old ones in place.
 ///
 /// `Array.removeAll(keepingCapacity:)` goes through the general `replaceSubrange`, and each `append`
-/// then checks capacity and uniqueness again; done for every tag of a page, that was a tenth of the
-/// tokenizer's time.
+/// then checks capacity and uniqueness again. Done for every tag of a page, the `removeAll` calls
+/// alone were 8 % of the tokenizer's time.
 ///
 /// Elements past ``count`` are stale, never read.
 struct ReusableArray<Element>: Sendable where Element: Sendable & BitwiseCopyable {
@@ -14,12 +14,6 @@ struct ReusableArray<Element>: Sendable where Element: Sendable & BitwiseCopyabl
     private(set) var count = 0
 
     init() {}
-
-    /// Creates an array holding `elements`.
-    init(_ elements: some Sequence<Element>) {
-        buffer = Array(elements)
-        count = buffer.count
-    }
 
     var isEmpty: Bool { count == 0 }
 
