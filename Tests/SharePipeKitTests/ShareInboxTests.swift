@@ -250,33 +250,29 @@ struct ShareInboxTests {
         }
         sweeper.start()
         let perWriter = 250
-        // The writers block on file locks for seconds, so they run on threads of their own, as the sweeper does:
-        // on the two threads Swift tasks share here they would stall every other test meanwhile.
+        // The writers block on file locks for seconds, so they run on threads of their own, as the sweeper does.
         let failures = FailureLog()
         await withTaskGroup(of: Void.self) { group in
             for writer in 0..<2 {
                 group.addTask {
-                    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                        Thread {
-                            defer { done.resume() }
-                            Self.yieldToOtherTests()
-                            do {
-                                let inbox = try ShareInbox(folder: folder.url, limits: .init(maxItems: 10_000))
-                                for index in 0..<perWriter {
-                                    do {
-                                        let attachment = ShareAttachment.Content(
-                                            contentType: "text/plain",
-                                            data: Data([1, 2])
-                                        )
-                                        try inbox.add(.link("w\(writer)-\(index)"), attachments: [attachment])
-                                    } catch {
-                                        failures.append("\(error)")
-                                    }
+                    await onOwnThread {
+                        Self.yieldToOtherTests()
+                        do {
+                            let inbox = try ShareInbox(folder: folder.url, limits: .init(maxItems: 10_000))
+                            for index in 0..<perWriter {
+                                do {
+                                    let attachment = ShareAttachment.Content(
+                                        contentType: "text/plain",
+                                        data: Data([1, 2])
+                                    )
+                                    try inbox.add(.link("w\(writer)-\(index)"), attachments: [attachment])
+                                } catch {
+                                    failures.append("\(error)")
                                 }
-                            } catch {
-                                failures.append("\(error)")
                             }
-                        }.start()
+                        } catch {
+                            failures.append("\(error)")
+                        }
                     }
                 }
             }
