@@ -81,8 +81,10 @@ struct WallURL {
         path.count > 80 ? String(path.prefix(79)) + "…" : path
     }
 
-    /// The query items of the URL with their values percent-decoded once.
+    /// The query items of the URL with their values percent-decoded once; none, without building
+    /// `URLComponents`, when the URL has no query (most canonical URLs).
     var queryItems: [URLQueryItem] {
-        URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        guard url.query(percentEncoded: true) != nil else { return [] }
+        return URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
     }
 }
