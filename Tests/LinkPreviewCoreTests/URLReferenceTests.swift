@@ -72,28 +72,4 @@ struct URLReferenceTests {
     func removesDotSegmentsSpelledWithEscapes(reference: String, expected: String) {
         #expect(resolved(reference) == expected)
     }
-
-    @Test(arguments: [
-        ("https://user@a.com:8443/blog/?q=1#f", "/img/a.png", "https://user@a.com:8443/img/a.png"),
-        ("https://a.com", "/x?y#z", "https://a.com/x?y#z"),
-        ("http://a.com?q", "/x", "http://a.com/x"),
-        ("http://a.com/p", "//b.org", "http://b.org/"),
-        ("https://a.com/p/q", "/../x/./y", "https://a.com/x/y"),
-        ("ftp://files.example.com/pub/a", "/b", "ftp://files.example.com/b"),
-        ("ftp://files.example.com/pub/a", "//mirror.example.com/b", "ftp://mirror.example.com/b"),
-    ])
-    func resolvesRootedReferencesAgainstTheBaseOrigin(base: String, reference: String, expected: String) throws {
-        let base = try #require(URL(string: base))
-        #expect(URLResolver.resolve(reference, against: base)?.absoluteString == expected)
-    }
-
-    @Test("Only `/` and `//` references against an http(s) base with a host are written out as text")
-    func absoluteTextCoversOnlyRootedReferencesAgainstWebBases() {
-        #expect(URLReference.absoluteText(of: "/a", againstWebBase: "https://a.com/p") == "https://a.com/a")
-        #expect(URLReference.absoluteText(of: "//b.org/a", againstWebBase: "http://a.com/") == "http://b.org/a")
-        #expect(URLReference.absoluteText(of: "a/b", againstWebBase: "https://a.com/p") == nil)
-        #expect(URLReference.absoluteText(of: "?q", againstWebBase: "https://a.com/p") == nil)
-        #expect(URLReference.absoluteText(of: "/a", againstWebBase: "ftp://a.com/p") == nil)
-        #expect(URLReference.absoluteText(of: "/a", againstWebBase: "https:///p") == nil)
-    }
 }

@@ -138,38 +138,6 @@ enum URLReference {
         prepared.utf8.starts(with: "https://".utf8) || prepared.utf8.starts(with: "http://".utf8)
     }
 
-    /// The absolute URL text a prepared reference starting with `/` stands for against an `http(s)`
-    /// base, written out as RFC 3986 5.2.2 merges it (dot segments left for the caller): `//host/p`
-    /// takes the base's scheme, `/p` its scheme and authority. Nil for every other reference, and
-    /// for a base that is not `http://` or `https://` with an authority; Foundation merges those.
-    ///
-    /// ```swift
-    /// absoluteText(of: "/img/a.png", againstWebBase: "https://user@a.com:8443/blog/?q#f")
-    /// // "https://user@a.com:8443/img/a.png"
-    /// ```
-    static func absoluteText(of prepared: String, againstWebBase base: String) -> String? {
-        var reference = prepared.utf8.makeIterator()
-        guard reference.next() == slash else { return nil }
-        let isNetworkPath = reference.next() == slash
-        let base = base.utf8
-        let schemeLength: Int
-        if base.starts(with: "https://".utf8) {
-            schemeLength = 5
-        } else if base.starts(with: "http://".utf8) {
-            schemeLength = 4
-        } else {
-            return nil
-        }
-        if isNetworkPath {
-            return String(base.prefix(schemeLength + 1))! + prepared
-        }
-        let authorityStart = base.index(base.startIndex, offsetBy: schemeLength + 3)
-        let authorityEnd =
-            base[authorityStart...].firstIndex { $0 == slash || $0 == question || $0 == hash } ?? base.endIndex
-        guard authorityEnd > authorityStart else { return nil }
-        return String(base[..<authorityEnd])! + prepared
-    }
-
     /// Whether a prepared reference starts with a scheme other than `http` and `https` (schemes are
     /// lowercase once prepared).
     static func hasNonWebScheme(_ prepared: String) -> Bool {

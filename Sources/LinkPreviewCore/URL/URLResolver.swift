@@ -34,8 +34,8 @@ package import Foundation
 /// URLResolver.resolveMedia("data:image/png;base64,AA", against: page)  // nil
 /// ```
 ///
-/// All functions are pure and cheap (one pass over the reference, one Foundation parse for absolute
-/// references and those starting with `/`), so they can run for every link, image and icon of a page.
+/// All functions are pure and cheap (one pass over the reference, one Foundation parse), so they
+/// can run for every link, image and icon of a page.
 package enum URLResolver {
     /// The longest reference and result accepted, in UTF-8 bytes: 4096.
     package static let defaultMaxLength = 4096
@@ -114,17 +114,11 @@ package enum URLResolver {
             return withoutFragment(base.absoluteURL).map { ($0, isWeb($0)) }
         }
         if webOnly, URLReference.hasNonWebScheme(prepared) { return nil }
-        // Most references a page writes are absolute (`https://…`) or start with `/` or `//`: they are
-        // made absolute as text and parsed once, skipping Foundation's merge with the base (a parse of
-        // the reference and another of the absolute URL it builds). Dot segments are removed below.
-        let parsed: URL?
-        if URLReference.isAbsoluteWeb(prepared) {
-            parsed = URL(string: prepared)
-        } else if let absolute = URLReference.absoluteText(of: prepared, againstWebBase: base.absoluteString) {
-            parsed = URL(string: absolute)
-        } else {
-            parsed = URL(string: prepared, relativeTo: base.absoluteURL)?.absoluteURL
-        }
+        // Most references a page writes are absolute (`https://…`): they resolve to themselves, and
+        // parsing them alone skips Foundation's merge with the base.
+        let parsed =
+            URLReference.isAbsoluteWeb(prepared)
+            ? URL(string: prepared) : URL(string: prepared, relativeTo: base.absoluteURL)?.absoluteURL
         guard let parsed else { return nil }
         return validated(parsed, maxLength: maxLength)
     }
