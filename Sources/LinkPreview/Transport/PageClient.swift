@@ -22,20 +22,31 @@ final class PageClient: Sendable {
     let maxDecompressionRatio: Int
 
     init(group: any EventLoopGroup, policy: FetchPolicy) throws {
-        var tls = TLSConfiguration.makeClientConfiguration()
-        if !policy.additionalTrustRootsPEM.isEmpty {
-            tls.additionalTrustRoots = [
-                .certificates(
-                    try policy.additionalTrustRootsPEM.flatMap { try NIOSSLCertificate.fromPEMBytes(Array($0.utf8)) }
-                )
-            ]
-        }
         self.group = group
-        self.tlsContext = try NIOSSLContext(configuration: tls)
+        self.tlsContext = try Self.tlsContext(for: policy)
         self.connectTimeout = policy.timeouts.connect
         self.readTimeout = policy.timeouts.read
         self.readSize = max(1024, policy.limits.pageReadSize)
         self.maxDecompressionRatio = policy.limits.maxDecompressionRatio
+    }
+
+    /// The TLS context pages are read with. Building one loads the system's trust roots, parsing every
+    /// certificate of its bundle (tens of milliseconds), so the default one is built once per process
+    /// and shared by every client; a policy that adds roots of its own gets a context of its own.
+    private static func tlsContext(for policy: FetchPolicy) throws -> NIOSSLContext {
+        guard !policy.additionalTrustRootsPEM.isEmpty else { return try defaultTLSContext.get() }
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.additionalTrustRoots = [
+            .certificates(
+                try policy.additionalTrustRootsPEM.flatMap { try NIOSSLCertificate.fromPEMBytes(Array($0.utf8)) }
+            )
+        ]
+        return try NIOSSLContext(configuration: tls)
+    }
+
+    /// The context for the system's trust roots alone, built on first use.
+    private static let defaultTLSContext = Result {
+        try NIOSSLContext(configuration: TLSConfiguration.makeClientConfiguration())
     }
 
     /// Where one exchange goes.
