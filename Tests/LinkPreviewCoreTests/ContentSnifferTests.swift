@@ -231,6 +231,7 @@ struct ContentSnifferTests {
     ]
 
     @Test(
+        .cpuHeavy,
         arguments: [nil, "text/html", "image/png", "video/mp4", "audio/mpeg", "application/pdf", "image/svg+xml"]
             as [String?]
     )

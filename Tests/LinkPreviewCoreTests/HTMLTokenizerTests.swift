@@ -49,7 +49,7 @@ struct HTMLTokenizerTests {
         }
     }
 
-    @Test func givesTheSameTokensHoweverTheInputIsSplit() {
+    @Test(.cpuHeavy) func givesTheSameTokensHoweverTheInputIsSplit() {
         let bytes = Array(Self.document.utf8)
         let whole = TokenRecorder.tokens(bytes)
         for split in 0...bytes.count {
@@ -100,7 +100,7 @@ struct HTMLTokenizerTests {
         #expect(tokens == ["<a>", "<b>"])
     }
 
-    @Test func deeplyNestedMarkupIsJustTokens() {
+    @Test(.cpuHeavy) func deeplyNestedMarkupIsJustTokens() {
         let html = String(repeating: "<div>", count: 100_000) + "x" + String(repeating: "</div>", count: 100_000)
         #expect(TokenRecorder.tokens(html).count == 200_001)
     }

@@ -108,7 +108,7 @@ struct JSONLDReaderLenientInputTests {
         #expect(JSONLDReader.read(script, limits: .init(maxNodes: 10))?.type == "ImageObject")
     }
 
-    @Test func survivesHundredThousandLevelsOfNesting() {
+    @Test(.cpuHeavy) func survivesHundredThousandLevelsOfNesting() {
         let levels = 100_000
         let scripts = [
             String(repeating: "[", count: levels) + String(repeating: "]", count: levels),
@@ -125,7 +125,7 @@ struct JSONLDReaderLenientInputTests {
         #expect(JSONLDReader.read(Self.article + scripts[0])?.headline == "It works")
     }
 
-    @Test func aWideGraphIsReadWithinTheLimits() {
+    @Test(.cpuHeavy) func aWideGraphIsReadWithinTheLimits() {
         let people = (0..<5_000).map { ##"{"@type": "Person", "@id": "#p\##($0)", "name": "Person \##($0)"}"## }
         let script =
             #"{"@graph": ["# + people.joined(separator: ",")

@@ -5,7 +5,7 @@ import Testing
 struct MarkerSetTests {
     /// The skipping search reports what comparing every marker at every position reports, in the same
     /// order, for markers at any offset, in any case, overlapping or next to each other.
-    @Test(arguments: [WallSignals.captchaSourceMarkers, WallSignals.captchaClassMarkers])
+    @Test(.cpuHeavy, arguments: [WallSignals.captchaSourceMarkers, WallSignals.captchaClassMarkers])
     func reportsWhatANaiveSearchReports(names: [String]) {
         let set = MarkerSet(names)
         var random = SeededRandom(seed: 7)

@@ -22,7 +22,7 @@ struct TextNormalizerTests {
         #expect(TextNormalizer.clean("é", maxLength: 0) == nil)
     }
 
-    @Test("The whitespace table is Unicode's White_Space for every non-ASCII scalar")
+    @Test("The whitespace table is Unicode's White_Space for every non-ASCII scalar", .cpuHeavy)
     func whitespaceTableMatchesTheProperty() {
         var mismatches: [UInt32] = []
         for value in UInt32(0x80)...0x10_FFFF {

@@ -56,7 +56,7 @@ struct WallTitleTests {
         expectCharacterLevelReading(of: input)
     }
 
-    @Test func readsGeneratedTitlesAsTheCharacterLevelCodeDoes() {
+    @Test(.cpuHeavy) func readsGeneratedTitlesAsTheCharacterLevelCodeDoes() {
         for input in Self.generated {
             expectCharacterLevelReading(of: input)
         }
@@ -109,7 +109,7 @@ struct WallTitleTests {
     /// The byte-level reading relies on these properties of each byte-comparable scalar: a
     /// `Character` of its own whatever its neighbours, unchanged by NFC, not reordered, and
     /// whitespace exactly when its `Character` is.
-    @Test func byteComparableScalarsStandAlone() {
+    @Test(.cpuHeavy) func byteComparableScalarsStandAlone() {
         var failures: [String] = []
         for value in UInt32(0x80)...0x1FFFF {
             guard let scalar = Unicode.Scalar(value), WallTitle.isByteComparable(scalar) else { continue }
