@@ -122,15 +122,21 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // What several test targets share: traits that keep the suite's timing tests honest.
+        .target(
+            name: "TestSupport",
+            path: "Tests/TestSupport",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "LinkPreviewCoreTests",
-            dependencies: ["LinkPreviewCore"],
+            dependencies: ["LinkPreviewCore", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "LinkPreviewTests",
             dependencies: [
-                "LinkPreview", "LinkPreviewCore", "LinkPreviewTesting",
+                "LinkPreview", "LinkPreviewCore", "LinkPreviewTesting", "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -142,7 +148,7 @@ let package = Package(
         .testTarget(
             name: "SharePipeServerTests",
             dependencies: [
-                "SharePipeServer", "LinkPreview", "LinkPreviewCore", "LinkPreviewTesting",
+                "SharePipeServer", "LinkPreview", "LinkPreviewCore", "LinkPreviewTesting", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "SQLKit", package: "sql-kit"),
@@ -153,7 +159,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SharePipeKitTests",
-            dependencies: ["SharePipeKit", "LinkPreviewCore"],
+            dependencies: ["SharePipeKit", "LinkPreviewCore", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         // Tests with several processes (and, later, a real PostgreSQL) — see STYLE.md.

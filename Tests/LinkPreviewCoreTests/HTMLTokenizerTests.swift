@@ -1,4 +1,5 @@
 import LinkPreviewCore
+import TestSupport
 import Testing
 
 struct HTMLTokenizerTests {

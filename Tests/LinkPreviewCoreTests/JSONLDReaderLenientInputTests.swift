@@ -1,5 +1,6 @@
 import Foundation
 import LinkPreviewCore
+import TestSupport
 import Testing
 
 /// What real pages put in their JSON-LD scripts, and what hostile ones might.

@@ -1,6 +1,7 @@
 import Foundation
 import SharePipeKit
 import Synchronization
+import TestSupport
 import Testing
 
 #if canImport(Glibc)

@@ -22,13 +22,3 @@ extension ShareItem {
         ShareItem(createdAt: Date(timeIntervalSince1970: seconds), url: URL(string: "https://example.com/\(path)")!)
     }
 }
-
-/// Runs `body` on a thread of its own and waits for what it returns. Tests whose work blocks for
-/// seconds (thousands of files, contended file locks) run it this way: on the two threads Swift tasks
-/// share here it would stall every other test meanwhile, and their prompt wake-ups would miss their
-/// bounds. `#expect` needs the test's task, so `body` returns what the test then checks.
-func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-    await withCheckedContinuation { continuation in
-        Thread { continuation.resume(returning: body()) }.start()
-    }
-}

@@ -1,4 +1,4 @@
-import Testing
+package import Testing
 
 /// Marks a test that keeps its thread busy for a large fraction of a second or more in a debug
 /// build: such tests run one at a time.
@@ -11,8 +11,8 @@ import Testing
 /// ```swift
 /// @Test(.cpuHeavy) func everyScalarIsClassified() { … }
 /// ```
-struct CPUHeavy: TestTrait, TestScoping {
-    func provideScope(
+package struct CPUHeavy: TestTrait, TestScoping {
+    package func provideScope(
         for test: Test,
         testCase: Test.Case?,
         performing function: @Sendable () async throws -> Void
@@ -30,7 +30,7 @@ struct CPUHeavy: TestTrait, TestScoping {
 
 extension Trait where Self == CPUHeavy {
     /// The test keeps a thread busy for long: it takes its turn among such tests (``CPUHeavy``).
-    static var cpuHeavy: Self { Self() }
+    package static var cpuHeavy: Self { Self() }
 }
 
 /// The turns ``CPUHeavy`` tests take: one at a time, in the order they asked; waiting holds no
