@@ -7,12 +7,19 @@ final class LoopbackConnectionHandler: ChannelInboundHandler {
     typealias OutboundOut = HTTPServerResponsePart
 
     let handler: LoopbackHTTPServer.Handler
+    /// The priority of the tasks that answer.
+    let priority: TaskPriority
     /// Counts a request (its URI) or sent body bytes.
     let record: @Sendable (String?, Int) -> Void
     private var pending: LoopbackRequest?
 
-    init(handler: @escaping LoopbackHTTPServer.Handler, record: @escaping @Sendable (String?, Int) -> Void) {
+    init(
+        handler: @escaping LoopbackHTTPServer.Handler,
+        priority: TaskPriority,
+        record: @escaping @Sendable (String?, Int) -> Void
+    ) {
         self.handler = handler
+        self.priority = priority
         self.record = record
     }
 
@@ -34,7 +41,7 @@ final class LoopbackConnectionHandler: ChannelInboundHandler {
             let handler = self.handler
             let record = self.record
             let keepAlive = request.header("connection")?.lowercased() != "close"
-            Task {
+            Task(priority: priority) {
                 let response = await handler(request)
                 await LoopbackResponseWriter.send(response, keepAlive: keepAlive, on: channel, record: record)
             }

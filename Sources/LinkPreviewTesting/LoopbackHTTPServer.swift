@@ -51,6 +51,10 @@ public final class LoopbackHTTPServer: Sendable {
     /// Starts a server answering every request with `handler`; over TLS with the given PEM
     /// certificate chain and key when `tls` is set.
     ///
+    /// Responses are written by tasks of the priority of the task that starts the server, so a test
+    /// that runs at high priority to time its client (a drip every 100 ms against a 1 s read
+    /// timeout) gets a server that keeps time as well.
+    ///
     /// - Parameter addresses: the addresses to listen on, all with the port the first one gets
     ///   (`["127.0.0.1", "127.0.0.2"]`: Linux routes all of 127/8 to the loopback interface).
     public static func start(
@@ -60,6 +64,7 @@ public final class LoopbackHTTPServer: Sendable {
         handler: @escaping Handler
     ) async throws -> LoopbackHTTPServer {
         let counters = ServerCounters()
+        let priority = Task.currentPriority
         let sslContext = try tls.map { tls in
             try NIOSSLContext(
                 configuration: .makeServerConfiguration(
@@ -82,6 +87,7 @@ public final class LoopbackHTTPServer: Sendable {
                     try channel.pipeline.syncOperations.addHandler(
                         LoopbackConnectionHandler(
                             handler: handler,
+                            priority: priority,
                             record: { path, bytes in
                                 counters.withLock { counters in
                                     if let path { counters.requests[path, default: 0] += 1 }

@@ -2,9 +2,10 @@ import Foundation
 import LinkPreview
 import LinkPreviewCore
 import LinkPreviewTesting
+import TestSupport
 import Testing
 
-@Suite("MetadataProvider: sizes and deadlines")
+@Suite("MetadataProvider: sizes and deadlines", .prompt)
 struct MetadataProviderLimitsTests {
     static let head = Array("<!doctype html><html><head><title>Slow</title>".utf8)
 

@@ -2,9 +2,10 @@ import Foundation
 import LinkPreview
 import LinkPreviewCore
 import LinkPreviewTesting
+import TestSupport
 import Testing
 
-@Suite("MetadataProvider: the address policy guards every connection")
+@Suite("MetadataProvider: the address policy guards every connection", .prompt)
 struct MetadataProviderPolicyTests {
     /// A provider with the default policy (nothing allowed) but the server's port, and `answers`.
     static func run(

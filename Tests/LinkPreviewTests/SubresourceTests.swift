@@ -2,9 +2,10 @@ import Foundation
 import LinkPreview
 import LinkPreviewCore
 import LinkPreviewTesting
+import TestSupport
 import Testing
 
-@Suite("MetadataProvider: icons, images, manifest and oEmbed")
+@Suite("MetadataProvider: icons, images, manifest and oEmbed", .prompt)
 struct SubresourceTests {
     static let png = MetadataProviderContentTests.png
 

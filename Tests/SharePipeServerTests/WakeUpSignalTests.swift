@@ -1,8 +1,9 @@
+import TestSupport
 import Testing
 
 @testable import SharePipeServer
 
-@Suite("WakeUpSignal")
+@Suite("WakeUpSignal", .prompt)
 struct WakeUpSignalTests {
     @Test("A notification wakes the waiter at once, and one sent before the wait is kept for it")
     func notifications() async {
