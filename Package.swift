@@ -122,7 +122,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // What several test targets share: traits that keep the suite's timing tests honest.
+        // What several test targets share: the rules that keep the suite's timing tests honest, and helpers.
         .target(
             name: "TestSupport",
             path: "Tests/TestSupport",
@@ -166,7 +166,7 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
-                "LinkPreviewTesting",
+                "LinkPreviewTesting", "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -177,7 +177,7 @@ let package = Package(
         .testTarget(
             name: "SharePipeCLITests",
             dependencies: [
-                "sharepipe", "LinkPreviewCore", "LinkPreview", "LinkPreviewTesting",
+                "sharepipe", "LinkPreviewCore", "LinkPreview", "LinkPreviewTesting", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

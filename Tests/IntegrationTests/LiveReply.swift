@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
+import TestSupport
 
 /// A response of the real server, read whole.
 struct LiveReply: Sendable {
@@ -58,13 +59,5 @@ extension ServerProcess {
 
 /// Runs `body` with an HTTP client, shut down afterwards whatever happens (AsyncHTTPClient requires it).
 func withLiveClient<T>(_ body: (HTTPClient) async throws -> T) async throws -> T {
-    let client = HTTPClient(eventLoopGroupProvider: .singleton)
-    do {
-        let value = try await body(client)
-        try await client.shutdown()
-        return value
-    } catch {
-        try? await client.shutdown()
-        throw error
-    }
+    try await shutDown(after: HTTPClient(eventLoopGroupProvider: .singleton), { try await $0.shutdown() }, body)
 }

@@ -4,6 +4,7 @@ import LinkPreview
 import LinkPreviewCore
 import LinkPreviewTesting
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import sharepipe
@@ -109,15 +110,11 @@ struct PreviewCommandTests {
         _ handler: @escaping LoopbackHTTPServer.Handler,
         _ body: (LoopbackHTTPServer) async throws -> T
     ) async throws -> T {
-        let server = try await LoopbackHTTPServer.start(handler: handler)
-        do {
-            let result = try await body(server)
-            try await server.shutdown()
-            return result
-        } catch {
-            try? await server.shutdown()
-            throw error
-        }
+        try await shutDown(
+            after: try await LoopbackHTTPServer.start(handler: handler),
+            { try await $0.shutdown() },
+            body
+        )
     }
 
     /// A loopback server answering every request with `response`, for the duration of `body`.

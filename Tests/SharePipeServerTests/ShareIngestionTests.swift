@@ -6,6 +6,7 @@ import HummingbirdTesting
 import NIOFoundationCompat
 import NIOHTTP1
 import SQLKit
+import TestSupport
 import Testing
 
 @testable import SharePipeServer
@@ -163,14 +164,7 @@ struct ShareIngestionTests {
         var configuration = HTTPClient.Configuration(timeout: .init(connect: .seconds(120), read: .seconds(120)))
         configuration.connectionPool = .init(idleTimeout: .seconds(120), concurrentHTTP1ConnectionsPerHostSoftLimit: 8)
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        do {
-            let value = try await body(client)
-            try await client.shutdown()
-            return value
-        } catch {
-            try? await client.shutdown()
-            throw error
-        }
+        return try await shutDown(after: client, { try await $0.shutdown() }, body)
     }
 
     /// Shares `body` under `key` and expects it recorded.

@@ -1,6 +1,7 @@
 import Foundation
 import LinkPreview
 import LinkPreviewTesting
+import TestSupport
 
 /// A loopback server and a provider allowed to reach it (127.0.0.0/8 and its port are on the
 /// allow-list; nothing else changes from the defaults unless `configure` says so).
@@ -19,23 +20,16 @@ enum ProviderFixture {
         configure: (inout MetadataProvider.Configuration) -> Void = { _ in },
         _ body: (LoopbackHTTPServer, MetadataProvider) async throws -> T
     ) async throws -> T {
-        let server = try await LoopbackHTTPServer.start(handler: handler)
-        var configuration = MetadataProvider.Configuration(policy: policy(port: server.port))
-        configure(&configuration)
-        let provider = try await MetadataProvider(
-            configuration: configuration,
-            cache: cache,
-            resolver: resolver ?? StaticHostResolver([:])
-        )
-        do {
-            let result = try await body(server, provider)
-            try await provider.shutdown()
-            try await server.shutdown()
-            return result
-        } catch {
-            try? await provider.shutdown()
-            try? await server.shutdown()
-            throw error
+        try await shutDown(after: try await LoopbackHTTPServer.start(handler: handler), { try await $0.shutdown() }) {
+            server in
+            var configuration = MetadataProvider.Configuration(policy: policy(port: server.port))
+            configure(&configuration)
+            let provider = try await MetadataProvider(
+                configuration: configuration,
+                cache: cache,
+                resolver: resolver ?? StaticHostResolver([:])
+            )
+            return try await shutDown(after: provider, { try await $0.shutdown() }) { try await body(server, $0) }
         }
     }
 
