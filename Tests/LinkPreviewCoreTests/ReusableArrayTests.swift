@@ -8,7 +8,7 @@ struct ReusableArrayTests {
         var array = ReusableArray<UInt8>()
         Array("a long first filling".utf8).withUnsafeBufferPointer { array.append(contentsOf: $0) }
         array.removeAll()
-        #expect(array.isEmpty)
+        #expect(array.count == 0)
         Array("short".utf8).withUnsafeBufferPointer { array.append(contentsOf: $0) }
         #expect(Array(array.elements) == Array("short".utf8))
         #expect(array.elementsEqual(Array("short".utf8)))

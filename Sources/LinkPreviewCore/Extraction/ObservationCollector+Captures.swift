@@ -1,7 +1,7 @@
 extension ObservationCollector {
     /// Starts capturing the text of the element `tag` opens.
     mutating func begin(_ purpose: TextCapture.Purpose, tag: HTMLTag, limit: Int) {
-        capture = TextCapture(purpose, element: Array(tag.nameBytes.elements), limit: limit)
+        capture = TextCapture(purpose, element: tag.nameBytes.elements, limit: limit)
     }
 
     /// Stores what a capture read.
@@ -31,7 +31,7 @@ extension ObservationCollector {
             paragraphsSeen < Self.maxParagraphs
         else { return }
         paragraphsSeen += 1
-        capture = TextCapture(.paragraph, element: Array("p".utf8), limit: limits.maxSummaryLength * 4)
+        capture = TextCapture(.paragraph, element: "p".utf8, limit: limits.maxSummaryLength * 4)
     }
 
     /// A paragraph ends at `</p>` or, as in a browser, at the start of another block.

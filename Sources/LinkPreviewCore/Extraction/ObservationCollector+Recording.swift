@@ -102,11 +102,7 @@ extension ObservationCollector {
             if let content = tag.value(of: "content") {
                 appendMeta(key: "itemprop:author", content: content)
             } else if authorCapture == nil && observations.authorElementText == nil && !tag.isSelfClosing {
-                authorCapture = TextCapture(
-                    .author,
-                    element: Array(tag.nameBytes.elements),
-                    limit: limits.maxFieldLength * 4
-                )
+                authorCapture = TextCapture(.author, element: tag.nameBytes.elements, limit: limits.maxFieldLength * 4)
             }
         case "datepublished", "datemodified", "datecreated", "uploaddate", "inlanguage":
             if let value = tag.value(of: "content") ?? tag.value(of: "datetime") ?? tag.value(of: "title") {
@@ -124,11 +120,7 @@ extension ObservationCollector {
         if authorCapture == nil, observations.authorElementText == nil,
             tag.withValue(of: "rel", { ByteMatching.containsIgnoringCase($0, Self.authorBytes) }) == true
         {
-            authorCapture = TextCapture(
-                .author,
-                element: Array(tag.nameBytes.elements),
-                limit: limits.maxFieldLength * 4
-            )
+            authorCapture = TextCapture(.author, element: tag.nameBytes.elements, limit: limits.maxFieldLength * 4)
         }
         if observations.audioLinks.count < 2, tag.withValue(of: "href", Self.isAudioFile) == true,
             let href = tag.value(of: "href")

@@ -13,9 +13,10 @@ struct TextCapture {
     private(set) var bytes: [UInt8] = []
     private var depth = 0
 
-    init(_ purpose: Purpose, element: [UInt8], limit: Int) {
+    /// Starts a capture of the element named `element` (lowercased UTF-8, copied).
+    init(_ purpose: Purpose, element: some Collection<UInt8>, limit: Int) {
         self.purpose = purpose
-        self.elementName = element
+        self.elementName = Array(element)
         self.limit = limit
     }
 

@@ -15,8 +15,6 @@ struct ReusableArray<Element>: Sendable where Element: Sendable & BitwiseCopyabl
 
     init() {}
 
-    var isEmpty: Bool { count == 0 }
-
     /// The elements in use.
     var elements: ArraySlice<Element> { buffer[..<count] }
 
