@@ -96,7 +96,15 @@ struct MetadataProviderCacheTests {
                     $0.now += 1
                     $0.peak = max($0.peak, $0.now)
                 }
-                try? await Task.sleep(for: .milliseconds(100))
+                // Hold each request until a second one has arrived, so the test
+                // asserts what the limit allows, not how fast this machine starts
+                // tasks; a limiter that lets only one through fails after 5 s.
+                let deadline = ContinuousClock.now + .seconds(5)
+                while inFlight.withLock({ $0.peak }) < 2, ContinuousClock.now < deadline {
+                    try? await Task.sleep(for: .milliseconds(5))
+                }
+                // Stay a little longer, so a limiter that lets a third through is seen.
+                try? await Task.sleep(for: .milliseconds(50))
                 inFlight.withLock { $0.now -= 1 }
                 return .html(ProviderFixture.page)
             },
