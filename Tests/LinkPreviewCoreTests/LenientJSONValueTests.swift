@@ -14,7 +14,7 @@ struct LenientJSONValueTests {
         let object = try #require(values.first?.object)
         #expect(values.count == 1)
         #expect(Array(object.keys) == ["b", "a", "c"])
-        #expect(object["a"] == .array([.bool(true), .bool(false), .null, .string("x")]))
+        #expect(object["a"].map(Self.canonical) == #"[true,false,null,"x"]"#)
         #expect(object["c"]?.object?["d"]?.doubleValue == -150)
         #expect(object["b"]?.doubleValue == 1)
         #expect(object["B"] == nil)
@@ -27,10 +27,23 @@ struct LenientJSONValueTests {
         #expect(object["a"]?.doubleValue == 3)
     }
 
+    /// Keys with escapes or beyond ASCII are not compared byte by byte but as decoded strings.
+    @Test func keysCompareAsDecodedStrings() throws {
+        let object = try #require(
+            Self.values(#"{"h\u0065adline": 1, "\u212A": 2, "Ünï": 3}"#).first?.object
+        )
+        #expect(object["headline"]?.doubleValue == 1)
+        #expect(object.value(forKeyIgnoringCase: "HEADLINE")?.doubleValue == 1)
+        // U+212A KELVIN SIGN is canonically equivalent to K.
+        #expect(object["K"]?.doubleValue == 2)
+        #expect(object.value(forKeyIgnoringCase: "ünï")?.doubleValue == 3)
+        #expect(object.count == 3)
+    }
+
     @Test func decodesEscapes() {
         #expect(
-            Self.values(#"["\u00e9\u00C9 \ud83d\ude00 \/ \n\t\b\f\r \"\\"]"#)
-                == [.array([.string("éÉ 😀 / \n\t\u{08}\u{0C}\r \"\\")])]
+            Self.strings(#"["\u00e9\u00C9 \ud83d\ude00 \/ \n\t\b\f\r \"\\"]"#)
+                == ["éÉ 😀 / \n\t\u{08}\u{0C}\r \"\\"]
         )
     }
 
@@ -38,14 +51,14 @@ struct LenientJSONValueTests {
     /// likely a truncated emoji than a reason to lose the page's metadata.
     @Test func aLoneSurrogateBecomesAReplacementCharacter() {
         #expect(
-            Self.values(#"["a\ud83db", "\udc00", "\ud83d\u0041", "\ud83d"]"#)
-                == [.array([.string("a\u{FFFD}b"), .string("\u{FFFD}"), .string("\u{FFFD}A"), .string("\u{FFFD}")])]
+            Self.strings(#"["a\ud83db", "\udc00", "\ud83d\u0041", "\ud83d"]"#)
+                == ["a\u{FFFD}b", "\u{FFFD}", "\u{FFFD}A", "\u{FFFD}"]
         )
     }
 
     /// As Foundation's parser did before.
     @Test func dropsAByteOrderMarkThatOpensAString() {
-        #expect(Self.values("[\"\u{FEFF}a\", \"b\u{FEFF}\"]") == [.array([.string("a"), .string("b\u{FEFF}")])])
+        #expect(Self.strings("[\"\u{FEFF}a\", \"b\u{FEFF}\"]") == ["a", "b\u{FEFF}"])
     }
 
     @Test(arguments: [
@@ -54,8 +67,7 @@ struct LenientJSONValueTests {
         #"["a" "b"]"#, #"{"a": 1 "b": 2}"#, #"[1 "a"]"#, "[,1]", #"{,"a": 1}"#, "[<!-- 1 -->]", "[\u{FEFF}1]",
     ])
     func skipsAValueThatIsNotJSONAndReadsTheNext(invalid: String) {
-        let ok = JSONValue.object(JSONObject(uniquing: [.init(key: "ok", value: .bool(true))]))
-        #expect(Self.values(invalid + #" {"ok": true}"#) == [ok])
+        #expect(Self.values(invalid + #" {"ok": true}"#).map(Self.canonical) == [#"{"ok":true}"#])
     }
 
     @Test(arguments: [
@@ -82,38 +94,55 @@ struct LenientJSONValueTests {
         #expect(Self.values(script).map(Self.canonical) == expected)
     }
 
-    /// A value's description with object keys sorted, so that Foundation's dictionaries compare.
+    /// The strings in the first value, an array of strings.
+    static func strings(_ text: String) -> [String?]? {
+        values(text).first?.array?.map(\.string)
+    }
+
+    /// A value as compact JSON with object keys sorted, so that Foundation's dictionaries compare.
     static func canonical(_ value: JSONValue) -> String {
-        switch value {
-        case .string(let string): "s" + string.unicodeScalars.map { String($0.value, radix: 16) }.joined(separator: ".")
-        case .number: "n\(value.doubleValue ?? .nan)"
-        case .bool(let bool): "\(bool)"
+        switch value.kind {
+        case .string: canonical(string: value.string ?? "")
+        case .number: "\(value.doubleValue ?? .nan)"
+        case .bool: "\(value.bool ?? false)"
         case .null: "null"
-        case .array(let elements): "[" + elements.map(canonical).joined(separator: ",") + "]"
-        case .object(let object):
-            "{"
-                + object.members.sorted { $0.key < $1.key }.map {
-                    canonical(.string($0.key)) + ":" + canonical($0.value)
-                }
-                .joined(separator: ",") + "}"
+        case .array: "[" + (value.array ?? []).map(canonical).joined(separator: ",") + "]"
+        case .object: "{" + canonicalMembers(value.object.map { Array($0.members) } ?? []) + "}"
         }
+    }
+
+    private static func canonicalMembers(_ members: [JSONObject.Member]) -> String {
+        let sorted = members.sorted { $0.key < $1.key }
+        return sorted.map { canonical(string: $0.key) + ":" + canonical($0.value) }.joined(separator: ",")
+    }
+
+    /// A string in quotes, with its characters as written except for `"` and `\\`, and scalars
+    /// outside printable ASCII as `\u{…}`, so that every scalar shows.
+    static func canonical(string: String) -> String {
+        var result = "\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"", "\\": result += "\\" + String(scalar)
+            case " "..."~": result.unicodeScalars.append(scalar)
+            default: result += "\\u{\(String(scalar.value, radix: 16))}"
+            }
+        }
+        return result + "\""
     }
 
     static func canonical(_ value: Any) -> String {
         switch value {
-        case let string as String: return canonical(JSONValue.string(string))
+        case let string as String: return canonical(string: string)
         case is NSNull: return "null"
         case let array as [Any]: return "[" + array.map(canonical).joined(separator: ",") + "]"
         case let object as [String: Any]:
             return "{"
-                + object.sorted { $0.key < $1.key }.map {
-                    canonical(JSONValue.string($0.key)) + ":" + canonical($0.value)
-                }
+                + object.sorted { $0.key < $1.key }.map { canonical(string: $0.key) + ":" + canonical($0.value) }
                 .joined(separator: ",") + "}"
         case let number as NSNumber where String(cString: number.objCType) == "c":  // a boolean
             return "\(number.boolValue)"
         default:
-            return "n\(value as? Double ?? .nan)"
+            return "\(value as? Double ?? .nan)"
         }
     }
 }

@@ -37,11 +37,13 @@ struct JSONLDGraph {
             visited += 1
             guard visited <= limits.maxNodes else { return }
             let canDescend = depth < limits.maxDepth
-            if case .array(let array) = value {
+            if value.isArray {
                 guard canDescend else { continue }
-                for element in array.reversed() where element.isContainer {
+                let start = stack.count
+                for element in value.elements where element.isContainer {
                     stack.append((element, depth + 1, isEntityPath))
                 }
+                stack[start...].reverse()  // so they are visited in order
                 continue
             }
             guard let node = JSONLDNode(value) else { continue }
@@ -57,7 +59,8 @@ struct JSONLDGraph {
             // `{"article": {…}}`): its objects are the page's entities.
             let isWrapper = isEntityPath && depth == 1 && types.isEmpty
             var entityChildren: [JSONObject.Member] = []
-            for member in node.properties.members where member.value.isContainer && member.key != "@context" {
+            for member in node.properties.members
+            where member.value.isContainer && member.compareKey(with: "@context") != .equal {
                 if isEntityPath && (isWrapper || Self.isEntityKey(member.key)) {
                     entityChildren.append(member)
                 } else {

@@ -8,7 +8,7 @@ struct JSONLDNode {
 
     /// The node for a parsed value, when it is a JSON object.
     init?(_ value: JSONValue?) {
-        guard case .object(let properties)? = value else { return nil }
+        guard let properties = value?.object else { return nil }
         self.properties = properties
     }
 
@@ -25,17 +25,18 @@ struct JSONLDNode {
 
     /// Whether the node is only a reference to another node: `{"@id": "…"}`, perhaps with a `@type`.
     var isReference: Bool {
-        id != nil && properties.keys.allSatisfy { $0 == "@id" || $0 == "id" || $0 == "@type" }
+        id != nil
+            && properties.members.allSatisfy { member in
+                ["@id", "id", "@type"].contains { member.compareKey(with: $0) == .equal }
+            }
     }
 
     /// The `@type` names without a vocabulary prefix (`schema:NewsArticle` and
     /// `https://schema.org/NewsArticle` both give `NewsArticle`).
     var types: [String] {
-        switch properties["@type"] ?? properties["type"] {
-        case .string(let name)?: Self.shortTypeName(name).map { [$0] } ?? []
-        case .array(let elements)?: elements.compactMap { $0.string.flatMap(Self.shortTypeName) }
-        default: []
-        }
+        guard let value = properties["@type"] ?? properties["type"] else { return [] }
+        if let name = value.string { return Self.shortTypeName(name).map { [$0] } ?? [] }
+        return value.elements.compactMap { $0.string.flatMap(Self.shortTypeName) }
     }
 
     /// The last non-empty part of a type name split at `/`, `:` and `#`.
@@ -72,7 +73,7 @@ struct JSONLDNode {
     /// The first non-blank string a property holds, cleaned with ``JSONLDText/clean(_:)``.
     func text(_ key: String) -> String? {
         let value = self[key]
-        if case .string(let string)? = value { return JSONLDText.clean(string) }
+        if let string = value?.string { return JSONLDText.clean(string) }
         for string in Self.strings(in: value) {
             if let text = JSONLDText.clean(string) { return text }
         }
@@ -117,25 +118,25 @@ struct JSONLDNode {
     /// The elements of an array value (flattening one nested array), or the value itself.
     static func items(in value: JSONValue?) -> [JSONValue] {
         guard let value else { return [] }
-        guard case .array(let array) = value else { return [value] }
-        guard array.contains(where: { $0.array != nil }) else { return array }
-        return array.flatMap { $0.array ?? [$0] }
+        guard value.isArray else { return [value] }
+        var items: [JSONValue] = []
+        for element in value.elements {
+            if element.isArray {
+                items.append(contentsOf: element.elements)
+            } else {
+                items.append(element)
+            }
+        }
+        return items
     }
 
     /// The strings in a value: see ``strings(_:)``.
     static func strings(in value: JSONValue?) -> [String] {
-        switch value {
-        case nil: return []
-        case .string(let string)?: return [string]
-        case .array?: break
-        default: return [value?.object?["@value"]?.string].compactMap { $0 }
-        }
+        guard let value else { return [] }
+        if let string = value.string { return [string] }
+        guard value.isArray else { return [value.object?["@value"]?.string].compactMap { $0 } }
         return items(in: value).compactMap { item in
-            switch item {
-            case .string(let string): string
-            case .object(let object): object["@value"]?.string
-            default: nil
-            }
+            item.string ?? item.object?["@value"]?.string
         }
     }
 }

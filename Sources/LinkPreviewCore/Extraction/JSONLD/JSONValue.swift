@@ -1,45 +1,80 @@
-/// A parsed JSON value, as ``LenientJSON`` builds it: a small tree of Swift values, with objects
-/// keeping their members in document order.
+/// A parsed JSON value, as ``LenientJSON`` reads it: a view of one entry of a ``JSONDocument``.
+/// Strings are decoded when asked for; objects keep their members in document order.
 ///
 /// ```swift
 /// let values = LenientJSON.values(in: #"{"name": "Ada", "tags": ["a", 1]}"#, maxBytes: 1 << 20, maxDepth: 64)
 /// values.first?.object?["name"]?.string  // "Ada"
 /// ```
-package enum JSONValue: Sendable, Hashable {
-    /// A string, escapes decoded.
-    case string(String)
-    /// A number, as written (always valid JSON number syntax); see ``doubleValue``.
-    case number(String)
-    /// `true` or `false`.
-    case bool(Bool)
-    /// `null`.
-    case null
-    /// An array, in order.
-    case array([JSONValue])
-    /// An object.
-    case object(JSONObject)
+package struct JSONValue: Sendable {
+    /// What a value is.
+    package enum Kind: Sendable {
+        case string, number, bool, null, array, object
+    }
 
-    /// The string, when the value is one.
+    let document: JSONDocument
+    let index: Int
+
+    init(document: JSONDocument, index: Int) {
+        self.document = document
+        self.index = index
+    }
+
+    private var entry: JSONDocument.Entry { document.entries[index] }
+
+    /// What the value is.
+    package var kind: Kind {
+        switch entry.kind {
+        case .string: .string
+        case .number: .number
+        case .true, .false: .bool
+        case .null: .null
+        case .array: .array
+        case .object: .object
+        }
+    }
+
+    /// The string, escapes decoded, when the value is one.
     package var string: String? {
-        if case .string(let string) = self { return string }
-        return nil
+        entry.kind == .string ? document.string(at: index) : nil
     }
 
-    /// The elements, when the value is an array.
-    package var array: [JSONValue]? {
-        if case .array(let elements) = self { return elements }
-        return nil
+    /// The number as written (always valid JSON number syntax), when the value is one; see
+    /// ``doubleValue``.
+    package var numberText: String? {
+        entry.kind == .number ? document.numberString(at: index) : nil
     }
+
+    /// `true` or `false`, when the value is one.
+    package var bool: Bool? {
+        switch entry.kind {
+        case .true: true
+        case .false: false
+        default: nil
+        }
+    }
+
+    /// The elements, in order, when the value is an array.
+    package var array: [JSONValue]? {
+        guard entry.kind == .array else { return nil }
+        return Array(elements)
+    }
+
+    /// The elements of an array, without gathering them (empty for any other value).
+    var elements: JSONElements {
+        JSONElements(document: document, start: index + 1, end: entry.kind == .array ? Int(entry.second) : index + 1)
+    }
+
+    /// Whether the value is an array.
+    var isArray: Bool { entry.kind == .array }
 
     /// The object, when the value is one.
     package var object: JSONObject? {
-        if case .object(let object) = self { return object }
-        return nil
+        entry.kind == .object ? JSONObject(document: document, index: index) : nil
     }
 
     /// Whether the value is an array or an object.
     package var isContainer: Bool {
-        switch self {
+        switch entry.kind {
         case .array, .object: true
         default: false
         }
@@ -49,10 +84,30 @@ package enum JSONValue: Sendable, Hashable {
     /// Double`): a number when it converts exactly (see ``JSONNumber/bridgedDouble(_:)``), and `true`
     /// and `false` as 1 and 0; nil for anything else.
     package var doubleValue: Double? {
-        switch self {
-        case .number(let text): JSONNumber.bridgedDouble(text)
-        case .bool(let bool): bool ? 1 : 0
+        switch entry.kind {
+        case .number: JSONNumber.bridgedDouble(document.numberString(at: index))
+        case .true: 1
+        case .false: 0
         default: nil
         }
+    }
+}
+
+/// The elements of a JSON array, in order.
+struct JSONElements: Sequence, IteratorProtocol {
+    let document: JSONDocument
+    private var position: Int
+    private let end: Int
+
+    init(document: JSONDocument, start: Int, end: Int) {
+        self.document = document
+        self.position = start
+        self.end = end
+    }
+
+    mutating func next() -> JSONValue? {
+        guard position < end else { return nil }
+        defer { position = document.next(after: position) }
+        return JSONValue(document: document, index: position)
     }
 }

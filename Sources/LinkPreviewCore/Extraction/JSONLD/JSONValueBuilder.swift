@@ -1,9 +1,11 @@
-/// Checks the tokens of one top-level value against the JSON grammar and builds its ``JSONValue``.
+/// Checks the tokens of top-level values against the JSON grammar and writes each valid one into
+/// the entries of a ``JSONDocument``.
 ///
 /// The tokens come from ``LenientJSONTokenizer``, so whitespace, comments and stray commas are gone;
 /// what remains must be strict JSON: `"key": value` members, values separated by single commas,
 /// brackets that pair up, and scalars that are exactly a number, `true`, `false` or `null`. The first
-/// token that does not fit makes the value invalid (each method then returns false).
+/// token that does not fit makes the value invalid (each method then returns false), and
+/// ``startValue()`` drops what it left.
 ///
 /// Open containers live on an explicit stack, so nesting depth costs heap, not call stack.
 struct JSONValueBuilder {
@@ -23,58 +25,54 @@ struct JSONValueBuilder {
         case colon
     }
 
-    /// An object or array not closed yet; its elements or members so far are the end of ``elements``
-    /// or ``members``, from `start`.
-    private struct Container {
-        var isObject: Bool
-        var start: Int
-        /// The key of the member being read.
-        var key = ""
-        /// Whether every key so far is ASCII.
-        var keysAreASCII = true
-    }
-
-    private var stack: [Container] = []
-    /// The elements of the open arrays, innermost last.
-    private var elements: [JSONValue] = []
-    /// The members of the open objects, innermost last.
-    private var members: [JSONObject.Member] = []
+    /// The entries of the values read so far, and perhaps of an unfinished one after them.
+    private(set) var entries: [JSONDocument.Entry] = []
+    /// The text of the numbers in ``entries``.
+    private(set) var numberText: [UInt8] = []
+    /// The indices of the complete top-level values.
+    private(set) var roots: [Int] = []
+    /// The indices of the open containers' entries, innermost last.
+    private var stack: [Int] = []
     private var expectation = Expectation.value
-    /// The top-level value, once its closing bracket is read.
-    private(set) var value: JSONValue?
+    /// Where the complete values end.
+    private var committedEntries = 0
+    private var committedNumberText = 0
+    /// Reused when checking an object's keys.
+    private var keyIndices: [Int] = []
 
-    /// Forgets everything, ready for a new top-level value.
-    mutating func reset() {
+    /// Drops what an unfinished or invalid value left, ready for a new top-level value.
+    mutating func startValue() {
+        entries.removeLast(entries.count - committedEntries)
+        numberText.removeLast(numberText.count - committedNumberText)
         stack.removeAll(keepingCapacity: true)
-        elements.removeAll(keepingCapacity: true)
-        members.removeAll(keepingCapacity: true)
         expectation = .value
-        value = nil
     }
 
     /// `{` or `[`.
     mutating func open(isObject: Bool) -> Bool {
         guard expectation == .value || expectation == .valueOrClose else { return false }
-        stack.append(Container(isObject: isObject, start: isObject ? members.count : elements.count))
+        add(JSONDocument.Entry(kind: isObject ? .object : .array))
+        stack.append(entries.count - 1)
         expectation = isObject ? .keyOrClose : .valueOrClose
         return true
     }
 
-    /// `}` or `]`.
-    mutating func close(isObject: Bool) -> Bool {
+    /// `}` or `]`. `bytes` are the script's, to compare an object's keys.
+    mutating func close(isObject: Bool, bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         // Right after the opening bracket (an empty container), or after a value.
-        guard stack.last?.isObject == isObject,
+        guard let container = stack.last, (entries[container].kind == .object) == isObject,
             expectation == .commaOrClose || expectation == .valueOrClose || expectation == .keyOrClose
         else { return false }
-        let container = stack.removeLast()
-        if isObject {
-            let object = JSONObject(uniquing: Array(members[container.start...]), keysAreASCII: container.keysAreASCII)
-            members.removeLast(members.count - container.start)
-            add(.object(object))
-        } else {
-            let array = Array(elements[container.start...])
-            elements.removeLast(elements.count - container.start)
-            add(.array(array))
+        stack.removeLast()
+        entries[container].second = Int32(entries.count)
+        if isObject, entries[container].first > 1 {
+            entries[container].hasRepeatedKeys = hasRepeatedKeys(in: container, bytes: bytes)
+        }
+        expectation = .commaOrClose
+        if stack.isEmpty {
+            roots.append(container)
+            committedEntries = entries.count
+            committedNumberText = numberText.count
         }
         return true
     }
@@ -82,11 +80,11 @@ struct JSONValueBuilder {
     /// A comma between values.
     mutating func comma() -> Bool {
         guard expectation == .commaOrClose, let container = stack.last else { return false }
-        expectation = container.isObject ? .key : .value
+        expectation = entries[container].kind == .object ? .key : .value
         return true
     }
 
-    /// Whether a string would be a key or a value here; when not, it need not be decoded.
+    /// Whether a string would be a key or a value here; when not, it need not be checked.
     var acceptsString: Bool {
         switch expectation {
         case .value, .valueOrClose, .key, .keyOrClose: true
@@ -94,15 +92,18 @@ struct JSONValueBuilder {
         }
     }
 
-    /// A string: a key or a value. `isKnownASCII` when the caller knows it to be ASCII; else the
-    /// keys are checked.
-    mutating func string(_ string: String, isKnownASCII: Bool) -> Bool {
+    /// A string, a key or a value, whose contents (`range` of the script's bytes) the caller has
+    /// found to decode; `isVerbatim` and `isASCII` as ``LenientJSONTokenizer/Token/string(_:isVerbatim:isASCII:)``
+    /// reports them.
+    mutating func string(_ range: Range<Int>, isVerbatim: Bool, isASCII: Bool) -> Bool {
+        var entry = JSONDocument.Entry(kind: .string, isVerbatim: isVerbatim, isASCII: isASCII)
+        entry.first = Int32(range.lowerBound)
+        entry.second = Int32(range.upperBound)
         switch expectation {
         case .value, .valueOrClose:
-            add(.string(string))
+            add(entry)
         case .key, .keyOrClose:
-            stack[stack.count - 1].key = string
-            if !isKnownASCII, !string.isASCIIBytes { stack[stack.count - 1].keysAreASCII = false }
+            entries.append(entry)
             expectation = .colon
         case .commaOrClose, .colon:
             return false
@@ -119,36 +120,50 @@ struct JSONValueBuilder {
             expectation = .value
             if bytes.isEmpty { return true }
         }
-        guard expectation == .value || expectation == .valueOrClose, let scalar = Self.scalarValue(bytes) else {
+        guard expectation == .value || expectation == .valueOrClose else { return false }
+        switch bytes.first {
+        case UInt8(ascii: "t") where bytes.elementsEqual("true".utf8): add(JSONDocument.Entry(kind: .true))
+        case UInt8(ascii: "f") where bytes.elementsEqual("false".utf8): add(JSONDocument.Entry(kind: .false))
+        case UInt8(ascii: "n") where bytes.elementsEqual("null".utf8): add(JSONDocument.Entry(kind: .null))
+        case _ where JSONNumber.isValidSyntax(bytes) && JSONNumber.isRepresentable(bytes):
+            var entry = JSONDocument.Entry(kind: .number)
+            entry.first = Int32(numberText.count)
+            numberText.append(contentsOf: bytes)
+            entry.second = Int32(numberText.count)
+            add(entry)
+        default:
             return false
         }
-        add(scalar)
         return true
     }
 
-    private mutating func add(_ value: JSONValue) {
+    /// Appends a value's entry, counting it in the innermost container.
+    private mutating func add(_ entry: JSONDocument.Entry) {
         expectation = .commaOrClose
-        guard !stack.isEmpty else {
-            self.value = value
-            return
-        }
-        let top = stack.count - 1
-        if stack[top].isObject {
-            members.append(JSONObject.Member(key: stack[top].key, value: value))
-        } else {
-            elements.append(value)
-        }
+        entries.append(entry)
+        if let container = stack.last { entries[container].first += 1 }
     }
 
-    /// `true`, `false`, `null` or a number that is exactly `bytes`.
-    private static func scalarValue(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONValue? {
-        switch bytes.first {
-        case UInt8(ascii: "t"): return bytes.elementsEqual("true".utf8) ? .bool(true) : nil
-        case UInt8(ascii: "f"): return bytes.elementsEqual("false".utf8) ? .bool(false) : nil
-        case UInt8(ascii: "n"): return bytes.elementsEqual("null".utf8) ? .null : nil
-        default:
-            guard JSONNumber.isValidSyntax(bytes), JSONNumber.isRepresentable(bytes) else { return nil }
-            return .number(String(decoding: bytes, as: UTF8.self))
+    /// Whether two of the object's keys are equal. Typical objects are small: compared pairwise.
+    private mutating func hasRepeatedKeys(in object: Int, bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        keyIndices.removeAll(keepingCapacity: true)
+        var next = object + 1
+        while next < entries.count {
+            keyIndices.append(next)
+            next = JSONDocument.next(after: next + 1, in: entries)
         }
+        guard keyIndices.count <= 16 else {
+            var seen = Set<String>(minimumCapacity: keyIndices.count)
+            return !keyIndices.allSatisfy {
+                seen.insert(JSONDocument.string(at: $0, in: entries, bytes: bytes)).inserted
+            }
+        }
+        for position in 1..<keyIndices.count {
+            for earlier in 0..<position
+            where JSONDocument.keysAreEqual(keyIndices[earlier], keyIndices[position], in: entries, bytes: bytes) {
+                return true
+            }
+        }
+        return false
     }
 }

@@ -19,7 +19,7 @@
 ///
 /// ```swift
 /// let values = LenientJSON.values(in: "<!-- {\"a\": [1, 2,],} -->", maxBytes: 1 << 20, maxDepth: 64)
-/// values.first?.object?["a"]  // .array([.number("1"), .number("2")])
+/// values.first?.object?["a"]?.array?.count  // 2
 /// ```
 package enum LenientJSON {
     /// The deepest nesting ever read, whatever the caller's limit.
@@ -34,43 +34,44 @@ package enum LenientJSON {
     /// - Returns: The parsed values (each an ``JSONValue/object(_:)`` or ``JSONValue/array(_:)``); empty
     ///   when nothing could be read.
     package static func values(in text: String, maxBytes: Int, maxDepth: Int) -> [JSONValue] {
-        guard text.utf8.count <= maxBytes else { return [] }
+        // Entries hold byte offsets as 32-bit integers.
+        guard text.utf8.count <= min(maxBytes, Int(Int32.max)) else { return [] }
         let maxDepth = min(maxDepth, depthCeiling)
-        return text.withUTF8Bytes { bytes in
+        let builder = text.withUTF8Bytes { bytes in
             var tokenizer = LenientJSONTokenizer(bytes: bytes)
             var builder = JSONValueBuilder()
             var scratch: [UInt8] = []
-            var values: [JSONValue] = []
             var isValid = true
             while true {
                 switch tokenizer.next() {
                 case .end:
-                    return values
+                    builder.startValue()  // drops a value cut off by the end
+                    return builder
                 case .open(let isObject):
                     if tokenizer.depth == 1 {
-                        builder.reset()
+                        builder.startValue()
                         isValid = true
                     }
                     isValid = isValid && tokenizer.depth <= maxDepth && builder.open(isObject: isObject)
                 case .close(let isObject):
-                    isValid = isValid && builder.close(isObject: isObject)
-                    if tokenizer.depth == 0, isValid, let value = builder.value {
-                        values.append(value)
-                    }
+                    isValid = isValid && builder.close(isObject: isObject, bytes: bytes)
                 case .comma:
                     isValid = isValid && builder.comma()
                 case .string(let range, let isVerbatim, let isASCII):
                     guard isValid else { continue }
                     isValid =
                         builder.acceptsString
-                        && LenientJSONString.decode(bytes, range: range, isVerbatim: isVerbatim, scratch: &scratch)
-                            .map { builder.string($0, isKnownASCII: isASCII && isVerbatim) } ?? false
+                        && (isVerbatim || LenientJSONString.decodeEscaped(bytes, range: range, into: &scratch))
+                        && builder.string(range, isVerbatim: isVerbatim, isASCII: isASCII)
                 case .scalar:
                     guard isValid else { continue }
                     isValid = tokenizer.scalarBytes.withUnsafeBufferPointer { builder.scalar($0) }
                 }
             }
         }
+        guard !builder.roots.isEmpty else { return [] }
+        let document = JSONDocument(bytes: Array(text.utf8), numberText: builder.numberText, entries: builder.entries)
+        return builder.roots.map { JSONValue(document: document, index: $0) }
     }
 
     /// The text of each complete top-level object or array in `text`, cleaned as described above

@@ -25,6 +25,17 @@ enum LenientJSONString {
         if isVerbatim {
             return String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
         }
+        guard decodeEscaped(bytes, range: range, into: &scratch) else { return nil }
+        return String(decoding: scratch, as: UTF8.self)
+    }
+
+    /// Decodes contents that are not verbatim into `scratch`, replacing what it held; false when
+    /// they hold an invalid escape.
+    static func decodeEscaped(
+        _ bytes: UnsafeBufferPointer<UInt8>,
+        range: Range<Int>,
+        into scratch: inout [UInt8]
+    ) -> Bool {
         scratch.removeAll(keepingCapacity: true)
         var index = range.lowerBound
         var isSegmentStart = true
@@ -61,14 +72,14 @@ enum LenientJSONString {
             case UInt8(ascii: "r"): scratch.append(0x0D)
             case UInt8(ascii: "t"): scratch.append(0x09)
             case UInt8(ascii: "u"):
-                guard let scalar = unicodeEscape(bytes, at: &index, end: range.upperBound) else { return nil }
+                guard let scalar = unicodeEscape(bytes, at: &index, end: range.upperBound) else { return false }
                 UTF8.encode(scalar) { scratch.append($0) }
             default:
-                return nil
+                return false
             }
             isSegmentStart = escaped >= 0x20
         }
-        return String(decoding: scratch, as: UTF8.self)
+        return true
     }
 
     /// Appends the contents as strict JSON string contents: raw control characters, and a backslash

@@ -16,28 +16,22 @@ extension String {
     func containsUTF8Byte(_ byte: UInt8) -> Bool {
         withUTF8Bytes { $0.contains(byte) }
     }
+}
 
-    /// How two ASCII strings compare: equal bytes, equal once ASCII letters are lowercased, or not.
-    func asciiComparison(with other: String) -> ASCIIComparison {
-        guard utf8.count == other.utf8.count else { return .different }
-        return withUTF8Bytes { bytes in
-            other.withUTF8Bytes { otherBytes in
-                var result = ASCIIComparison.equal
-                for index in bytes.indices where bytes[index] != otherBytes[index] {
-                    guard ASCII.lowercased(bytes[index]) == ASCII.lowercased(otherBytes[index]) else {
-                        return .different
-                    }
-                    result = .equalIgnoringCase
-                }
-                return result
-            }
+/// How two ASCII strings compare: equal bytes, equal once ASCII letters are lowercased, or not.
+enum ASCIIComparison {
+    case equal
+    case equalIgnoringCase
+    case different
+
+    /// Compares two runs of ASCII bytes.
+    static func of(_ bytes: UnsafeBufferPointer<UInt8>, _ other: UnsafeBufferPointer<UInt8>) -> ASCIIComparison {
+        guard bytes.count == other.count else { return .different }
+        var result = ASCIIComparison.equal
+        for index in bytes.indices where bytes[index] != other[index] {
+            guard ASCII.lowercased(bytes[index]) == ASCII.lowercased(other[index]) else { return .different }
+            result = .equalIgnoringCase
         }
-    }
-
-    /// See ``asciiComparison(with:)``.
-    enum ASCIIComparison {
-        case equal
-        case equalIgnoringCase
-        case different
+        return result
     }
 }
