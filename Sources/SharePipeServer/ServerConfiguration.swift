@@ -20,6 +20,10 @@ public struct ServerConfiguration: Sendable {
     /// When a failing host's jobs wait: 5 failures in a row open its circuit for 60 s, doubling up
     /// to 30 min while trials keep failing.
     public var circuitBreaker = CircuitBreakerSettings()
+    /// How often a live-change stream (`GET /v1/highlights/events`) with nothing to wake it reads
+    /// its events anyway, so that a lost notification (sent before this process listened, or while
+    /// its listener reconnected) delays a change by at most this. Default 5 s.
+    public var shelfEventRecheckInterval: Duration = .seconds(5)
     /// How often housekeeping runs (refreshes, sweeps). Default 60 s.
     public var maintenanceInterval: Duration = .seconds(60)
     /// Expired previews queued for a refresh per housekeeping round. Default 100.

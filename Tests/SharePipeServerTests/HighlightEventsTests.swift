@@ -2,11 +2,12 @@ import AsyncHTTPClient
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdTesting
 import LinkPreview
 import Logging
-import HummingbirdTesting
 import NIOCore
 import NIOHTTP1
+import SQLKit
 import SharePipeServer
 import Testing
 
@@ -43,9 +44,14 @@ final class EventStream {
                 var isEvent = false
                 for line in block.split(separator: "\n") {
                     if line.hasPrefix("id: ") { event.id = String(line.dropFirst(4)) }
-                    if line.hasPrefix("event: ") { event.name = String(line.dropFirst(7)); isEvent = true }
+                    if line.hasPrefix("event: ") {
+                        event.name = String(line.dropFirst(7))
+                        isEvent = true
+                    }
                     if line.hasPrefix("data: ") {
-                        event.data = try JSONSerialization.jsonObject(with: Data(line.dropFirst(6).utf8)) as? [String: Any] ?? [:]
+                        event.data =
+                            try JSONSerialization.jsonObject(with: Data(line.dropFirst(6).utf8)) as? [String: Any]
+                            ?? [:]
                     }
                 }
                 if isEvent { return event }
@@ -58,7 +64,10 @@ final class EventStream {
 
 @Suite("Live changes of the shelf")
 struct HighlightEventsTests {
-    @Test("A share, a pin and a removal arrive as highlightsDidChange; a reconnect with Last-Event-ID misses nothing", arguments: TestDatabase.all)
+    @Test(
+        "A share, a pin and a removal arrive as highlightsDidChange; a reconnect with Last-Event-ID misses nothing",
+        arguments: TestDatabase.all
+    )
     func liveChanges(database: TestDatabase) async throws {
         try await ServerFixture.run(on: database) { fixture, client in
             let world = try await ShelfWorld.make(fixture, client)
@@ -69,7 +78,9 @@ struct HighlightEventsTests {
             let link = try await world.share("bob", "https://example.com/live", to: ["@ada"])
             let added = try #require(try await stream.next())
             #expect(added.name == "highlightsDidChange")
-            #expect(added.data["added"] as? [String] == [link.uppercased()] || added.data["added"] as? [String] == [link])
+            #expect(
+                added.data["added"] as? [String] == [link.uppercased()] || added.data["added"] as? [String] == [link]
+            )
 
             #expect(try await world.request("ada", .put, "/v1/highlights/\(link)/pin").status == .noContent)
             let pinned = try #require(try await stream.next())
@@ -93,8 +104,14 @@ struct HighlightEventsTests {
 
     @Test("On PostgreSQL a change made through one server reaches a stream on another (LISTEN/NOTIFY)")
     func acrossServers() async throws {
-        guard let postgres = TestDatabase.all.first(where: { if case .postgres = $0 { true } else { false } }) else { return }
-        try await ServerFixture.run(on: postgres) { fixture, client in
+        guard let postgres = TestDatabase.all.first(where: { if case .postgres = $0 { true } else { false } }) else {
+            return
+        }
+        // Only a notification can wake the second server's stream in time: it never reads again
+        // on its own.
+        try await ServerFixture.run(on: postgres, configure: { $0.shelfEventRecheckInterval = .seconds(3600) }) {
+            fixture,
+            client in
             let world = try await ShelfWorld.make(fixture, client)
             let other = try await ServerContext.start(
                 configuration: fixture.context.configuration,
@@ -105,6 +122,8 @@ struct HighlightEventsTests {
                 try await other.application().test(.live) { secondClient in
                     let port = try #require(secondClient.port)
                     let stream = try await EventStream(port: port, token: fixture.appToken)
+                    // A notification sent before both servers listen is lost, by design of LISTEN.
+                    try await Self.waitForListeners(2, on: fixture.context.database)
                     let link = try await world.share("bob", "https://example.com/elsewhere", to: ["@ada"])
                     let event = try #require(try await stream.next())
                     #expect((event.data["added"] as? [String])?.map { $0.lowercased() } == [link.lowercased()])
@@ -115,6 +134,43 @@ struct HighlightEventsTests {
             }
             try await other.close()
         }
+    }
+
+    @Test("A change whose notification was lost still reaches the stream", arguments: TestDatabase.all)
+    func lostNotification(database: TestDatabase) async throws {
+        try await ServerFixture.run(on: database, configure: { $0.shelfEventRecheckInterval = .seconds(1) }) {
+            fixture,
+            client in
+            let port = try #require(client.port)
+            let stream = try await EventStream(port: port, token: fixture.appToken)
+            // Written straight into the table: no notification at all.
+            let link = UUID()
+            try await fixture.context.database.run { sql in
+                try await sql.raw(
+                    """
+                    INSERT INTO shelf_events (user_id, seq, change, link_id, created_at)
+                    VALUES (\(bind: fixture.user.id.uuidString), 1, 'added', \(bind: link.uuidString), 0)
+                    """
+                ).run()
+            }
+            let event = try #require(try await stream.next())
+            #expect((event.data["added"] as? [String])?.map { $0.lowercased() } == [link.uuidString.lowercased()])
+        }
+    }
+
+    /// Waits until `count` sessions on the database have run `LISTEN`, for at most 60 s.
+    static func waitForListeners(_ count: Int, on database: Database) async throws {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
+            let listening = try await database.run { sql in
+                try await sql.raw(
+                    "SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'LISTEN%'"
+                ).first()?.decode(column: "n", as: Int.self) ?? 0
+            }
+            if listening >= count { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        Issue.record("fewer than \(count) sessions listen after 60 s")
     }
 
     @Test("Without a token the stream is refused with problem+json; a bad Last-Event-ID is 422")

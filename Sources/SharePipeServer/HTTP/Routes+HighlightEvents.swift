@@ -10,6 +10,8 @@ extension ServerContext {
     /// that reconnects with `Last-Event-ID` gets every change it missed (changes are kept 7 days;
     /// past that it gets one event with `"reset": true` and should reload the shelf). A comment line
     /// every 15 s keeps proxies from closing the stream; the stream ends when the server shuts down.
+    /// Changes arrive at once through the database's notifications, and at most
+    /// ``ServerConfiguration/shelfEventRecheckInterval`` (5 s) late when a notification was lost.
     func addHighlightEventsRoute(to router: Router<ServerRequestContext>) {
         router.get("/v1/highlights/events") { request, _ in
             let principal = try await self.principal(request, allowing: [.app])
@@ -27,6 +29,7 @@ extension ServerContext {
                 resumeFrom = value
             }
             let start = resumeFrom
+            let recheckInterval = self.configuration.shelfEventRecheckInterval
             let database = self.database
             let subscription = database.shelfChanges.subscribe(user)
             let bounds = try await storage.shelfEventBounds(userID: user)
@@ -61,14 +64,20 @@ extension ServerContext {
                             quiet = .zero
                             continue
                         }
-                        // Short waits, so a shutdown ends the stream within a second.
+                        // Short waits, so a shutdown ends the stream within a second. Without a
+                        // notification the events are read again anyway: a notification sent
+                        // before this server's listener was listening (or while it reconnected) is
+                        // lost, and the change must still arrive.
+                        var unread = Duration.zero
                         while !(await subscription.signal.wait(upTo: .seconds(1))) {
                             if Task.isCancelled || Task.isShuttingDownGracefully { break }
                             quiet += .seconds(1)
+                            unread += .seconds(1)
                             if quiet >= .seconds(15) {
                                 try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
                                 quiet = .zero
                             }
+                            if unread >= recheckInterval { break }
                         }
                     }
                     try await writer.finish(nil)

@@ -39,15 +39,18 @@ final class WakeUpSignal: Sendable {
         defer { timer.cancel() }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-                let resumeNow = state.withLock { state -> Bool in
+                // Checked under the lock: a cancellation before this point found no waiter to end,
+                // one after it finds this one.
+                let resumeNow = state.withLock { state -> Bool? in
+                    if Task.isCancelled { return false }
                     if state.pending {
                         state.pending = false
                         return true
                     }
                     state.waiter = (id, continuation)
-                    return false
+                    return nil
                 }
-                if resumeNow { continuation.resume(returning: true) }
+                if let resumeNow { continuation.resume(returning: resumeNow) }
             }
         } onCancel: {
             fire(id)
