@@ -64,7 +64,12 @@ struct PostgresRestartTests {
             }
             group.addTask {
                 defer { load.stop() }
-                try await Task.sleep(for: .seconds(2))
+                // Restart in the middle of the load: once it has made some shares (not after a fixed
+                // time, which on a busy machine may be too few), or after 60 s whatever it did.
+                let loaded = ContinuousClock.now + .seconds(60)
+                while load.createdBeforeRestart <= 50 && ContinuousClock.now < loaded {
+                    try await Task.sleep(for: .milliseconds(20))
+                }
                 let status = try await Shell.run(try #require(IntegrationDatabase.postgresRestartCommand))
                 #expect(status == 0 || status == nil, "the restart command failed")
                 load.markRestarted()

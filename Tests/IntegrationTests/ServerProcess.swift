@@ -62,7 +62,10 @@ struct ServerProcess {
             process.standardOutput = output ?? FileHandle.nullDevice
             process.standardError = output ?? FileHandle.nullDevice
             try process.run()
-            for _ in 0..<100 {
+            // A debug build migrating its database on a loaded machine can take a while to answer;
+            // only a process that exited (a port clash) is given up on.
+            let deadline = ContinuousClock.now + .seconds(60)
+            while ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(50))
                 guard process.isRunning else { break }
                 if let response = try? await client.execute(

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import LinkPreviewTesting
 import NIOHTTP1
+import Synchronization
 import Testing
 
 /// Several servers on one PostgreSQL share the preview queue (`FOR UPDATE SKIP LOCKED`): each job goes
@@ -14,8 +15,21 @@ struct SharedJobQueueTests {
     func eachJobRunsOnce() async throws {
         let database = try IntegrationDatabase(.postgres(try #require(IntegrationDatabase.postgresURL)))
         defer { database.remove() }
-        // The origin: every page takes a moment, so jobs overlap and both servers' workers are busy.
+        // The origin holds the first requests until five are in flight at once, more than one server
+        // sends to a host (4), so both servers must have taken jobs, however late one of them starts
+        // on a loaded machine (at most 8 s, under the fetcher's 10 s read timeout). Then every page
+        // still takes a moment, so jobs overlap.
+        let inFlight = Mutex((now: 0, peak: 0))
         let origin = try await LoopbackHTTPServer.start { request in
+            inFlight.withLock {
+                $0.now += 1
+                $0.peak = max($0.peak, $0.now)
+            }
+            defer { inFlight.withLock { $0.now -= 1 } }
+            let giveUp = ContinuousClock.now + .seconds(8)
+            while inFlight.withLock({ $0.peak }) < 5, ContinuousClock.now < giveUp {
+                try? await Task.sleep(for: .milliseconds(5))
+            }
             try? await Task.sleep(for: .milliseconds(100))
             guard request.path.hasPrefix("/page/") else { return .status(404) }
             return .html("<html><head><title>Page \(request.path.dropFirst(6))</title></head></html>")

@@ -23,13 +23,14 @@ struct MetadataProviderLimitsTests {
             let error = await ProviderFixture.error { _ = try await provider.metadata(for: server.url("/drip")) }
             #expect(error?.code == .timedOut)
             #expect(error?.category == .timedOut)
-            #expect(ContinuousClock.now - started < .seconds(5))
+            // Without the deadline the drip would last about 2,000 s.
+            #expect(ContinuousClock.now - started < .seconds(30))
         }
     }
 
-    // The margin is wide (a byte every 100 ms against 1 s of silence): the server runs in this process,
-    // so a machine starved for most of a second (CI, tests in parallel) would starve its drip too.
-    @Test("The read timeout measures silence: bytes every 100 ms keep a 1 s read timeout from firing")
+    // The margin is wide (a byte every 100 ms against 3 s of silence): the server runs in this process,
+    // so a machine starved for seconds (CI, tests in parallel) would starve its drip too.
+    @Test("The read timeout measures silence: bytes every 100 ms keep a 3 s read timeout from firing")
     func readTimeoutCountsSilenceOnly() async throws {
         let drip = LoopbackResponse(
             headers: [("Content-Type", "text/html")],
@@ -38,8 +39,8 @@ struct MetadataProviderLimitsTests {
         try await ProviderFixture.run(
             { _ in drip },
             configure: {
-                $0.timeout = .milliseconds(3000)
-                $0.policy.timeouts.read = .milliseconds(1000)
+                $0.timeout = .seconds(9)
+                $0.policy.timeouts.read = .seconds(3)
             }
         ) { server, provider in
             let error = await ProviderFixture.error { _ = try await provider.metadata(for: server.url("/drip")) }
@@ -185,13 +186,18 @@ struct MetadataProviderLimitsTests {
         let stall = LoopbackResponse(headers: [("Content-Type", "text/html")], body: .stall(Self.head))
         try await ProviderFixture.run({ _ in stall }) { server, provider in
             let task = Task { try await provider.metadata(for: server.url("/stall")) }
-            try await Task.sleep(for: .milliseconds(300))
+            // Cancel once the request is in, so that a stalled read is what gets cancelled.
+            let deadline = ContinuousClock.now + .seconds(30)
+            while server.requestCount("/stall") == 0, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(10))
+            }
             let started = ContinuousClock.now
             task.cancel()
             let error = await ProviderFixture.error { _ = try await task.value }
             #expect(error?.code == .cancelled)
             #expect(error?.category == .cancelled)
-            #expect(ContinuousClock.now - started < .seconds(2))
+            // Under the 10 s read timeout, which would end it as stalled instead.
+            #expect(ContinuousClock.now - started < .seconds(8))
         }
     }
 }

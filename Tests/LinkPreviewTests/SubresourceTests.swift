@@ -9,6 +9,13 @@ import Testing
 struct SubresourceTests {
     static let png = MetadataProviderContentTests.png
 
+    /// For tests that expect subresources: a budget no loaded machine runs out of, so that a missing
+    /// icon or thumbnail means the code dropped it, not that the suite was slow.
+    static func patient(_ configuration: inout MetadataProvider.Configuration) {
+        configuration.timeout = .seconds(60)
+        configuration.policy.timeouts.subresources = .seconds(60)
+    }
+
     @Test("A broken icon and image are dropped; the working ones come first with their sizes")
     func verifiesIconAndImage() async throws {
         let page = """
@@ -19,13 +26,16 @@ struct SubresourceTests {
             <meta property="og:image" content="/photo.png">
             </head></html>
             """
-        try await ProviderFixture.run({ request in
-            switch request.path {
-            case "/": .html(page)
-            case "/icon.png", "/photo.png": .bytes(Self.png, contentType: "image/png")
-            default: .status(404)
-            }
-        }) { server, provider in
+        try await ProviderFixture.run(
+            { request in
+                switch request.path {
+                case "/": .html(page)
+                case "/icon.png", "/photo.png": .bytes(Self.png, contentType: "image/png")
+                default: .status(404)
+                }
+            },
+            configure: Self.patient
+        ) { server, provider in
             let metadata = try await provider.metadata(for: server.url("/"))
             #expect(metadata.icons.map(\.url) == [server.url("/icon.png")])
             #expect(metadata.icons.first?.sizes == "640x480")
@@ -36,13 +46,16 @@ struct SubresourceTests {
 
     @Test("Without a declared icon, /favicon.ico stands in if it is an image")
     func faviconFallback() async throws {
-        try await ProviderFixture.run({ request in
-            switch request.path {
-            case "/": .html("<title>No icon</title>")
-            case "/favicon.ico": .bytes(Self.png, contentType: "image/x-icon")
-            default: .status(404)
-            }
-        }) { server, provider in
+        try await ProviderFixture.run(
+            { request in
+                switch request.path {
+                case "/": .html("<title>No icon</title>")
+                case "/favicon.ico": .bytes(Self.png, contentType: "image/x-icon")
+                default: .status(404)
+                }
+            },
+            configure: Self.patient
+        ) { server, provider in
             let metadata = try await provider.metadata(for: server.url("/"))
             #expect(metadata.icons.first?.url == server.url("/favicon.ico"))
         }
@@ -50,9 +63,12 @@ struct SubresourceTests {
 
     @Test("A favicon that is really an HTML page is not an icon")
     func fakeFavicon() async throws {
-        try await ProviderFixture.run({ request in
-            request.path == "/" ? .html("<title>x</title>") : .html("<html>not an icon</html>")
-        }) { server, provider in
+        try await ProviderFixture.run(
+            { request in
+                request.path == "/" ? .html("<title>x</title>") : .html("<html>not an icon</html>")
+            },
+            configure: Self.patient
+        ) { server, provider in
             let metadata = try await provider.metadata(for: server.url("/"))
             #expect(metadata.icons.isEmpty)
         }
@@ -70,15 +86,18 @@ struct SubresourceTests {
             #"{"name": "Example Application", "short_name": "Example", "icons": [{"src": "/m192.png", "sizes": "192x192", "type": "image/png"}]}"#
         let oEmbed =
             #"{"type": "video", "version": "1.0", "title": "A talk", "author_name": "Ada", "provider_name": "Tube", "thumbnail_url": "/thumb.png", "thumbnail_width": 640, "thumbnail_height": 480, "html": "<iframe src=\"https://player.example/embed/1\" width=\"640\"></iframe>", "width": 640, "height": 360}"#
-        try await ProviderFixture.run({ request in
-            switch request.path {
-            case "/": .html(page)
-            case "/app.webmanifest": .bytes(Array(manifest.utf8), contentType: "application/manifest+json")
-            case "/oembed": .bytes(Array(oEmbed.utf8), contentType: "application/json")
-            case "/m192.png", "/thumb.png": .bytes(Self.png, contentType: "image/png")
-            default: .status(404)
-            }
-        }) { server, provider in
+        try await ProviderFixture.run(
+            { request in
+                switch request.path {
+                case "/": .html(page)
+                case "/app.webmanifest": .bytes(Array(manifest.utf8), contentType: "application/manifest+json")
+                case "/oembed": .bytes(Array(oEmbed.utf8), contentType: "application/json")
+                case "/m192.png", "/thumb.png": .bytes(Self.png, contentType: "image/png")
+                default: .status(404)
+                }
+            },
+            configure: Self.patient
+        ) { server, provider in
             let metadata = try await provider.metadata(for: server.url("/"))
             #expect(metadata.siteName == "Example")
             #expect(metadata.icons.first?.url == server.url("/m192.png"))
@@ -120,15 +139,19 @@ struct SubresourceTests {
 
     @Test("A subresource that redirects is followed, each hop vetted")
     func subresourceRedirects() async throws {
-        try await ProviderFixture.run({ request in
-            switch request.path {
-            case "/": .html("<title>x</title><link rel=icon href=/old-icon.png><meta property=og:image content=/img>")
-            case "/old-icon.png": .redirect("/cdn/icon.png", status: 301)
-            case "/img": .redirect("http://10.0.0.1/private.png")
-            case "/cdn/icon.png": .bytes(Self.png, contentType: "image/png")
-            default: .status(404)
-            }
-        }) { server, provider in
+        try await ProviderFixture.run(
+            { request in
+                switch request.path {
+                case "/":
+                    .html("<title>x</title><link rel=icon href=/old-icon.png><meta property=og:image content=/img>")
+                case "/old-icon.png": .redirect("/cdn/icon.png", status: 301)
+                case "/img": .redirect("http://10.0.0.1/private.png")
+                case "/cdn/icon.png": .bytes(Self.png, contentType: "image/png")
+                default: .status(404)
+                }
+            },
+            configure: Self.patient
+        ) { server, provider in
             let metadata = try await provider.metadata(for: server.url("/"))
             #expect(metadata.icons.first?.url == server.url("/old-icon.png"))
             #expect(metadata.icons.first?.sizes == "640x480")

@@ -65,7 +65,8 @@ struct SystemHostResolverTests {
         let latest = starts.latest
         for _ in 0..<8 { gate.signal() }
         #expect(starts.count == 8)
-        #expect(try #require(latest) - begin < .milliseconds(500))
+        // Dispatch would take some 6 s to grow by six threads; thread creation on a loaded machine, well under 3 s.
+        #expect(try #require(latest) - begin < .seconds(3))
     }
 
     @Test func refusesALookupBeyondTheLimitInsteadOfAddingAThread() async throws {
@@ -100,7 +101,8 @@ struct SystemHostResolverTests {
         // Once it returns and releases its place, the next lookup runs.
         dns.answer(2)
         var answer: [IPAddress]?
-        for _ in 0..<200 where answer == nil {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while answer == nil, ContinuousClock.now < deadline {
             do {
                 answer = try await resolver.resolve(host: "next.example")
             } catch let error as HostResolutionError where error.code == .temporaryFailure {

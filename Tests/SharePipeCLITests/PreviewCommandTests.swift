@@ -172,12 +172,13 @@ struct PreviewCommandTests {
     func keepsTheOrderOfTheArguments() async throws {
         // /medium answers only after /fast has, and /slow only after /medium has: the server answers
         // in the reverse of the argument order, which it can only do when the three run at once.
-        // (Should they run one after the other, each waits 3 s in vain and the order check fails.)
+        // (Should they run one after the other, each waits 8 s in vain and the order check fails; 8 s
+        // stays under the fetcher's 10 s read timeout.)
         let answered = Log<String>()
         let waitsFor = ["/slow": "/medium", "/medium": "/fast"]
         let handler: LoopbackHTTPServer.Handler = { request in
             if let before = waitsFor[request.path] {
-                let giveUp = ContinuousClock.now + .seconds(3)
+                let giveUp = ContinuousClock.now + .seconds(8)
                 while !answered.items.contains(before) && ContinuousClock.now < giveUp {
                     try? await Task.sleep(for: .milliseconds(5))
                 }
