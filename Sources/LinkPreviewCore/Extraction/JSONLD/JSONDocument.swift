@@ -30,6 +30,14 @@ package final class JSONDocument: Sendable {
         var isPlainASCII: Bool { isVerbatim && isASCII }
 
         var byteRange: Range<Int> { Int(first)..<Int(second) }
+
+        /// The index of the entry after this value and its descendants, when this one is at `index`.
+        func next(at index: Int) -> Int {
+            switch kind {
+            case .object, .array: Int(second)
+            default: index + 1
+            }
+        }
     }
 
     /// The script's UTF-8, which strings point into.
@@ -48,21 +56,7 @@ package final class JSONDocument: Sendable {
 
     /// The index of the entry after the value at `index` and its descendants.
     func next(after index: Int) -> Int {
-        Self.next(after: index, in: entries)
-    }
-
-    static func next(after index: Int, in entries: UnsafeBufferPointer<Entry>) -> Int {
-        switch entries[index].kind {
-        case .object, .array: Int(entries[index].second)
-        default: index + 1
-        }
-    }
-
-    static func next(after index: Int, in entries: [Entry]) -> Int {
-        switch entries[index].kind {
-        case .object, .array: Int(entries[index].second)
-        default: index + 1
-        }
+        entries[index].next(at: index)
     }
 
     /// The string (or key) at `index`, decoded.
@@ -113,7 +107,7 @@ package final class JSONDocument: Sendable {
                         case .equalIgnoringCase: caseFolded = caseFolded ?? value
                         case .different: break
                         }
-                        position = Self.next(after: value, in: entries)
+                        position = entries[value].next(at: value)
                     }
                     return ignoringCase ? caseFolded : nil
                 }

@@ -150,7 +150,7 @@ struct JSONValueBuilder {
         var next = object + 1
         while next < entries.count {
             keyIndices.append(next)
-            next = JSONDocument.next(after: next + 1, in: entries)
+            next = entries[next + 1].next(at: next + 1)
         }
         guard keyIndices.count <= 16 else {
             var seen = Set<String>(minimumCapacity: keyIndices.count)
