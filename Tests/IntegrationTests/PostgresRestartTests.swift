@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import Synchronization
+import TestSupport
 import Testing
 
 /// PostgreSQL restarts while shares pour in. Opt-in: restarting the database disturbs every other test
@@ -66,10 +67,7 @@ struct PostgresRestartTests {
                 defer { load.stop() }
                 // Restart in the middle of the load: once it has made some shares (not after a fixed
                 // time, which on a busy machine may be too few), or after 60 s whatever it did.
-                let loaded = ContinuousClock.now + .seconds(60)
-                while load.createdBeforeRestart <= 50 && ContinuousClock.now < loaded {
-                    try await Task.sleep(for: .milliseconds(20))
-                }
+                _ = await eventually(timeout: .seconds(60)) { load.createdBeforeRestart > 50 }
                 let status = try await Shell.run(try #require(IntegrationDatabase.postgresRestartCommand))
                 #expect(status == 0 || status == nil, "the restart command failed")
                 load.markRestarted()

@@ -3,6 +3,7 @@ import Foundation
 import LinkPreviewTesting
 import NIOHTTP1
 import Synchronization
+import TestSupport
 import Testing
 
 /// Several servers on one PostgreSQL share the preview queue (`FOR UPDATE SKIP LOCKED`): each job goes
@@ -26,10 +27,7 @@ struct SharedJobQueueTests {
                 $0.peak = max($0.peak, $0.now)
             }
             defer { inFlight.withLock { $0.now -= 1 } }
-            let giveUp = ContinuousClock.now + .seconds(8)
-            while inFlight.withLock({ $0.peak }) < 5, ContinuousClock.now < giveUp {
-                try? await Task.sleep(for: .milliseconds(5))
-            }
+            _ = await eventually(timeout: .seconds(8)) { inFlight.withLock { $0.peak } >= 5 }
             try? await Task.sleep(for: .milliseconds(100))
             guard request.path.hasPrefix("/page/") else { return .status(404) }
             return .html("<html><head><title>Page \(request.path.dropFirst(6))</title></head></html>")

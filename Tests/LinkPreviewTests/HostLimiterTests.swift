@@ -1,4 +1,5 @@
 import LinkPreview
+import TestSupport
 import Testing
 
 private struct Failure: Error {}

@@ -3,6 +3,7 @@ import LinkPreview
 import LinkPreviewCore
 import LinkPreviewTesting
 import Synchronization
+import TestSupport
 import Testing
 
 @Suite("MetadataProvider: caching, revalidation, single-flight")
@@ -99,10 +100,7 @@ struct MetadataProviderCacheTests {
                 // Hold each request until a second one has arrived, so the test
                 // asserts what the limit allows, not how fast this machine starts
                 // tasks; a limiter that lets only one through fails after 5 s.
-                let deadline = ContinuousClock.now + .seconds(5)
-                while inFlight.withLock({ $0.peak }) < 2, ContinuousClock.now < deadline {
-                    try? await Task.sleep(for: .milliseconds(5))
-                }
+                _ = await eventually(timeout: .seconds(5)) { inFlight.withLock { $0.peak } >= 2 }
                 // Stay a little longer, so a limiter that lets a third through is seen.
                 try? await Task.sleep(for: .milliseconds(50))
                 inFlight.withLock { $0.now -= 1 }

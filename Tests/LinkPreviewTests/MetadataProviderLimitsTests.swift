@@ -187,10 +187,7 @@ struct MetadataProviderLimitsTests {
         try await ProviderFixture.run({ _ in stall }) { server, provider in
             let task = Task { try await provider.metadata(for: server.url("/stall")) }
             // Cancel once the request is in, so that a stalled read is what gets cancelled.
-            let deadline = ContinuousClock.now + .seconds(30)
-            while server.requestCount("/stall") == 0, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(10))
-            }
+            _ = await eventually { server.requestCount("/stall") > 0 }
             let started = ContinuousClock.now
             task.cancel()
             let error = await ProviderFixture.error { _ = try await task.value }

@@ -178,10 +178,7 @@ struct PreviewCommandTests {
         let waitsFor = ["/slow": "/medium", "/medium": "/fast"]
         let handler: LoopbackHTTPServer.Handler = { request in
             if let before = waitsFor[request.path] {
-                let giveUp = ContinuousClock.now + .seconds(8)
-                while !answered.items.contains(before) && ContinuousClock.now < giveUp {
-                    try? await Task.sleep(for: .milliseconds(5))
-                }
+                _ = await eventually(timeout: .seconds(8)) { answered.items.contains(before) }
             }
             answered.append(request.path)
             return .html(Self.page(title: "Page \(request.path)"))
