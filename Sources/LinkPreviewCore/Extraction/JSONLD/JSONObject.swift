@@ -46,9 +46,6 @@ package struct JSONObject: Sendable {
         return entry.hasRepeatedKeys ? uniqueMembers().count : Int(entry.first)
     }
 
-    /// The keys, in order.
-    package var keys: some Sequence<String> { members.lazy.map(\.key) }
-
     /// The value for `key`, compared exactly (as Swift strings).
     package subscript(_ key: String) -> JSONValue? {
         value(forKey: key, ignoringCase: false)

@@ -38,12 +38,6 @@ package struct JSONValue: Sendable {
         entry.kind == .string ? document.string(at: index) : nil
     }
 
-    /// The number as written (always valid JSON number syntax), when the value is one; see
-    /// ``doubleValue``.
-    package var numberText: String? {
-        entry.kind == .number ? document.numberString(at: index) : nil
-    }
-
     /// `true` or `false`, when the value is one.
     package var bool: Bool? {
         switch entry.kind {
