@@ -24,6 +24,10 @@ public struct ServerConfiguration: Sendable {
     /// its events anyway, so that a lost notification (sent before this process listened, or while
     /// its listener reconnected) delays a change by at most this. Default 5 s.
     public var shelfEventRecheckInterval: Duration = .seconds(5)
+    /// How long a connection may stay silent, before its request's head is complete or between
+    /// requests, before the server closes it, so idle and slow-header (slowloris) connections do not
+    /// pile up. A request being answered (a live-change stream too) is not idle. Default 60 s.
+    public var connectionIdleTimeout: Duration = .seconds(60)
     /// How often housekeeping runs (refreshes, sweeps). Default 60 s.
     public var maintenanceInterval: Duration = .seconds(60)
     /// Expired previews queued for a refresh per housekeeping round. Default 100.

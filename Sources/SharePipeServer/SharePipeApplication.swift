@@ -1,5 +1,6 @@
 public import Hummingbird
 import Logging
+import NIOCore
 import ServiceLifecycle
 
 extension ServerContext {
@@ -12,9 +13,10 @@ extension ServerContext {
     /// try await context.close()
     /// ```
     public func application() -> some ApplicationProtocol {
-        let router = Router(context: ServerRequestContext.self)
+        let router = Router(context: ServerRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.middlewares.add(RequestIDMiddleware())
         router.middlewares.add(MetricsMiddleware(metrics: metrics))
+        router.middlewares.add(HeadRequestMiddleware())
         router.middlewares.add(ProblemMiddleware())
         router.middlewares.add(
             RateLimitMiddleware(
@@ -38,6 +40,7 @@ extension ServerContext {
         addMetricsRoute(to: router)
         return Application(
             router: router,
+            server: .http1(configuration: .init(idleTimeout: TimeAmount(configuration.connectionIdleTimeout))),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port),
                 serverName: "SharePipe"

@@ -58,7 +58,25 @@ extension BadInput {
         BadInput(.post, "/v1/conversations", body: .json("[]"), 400, "wrong-field-type"),
         BadInput(.post, "/v1/devices", .none, body: .json(#"{"handle": "#), 400, "malformed-json"),
         BadInput(.post, "/v1/devices", .none, body: .json(#"{"handle": 1, "password": 2}"#), 400, "wrong-field-type"),
+        // Over each route's body limit (1, 4 and 16 KiB): 413, as for shares.
+        BadInput(.post, "/v1/devices", .none, body: .json(padded(5_000)), 413, "body-too-large"),
+        BadInput(.post, "/v1/conversations", body: .json(padded(17_000)), 413, "body-too-large"),
+        BadInput(.patch, "/v1/conversations/\(unknown)", body: .json(padded(2_000)), 413, "body-too-large"),
+        BadInput(.post, "/v1/highlights/\(unknown)/reply", body: .json(padded(17_000)), 413, "body-too-large"),
+        // The right JSON type, but not a value the member takes.
+        BadInput(
+            .post,
+            "/v1/highlights/\(unknown)/reply",
+            body: .json(#"{"conversationId": "nope"}"#),
+            422,
+            "validation-failed"
+        ),
     ]
+
+    /// A JSON object of about `bytes` bytes.
+    static func padded(_ bytes: Int) -> String {
+        #"{"pad": "\#(String(repeating: "x", count: bytes))"}"#
+    }
 
     static let shareBodies: [BadInput] = [
         share(validShare, key: nil, 400, "idempotency-key-missing"),
@@ -220,14 +238,15 @@ extension BadInput {
         return rows
     }()
 
-    /// Routes without a token have no input to get wrong but the method and the path. (Hummingbird's router
-    /// answers a path it knows with another method as 404, not 405.)
+    /// Routes without a token have no input to get wrong but the method and the path: a path the API
+    /// has with another method is 405 (with `Allow`), a path it does not have 404.
     static let unauthenticatedRoutes: [BadInput] = [
-        BadInput(.post, "/health", .none, body: .json("{}"), 404, "not-found"),
-        BadInput(.delete, "/ready", .none, 404, "not-found"),
-        BadInput(.put, "/openapi.json", .none, body: .json("{}"), 404, "not-found"),
-        BadInput(.post, "/metrics", .none, 404, "not-found"),
-        BadInput(.put, "/v1/shares", .adaApp, body: .json(validShare), 404, "not-found"),
+        BadInput(.post, "/health", .none, body: .json("{}"), 405, "method-not-allowed"),
+        BadInput(.delete, "/ready", .none, 405, "method-not-allowed"),
+        BadInput(.put, "/openapi.json", .none, body: .json("{}"), 405, "method-not-allowed"),
+        BadInput(.post, "/metrics", .none, 405, "method-not-allowed"),
+        BadInput(.put, "/v1/shares", .adaApp, body: .json(validShare), 405, "method-not-allowed"),
+        BadInput(.delete, "/v1/shares/{bobShare}", .adaApp, 405, "method-not-allowed"),
         BadInput(.get, "/v1/nothing-here", .adaApp, 404, "not-found"),
         BadInput(.get, "/v1/shares/a/b", .adaApp, 404, "not-found"),
     ]

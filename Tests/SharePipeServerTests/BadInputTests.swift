@@ -14,7 +14,8 @@ struct BadInputTests {
         for route in APIRoutes.all {
             // A route without a token takes no input: a wrong method on its path is the row it gets.
             let rows = BadInput.table.filter {
-                ($0.method.rawValue == route.method || !route.authenticated) && Self.matches(route.path, $0.path)
+                ($0.method.rawValue == route.method || !route.authenticated)
+                    && APIRoutes.path($0.path.prefix { $0 != "?" }, fits: route.path)
             }
             #expect(!rows.isEmpty, "no bad input for \(route)")
         }
@@ -22,7 +23,9 @@ struct BadInputTests {
 
     @Test("Each bad request gets its 4xx problem+json", arguments: TestDatabase.all)
     func table(database: TestDatabase) async throws {
-        try await ServerFixture.run(on: database, configure: { $0.requestsPerSecondPerAddress = 0 }) { fixture, client in
+        try await ServerFixture.run(on: database, configure: { $0.requestsPerSecondPerAddress = 0 }) {
+            fixture,
+            client in
             let world = try await BadInputWorld.make(fixture, client: client)
             for row in BadInput.table {
                 var headers = HTTPFields()
@@ -56,6 +59,80 @@ struct BadInputTests {
         }
     }
 
+    @Test("HEAD answers as GET without the body, problems too; another method on a known path is 405 with Allow")
+    func headAndWrongMethods() async throws {
+        try await ServerFixture.run { fixture, client in
+            let health = try await client.execute(uri: "/health", method: .head)
+            #expect(health.status == .ok && health.body.readableBytes == 0)
+            let headers = ServerFixture.headers(token: fixture.appToken, json: false)
+            let me = try await client.execute(uri: "/v1/me", method: .get, headers: headers)
+            let headMe = try await client.execute(uri: "/v1/me", method: .head, headers: headers)
+            #expect(headMe.status == .ok && headMe.body.readableBytes == 0)
+            #expect(headMe.headers[.contentLength] == String(me.body.readableBytes))
+            let anonymous = try await client.execute(uri: "/v1/me", method: .head)
+            #expect(anonymous.status == .unauthorized && anonymous.body.readableBytes == 0)
+            #expect(anonymous.headers[.contentType] == ProblemDetails.mediaType)
+            let events = try await client.execute(uri: "/v1/highlights/events", method: .head, headers: headers)
+            #expect(events.status == .ok && events.headers[.contentType] == "text/event-stream")
+
+            let post = try await client.execute(uri: "/health", method: .post)
+            #expect(post.status == .methodNotAllowed && post.headers[.allow] == "GET, HEAD")
+            let put = try await client.execute(uri: "/v1/highlights/\(UUID())/pin", method: .post, headers: headers)
+            #expect(put.status == .methodNotAllowed && put.headers[.allow] == "PUT, DELETE")
+        }
+    }
+
+    @Test("A body with malformed chunks, or cut short by a client that hangs up, is 400 malformed-body, not a 500")
+    func brokenBodies() async throws {
+        try await ServerFixture.run { fixture, client in
+            let port = try #require(client.port)
+            let head = "Host: x\r\nAuthorization: Bearer \(fixture.shareToken)\r\nContent-Type: application/json\r\n"
+            let requests = [
+                (
+                    "malformed chunk size",
+                    "POST /v1/shares HTTP/1.1\r\n\(head)Idempotency-Key: chunks\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\nzz\r\n{}\r\n0\r\n\r\n",
+                    false
+                ),
+                (
+                    "body cut short",
+                    "POST /v1/shares HTTP/1.1\r\n\(head)Idempotency-Key: short\r\nContent-Length: 100\r\n\r\n{\"url\": \"https://example.com/cut\"",
+                    true
+                ),
+                (
+                    "devices body cut short",
+                    "POST /v1/devices HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"handle\": \"ada\"",
+                    true
+                ),
+            ]
+            for (name, request, hangUp) in requests {
+                let answer = try await RawHTTPExchange.send(request, port: port, hangUp: hangUp)
+                #expect(answer.hasPrefix("HTTP/1.1 400"), "\(name): \(answer.prefix(200))")
+                #expect(answer.contains(ProblemDetails.TypeURI.malformedBody), "\(name): \(answer.prefix(400))")
+            }
+            let metrics = String(buffer: try await client.execute(uri: "/metrics", method: .get).body)
+            #expect(!metrics.contains(#"status="500""#), "\(metrics)")
+            #expect(try await fixture.context.database.shares(userID: fixture.user.id, before: nil, limit: 10).isEmpty)
+        }
+    }
+
+    @Test("A connection that never finishes its request's head is closed after the idle timeout")
+    func idleConnections() async throws {
+        try await ServerFixture.run(configure: { $0.connectionIdleTimeout = .seconds(1) }) { _, client in
+            let port = try #require(client.port)
+            // Far above the 1 s timeout on a slow machine, far below "never".
+            let silent = try await RawHTTPExchange.send("", port: port, timeout: .seconds(30))
+            let slowHead = try await RawHTTPExchange.send(
+                "GET /health HTTP/1.1\r\nHost: x\r\n",
+                port: port,
+                timeout: .seconds(30)
+            )
+            #expect(silent.isEmpty && slowHead.isEmpty)
+            // A request within the timeout is answered as usual.
+            let answered = try await RawHTTPExchange.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n", port: port)
+            #expect(answered.hasPrefix("HTTP/1.1 200"))
+        }
+    }
+
     /// What is wrong with an answer to `row`: nothing when it is the row's 4xx as a complete problem.
     static func mismatches(_ row: BadInput, status: Int, contentType: String?, problem: [String: Any]) -> [String] {
         var wrong: [String] = []
@@ -72,15 +149,6 @@ struct BadInputTests {
             wrong.append("type \(type), not \(expected)")
         }
         return wrong
-    }
-
-    /// Whether `path` (with a query, placeholders for ids) is an instance of the OpenAPI `template`.
-    static func matches(_ template: String, _ path: String) -> Bool {
-        let path = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0]
-        let want = template.split(separator: "/")
-        let have = path.split(separator: "/")
-        guard want.count == have.count else { return false }
-        return zip(want, have).allSatisfy { $0.hasPrefix("{") || $0 == $1 }
     }
 }
 

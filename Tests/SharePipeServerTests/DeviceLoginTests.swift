@@ -17,7 +17,8 @@ struct DeviceLoginTests {
         )
     }
 
-    static func login(_ client: any TestClientProtocol, _ body: String, json: Bool = true) async throws -> TestResponse {
+    static func login(_ client: any TestClientProtocol, _ body: String, json: Bool = true) async throws -> TestResponse
+    {
         try await client.execute(
             uri: "/v1/devices",
             method: .post,
@@ -42,7 +43,11 @@ struct DeviceLoginTests {
             #expect(shareToken.hasPrefix("sps_") && appToken.hasPrefix("spa_"))
             #expect((json["device"] as? [String: Any])?["name"] as? String == "Grace's iPhone")
 
-            let me = try await client.execute(uri: "/v1/me", method: .get, headers: ServerFixture.headers(token: appToken))
+            let me = try await client.execute(
+                uri: "/v1/me",
+                method: .get,
+                headers: ServerFixture.headers(token: appToken)
+            )
             #expect((try ServerFixture.json(me)["user"] as? [String: Any])?["handle"] as? String == "grace")
             let share = try await client.execute(
                 uri: "/v1/shares",
@@ -71,20 +76,57 @@ struct DeviceLoginTests {
             for response in [wrongPassword, unknownHandle, noPassword] {
                 #expect(response.status == .unauthorized)
                 #expect(response.headers[.contentType] == "application/problem+json")
-                #expect(try ServerFixture.json(response)["type"] as? String == ProblemDetails.TypeURI.invalidCredentials)
+                #expect(
+                    try ServerFixture.json(response)["type"] as? String == ProblemDetails.TypeURI.invalidCredentials
+                )
             }
             #expect(ServerFixture.bytes(wrongPassword) == ServerFixture.bytes(unknownHandle))
             #expect(try await fixture.context.database.devices(userID: fixture.user.id).count == 1)
         }
     }
 
-    @Test("Bad bodies get the matching problem", arguments: [
-        (#"{"handle": "grace", "password": "x"}"#, true, 422, ProblemDetails.TypeURI.validationFailed),
-        (#"{"handle": "grace", "password": 7, "name": "x"}"#, true, 400, ProblemDetails.TypeURI.wrongFieldType),
-        (#"{"handle": "grace""#, true, 400, ProblemDetails.TypeURI.malformedJSON),
-        (#"{"handle": "grace", "password": "x", "name": "   "}"#, true, 422, ProblemDetails.TypeURI.validationFailed),
-        (#"handle=grace"#, false, 415, ProblemDetails.TypeURI.unsupportedMediaType),
-    ])
+    @Test("A password is read whole: a NUL and anything after it never match, and no password may hold one")
+    func nulInPassword() async throws {
+        try await ServerFixture.run { fixture, client in
+            try await Self.addGrace(fixture)
+            // bcrypt stops at a NUL: without the check, this matched Grace's password.
+            let extended = try await Self.login(
+                client,
+                #"{"handle": "grace", "password": "\#(Self.password)\u0000WRONG", "name": "x"}"#
+            )
+            #expect(extended.status == .unauthorized)
+            // An account whose hash was made from NULs (before they were refused) has no empty password.
+            _ = try await fixture.context.database.createUser(
+                handle: "nul",
+                displayName: "Nul",
+                passwordHash: try await Passwords.hash(String(repeating: "\0", count: 8))
+            )
+            for password in ["", #"\u0000\u0000\u0000\u0000\u0000\u0000\u0000\u0000"#] {
+                let response = try await Self.login(
+                    client,
+                    #"{"handle": "nul", "password": "\#(password)", "name": "x"}"#
+                )
+                #expect(response.status == .unauthorized, "password \(password.debugDescription)")
+            }
+            #expect(Passwords.problem(with: String(repeating: "\0", count: 8)) != nil)
+            #expect(Passwords.problem(with: "abcdefgh\0") != nil)
+            #expect(Passwords.problem(with: "abcdefgh") == nil)
+        }
+    }
+
+    @Test(
+        "Bad bodies get the matching problem",
+        arguments: [
+            (#"{"handle": "grace", "password": "x"}"#, true, 422, ProblemDetails.TypeURI.validationFailed),
+            (#"{"handle": "grace", "password": 7, "name": "x"}"#, true, 400, ProblemDetails.TypeURI.wrongFieldType),
+            (#"{"handle": "grace""#, true, 400, ProblemDetails.TypeURI.malformedJSON),
+            (
+                #"{"handle": "grace", "password": "x", "name": "   "}"#, true, 422,
+                ProblemDetails.TypeURI.validationFailed
+            ),
+            (#"handle=grace"#, false, 415, ProblemDetails.TypeURI.unsupportedMediaType),
+        ]
+    )
     func badBodies(body: String, json: Bool, status: Int, type: String) async throws {
         try await ServerFixture.run { _, client in
             let response = try await Self.login(client, body, json: json)

@@ -158,6 +158,46 @@ struct HighlightEventsTests {
         }
     }
 
+    @Test(
+        "A Last-Event-ID whose changes were pruned, or that the stream never sent (up to Int64.max), gets a reset, then live changes",
+        arguments: TestDatabase.all
+    )
+    func resumeAfterUnknownID(database: TestDatabase) async throws {
+        try await ServerFixture.run(on: database) { fixture, client in
+            let world = try await ShelfWorld.make(fixture, client)
+            let port = try #require(client.port)
+            var links: [String] = []
+            for url in ["https://example.com/one", "https://example.com/two", "https://example.com/three"] {
+                links.append(try await world.share("bob", url, to: ["@ada"]))
+            }
+            // Keeps only the latest of ada's three events.
+            try await fixture.context.database.pruneShelfEvents(before: Date().addingTimeInterval(3600))
+            let bounds = try await fixture.context.database.shelfEventBounds(userID: fixture.user.id)
+            #expect(bounds.oldest == bounds.latest)
+
+            for lastID in ["0", String(bounds.latest + 1), String(Int64.max)] {
+                let stream = try await EventStream(port: port, token: fixture.appToken, lastEventID: lastID)
+                let reset = try #require(try await stream.next(), "Last-Event-ID \(lastID)")
+                #expect(reset.data["reset"] as? Bool == true, "Last-Event-ID \(lastID)")
+                #expect(reset.id == String(bounds.latest), "Last-Event-ID \(lastID)")
+            }
+            // The id before the kept one misses nothing: no reset, the kept change, then the next one live.
+            let resumed = try await EventStream(
+                port: port,
+                token: fixture.appToken,
+                lastEventID: String(bounds.latest - 1)
+            )
+            let kept = try #require(try await resumed.next())
+            #expect(kept.data["reset"] as? Bool == false)
+            #expect((kept.data["added"] as? [String])?.map { $0.lowercased() } == [links[2].lowercased()])
+            let link = try await world.share("cat", "https://example.com/four", to: ["@ada"])
+            let added = try #require(try await resumed.next())
+            #expect((added.data["added"] as? [String])?.map { $0.lowercased() } == [link.lowercased()])
+            // The server is still up.
+            #expect(try await world.request("ada", .get, "/v1/highlights").status == .ok)
+        }
+    }
+
     /// Waits until `count` sessions on the database have run `LISTEN`, for at most 60 s.
     static func waitForListeners(_ count: Int, on database: Database) async throws {
         let deadline = ContinuousClock.now + .seconds(60)

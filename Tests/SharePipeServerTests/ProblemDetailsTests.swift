@@ -10,14 +10,17 @@ struct ProblemDetailsTests {
             (ProblemDetails.wrongFieldTypes([.init(pointer: "/url", detail: "x")]), 400, "wrong-field-type"),
             (ProblemDetails.idempotencyKeyMissing, 400, "idempotency-key-missing"),
             (ProblemDetails.idempotencyKeyInvalid(detail: "too long"), 400, "idempotency-key-invalid"),
+            (ProblemDetails.malformedBody, 400, "malformed-body"),
             (ProblemDetails.tokenMissing, 401, "token-missing"),
             (ProblemDetails.tokenInvalid, 401, "token-invalid"),
             (ProblemDetails.tokenRevoked, 401, "token-revoked"),
             (ProblemDetails.tokenExpired, 401, "token-expired"),
             (ProblemDetails.insufficientScope(required: "app"), 403, "insufficient-scope"),
             (ProblemDetails.notFound(detail: "No share with this id."), 404, "not-found"),
+            (ProblemDetails.methodNotAllowed(allowed: ["GET", "HEAD"]), 405, "method-not-allowed"),
             (ProblemDetails.idempotencyKeyInFlight(), 409, "idempotency-key-in-flight"),
             (ProblemDetails.bodyTooLarge(limit: 65_536), 413, "body-too-large"),
+            (ProblemDetails.bodyTooLarge(limit: nil), 413, "body-too-large"),
             (ProblemDetails.unsupportedMediaType(received: "text/plain"), 415, "unsupported-media-type"),
             (ProblemDetails.validationFailed([.init(pointer: "/url", detail: "x")]), 422, "validation-failed"),
             (ProblemDetails.idempotencyKeyReused, 422, "idempotency-key-reused"),
@@ -39,7 +42,7 @@ struct ProblemDetailsTests {
             T.malformedJSON, T.wrongFieldType, T.idempotencyKeyMissing, T.idempotencyKeyInvalid, T.tokenMissing,
             T.tokenInvalid, T.tokenRevoked, T.tokenExpired, T.insufficientScope, T.notFound, T.idempotencyKeyInFlight,
             T.bodyTooLarge, T.unsupportedMediaType, T.validationFailed, T.idempotencyKeyReused, T.rateLimited,
-            T.internalError, T.unavailable,
+            T.internalError, T.unavailable, T.malformedBody, T.methodNotAllowed,
         ]
         #expect(Set(all).count == all.count)
         #expect(all.allSatisfy { $0.hasPrefix(ProblemDetails.TypeURI.base) })

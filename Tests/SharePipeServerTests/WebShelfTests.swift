@@ -53,7 +53,9 @@ struct WebShelfTests {
             let pinnedSection = try #require(pinnedPage.range(of: #"id="pinned""#))
             #expect(pinnedPage[pinnedSection.upperBound...].contains("Worth keeping"))
 
-            #expect(try await browser.post(client, "/highlights/\(dropID)/remove", [("csrf", csrf)]).status == .seeOther)
+            #expect(
+                try await browser.post(client, "/highlights/\(dropID)/remove", [("csrf", csrf)]).status == .seeOther
+            )
             try await world.share("dan", "https://example.com/drop", to: ["@ada"])
             #expect(!String(buffer: try await browser.get(client, "/").body).contains("example.com/drop"))
 
@@ -69,7 +71,48 @@ struct WebShelfTests {
         }
     }
 
-    @Test("Signed out, every page leads to sign-in; devices get a token shown once; settings change the name and sign out everywhere")
+    @Test(
+        "A reply from a link's page is stored whole; one over 2,000 characters, or a form over 16 KiB, is refused and stores nothing"
+    )
+    func replyLimits() async throws {
+        try await ServerFixture.run { fixture, client in
+            let world = try await ShelfWorld.make(fixture, client)
+            let link = try await world.share("bob", "https://example.com/talk", to: ["@ada"])
+            var browser = try await Self.signedIn(fixture)
+            let csrf = try #require(Browser.csrf(in: try await browser.get(client, "/links/\(link)")))
+            func notes() async throws -> [String] {
+                try await fixture.context.database.run { sql in
+                    try await sql.raw(
+                        "SELECT note FROM messages WHERE sender_id = \(bind: fixture.user.id.uuidString) ORDER BY created_at"
+                    ).all().map { try $0.decode(column: "note", as: String.self) }
+                }
+            }
+
+            let whole = String(repeating: "w", count: 2_000)
+            let posted = try await browser.post(client, "/highlights/\(link)/reply", [("csrf", csrf), ("note", whole)])
+            #expect(posted.status == .seeOther)
+            #expect(try await notes() == [whole])
+
+            let tooLong = try await browser.post(
+                client,
+                "/highlights/\(link)/reply",
+                [("csrf", csrf), ("note", String(repeating: "n", count: 2_001))]
+            )
+            #expect(tooLong.status == .unprocessableContent)
+            #expect(String(buffer: tooLong.body).contains("2000 characters"))
+            let tooLarge = try await browser.post(
+                client,
+                "/highlights/\(link)/reply",
+                [("csrf", csrf), ("note", "hi"), ("pad", String(repeating: "p", count: 20_000))]
+            )
+            #expect(tooLarge.status == .contentTooLarge)
+            #expect(try await notes() == [whole])
+        }
+    }
+
+    @Test(
+        "Signed out, every page leads to sign-in; devices get a token shown once; settings change the name and sign out everywhere"
+    )
     func pagesAndDevices() async throws {
         try await ServerFixture.run { fixture, client in
             var anonymous = Browser()
@@ -90,10 +133,15 @@ struct WebShelfTests {
             // Settings: a new display name, then signing out everywhere ends this session too.
             let settings = try await browser.get(client, "/settings")
             let token = try #require(Browser.csrf(in: settings))
-            #expect(try await browser.post(client, "/settings/profile", [("csrf", token), ("displayName", "Ada Lovelace")]).status == .seeOther)
+            #expect(
+                try await browser.post(client, "/settings/profile", [("csrf", token), ("displayName", "Ada Lovelace")])
+                    .status == .seeOther
+            )
             #expect(String(buffer: try await browser.get(client, "/settings").body).contains(#"value="Ada Lovelace""#))
             let session = try #require(browser.cookies["sharepipe_session"])
-            #expect(try await browser.post(client, "/settings/sign-out-everywhere", [("csrf", token)]).status == .seeOther)
+            #expect(
+                try await browser.post(client, "/settings/sign-out-everywhere", [("csrf", token)]).status == .seeOther
+            )
             browser.cookies["sharepipe_session"] = session
             #expect(try await browser.get(client, "/settings").status == .seeOther)
         }

@@ -10,9 +10,12 @@ public enum Passwords {
     /// refused rather than silently cut.
     public static let lengthInBytes = 8...72
 
-    /// Why `password` is not acceptable, or nil when it is.
+    /// Why `password` is not acceptable, or nil when it is. A NUL character is refused too: bcrypt
+    /// reads the password as C text and would stop at it, so `"secret\0anything"` would match
+    /// `"secret"`, and eight NULs the empty password.
     public static func problem(with password: String) -> String? {
-        lengthInBytes.contains(password.utf8.count)
+        if password.utf8.contains(0) { return "A password cannot contain the NUL character." }
+        return lengthInBytes.contains(password.utf8.count)
             ? nil
             : "Use \(lengthInBytes.lowerBound)–\(lengthInBytes.upperBound) bytes for the password."
     }
@@ -24,11 +27,13 @@ public enum Passwords {
 
     /// Whether `password` matches `hash`. Without a hash (an unknown handle, an account without a
     /// password) a dummy hash is checked instead, so the answer takes as long and says nothing
-    /// about which handles exist.
+    /// about which handles exist. A password that could not have been set (see ``problem(with:)``)
+    /// never matches: bcrypt stops at a NUL, so a hash made from NULs before they were refused
+    /// would otherwise match the empty password.
     static func verify(_ password: String, against hash: String?) async throws -> Bool {
         try await NIOThreadPool.singleton.runIfActive {
             let matches = Bcrypt.verify(password, hash: hash ?? dummyHash)
-            return matches && hash != nil
+            return matches && hash != nil && problem(with: password) == nil
         }
     }
 

@@ -5,7 +5,8 @@ import Logging
 
 /// Turns every error into an RFC 9457 `application/problem+json` response: ``ProblemDetails`` as
 /// they are, an unreachable database as 503 with `Retry-After`, Hummingbird's HTTP errors by their
-/// status, anything else as a logged 500 that reveals nothing.
+/// status (the router's 404 for an API path that takes other methods as 405 with `Allow`),
+/// anything else as a logged 500 that reveals nothing.
 struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(
         _ request: Request,
@@ -21,8 +22,14 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             return Self.response(.unavailable(retryAfter: 2))
         } catch let error as HTTPError {
             let status = Int(error.status.code)
-            if status == 413 { return Self.response(.bodyTooLarge(limit: 0)) }
+            if status == 413 { return Self.response(.bodyTooLarge(limit: nil)) }
             if status == 404 {
+                let allowed = APIRoutes.methods(at: request.uri.path)
+                if !allowed.isEmpty && !allowed.contains(request.method.rawValue) {
+                    var response = Self.response(.methodNotAllowed(allowed: allowed))
+                    response.headers[.allow] = allowed.joined(separator: ", ")
+                    return response
+                }
                 return Self.response(.notFound(detail: "No such route; see /openapi.json for the methods and paths."))
             }
             return Self.response(

@@ -8,7 +8,8 @@ extension ServerContext {
     /// `SWHighlightCenterDelegate` analog). Each event is `highlightsDidChange` with the link ids
     /// `added`, `removed` and `updated` since the previous one, and an `id` to resume from: a client
     /// that reconnects with `Last-Event-ID` gets every change it missed (changes are kept 7 days;
-    /// past that it gets one event with `"reset": true` and should reload the shelf). A comment line
+    /// past that, or with an id its stream never sent, it gets one event with `"reset": true` and
+    /// should reload the shelf). A comment line
     /// every 15 s keeps proxies from closing the stream; the stream ends when the server shuts down.
     /// Changes arrive at once through the database's notifications, and at most
     /// ``ServerConfiguration/shelfEventRecheckInterval`` (5 s) late when a notification was lost.
@@ -28,25 +29,26 @@ extension ServerContext {
                 }
                 resumeFrom = value
             }
+            var headers = HTTPFields()
+            headers[.contentType] = "text/event-stream"
+            headers[.cacheControl] = "no-store"
+            headers[HTTPField.Name("X-Accel-Buffering")!] = "no"
+            // HEAD: the stream's head alone, without subscribing (no body would ever unsubscribe).
+            if request.method == .head { return Response(status: .ok, headers: headers) }
             let start = resumeFrom
             let recheckInterval = self.configuration.shelfEventRecheckInterval
             let database = self.database
             let subscription = database.shelfChanges.subscribe(user)
             let bounds = try await storage.shelfEventBounds(userID: user)
-            var headers = HTTPFields()
-            headers[.contentType] = "text/event-stream"
-            headers[.cacheControl] = "no-store"
-            headers[HTTPField.Name("X-Accel-Buffering")!] = "no"
             return Response(
                 status: .ok,
                 headers: headers,
                 body: ResponseBody { writer in
                     defer { database.shelfChanges.unsubscribe(user, id: subscription.id) }
-                    var position = start ?? bounds.latest
+                    let resume = HighlightEventBatch.resumePoint(after: start, kept: bounds)
+                    var position = resume.position
                     try await writer.write(ByteBuffer(string: "retry: 3000\n\n"))
-                    if let start, start + 1 < bounds.oldest {
-                        // Some of the missed changes are no longer kept: tell the client to reload.
-                        position = bounds.latest
+                    if resume.reset {
                         try await writer.write(
                             ByteBuffer(
                                 string: HighlightEventBatch(events: [], reset: true).serverSentEvent(id: position)
@@ -116,6 +118,20 @@ struct HighlightEventBatch: Encodable {
                 updated.append(link)
             }
         }
+    }
+
+    /// Where a stream that resumes after event `start` begins: right after it when every change
+    /// since is still kept, else at the latest change with a reset, when some were pruned or `start`
+    /// is not an id this user's stream sent (above the latest, as after a database restore).
+    static func resumePoint(
+        after start: Int64?,
+        kept bounds: (oldest: Int64, latest: Int64)
+    ) -> (
+        position: Int64, reset: Bool
+    ) {
+        guard let start else { return (bounds.latest, false) }
+        if start < bounds.oldest - 1 || start > bounds.latest { return (bounds.latest, true) }
+        return (start, false)
     }
 
     func serverSentEvent(id: Int64) -> String {

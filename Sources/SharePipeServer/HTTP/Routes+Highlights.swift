@@ -48,17 +48,11 @@ extension ServerContext {
             let principal = try await self.principal(request, allowing: [.app])
             let link = try Self.uuid(context, "id")
             let body = try await JSONRequestBody.decode(Reply.self, from: request, limit: 16 << 10)
-            let note = body.note?.trimmingCharacters(in: .whitespacesAndNewlines)
-            if let note, note.count > ShareLimits.default.maxNoteLength {
-                throw ProblemDetails.validationFailed([
-                    .init(pointer: "/note", detail: "Use at most \(ShareLimits.default.maxNoteLength) characters.")
-                ])
-            }
             switch try await self.storage.reply(
                 linkID: link,
                 userID: principal.user.id,
                 conversationID: body.conversationId,
-                note: note?.isEmpty == true ? nil : note
+                note: try Reply.note(body.note)
             ) {
             case .posted(let conversation, let message):
                 return try jsonResponse(ReplyPosted(conversationId: conversation, messageId: message), status: .created)
@@ -112,6 +106,18 @@ struct Reply: Decodable {
     /// Which conversation, when the link came from several.
     var conversationId: UUID?
     var note: String?
+
+    /// A reply's note as stored: trimmed, nil when empty; over ``ShareLimits/maxNoteLength``
+    /// characters it is refused (422 at `/note`), never cut. The API and the web form both use it.
+    static func note(_ text: String?) throws -> String? {
+        guard let note = text?.trimmingCharacters(in: .whitespacesAndNewlines), !note.isEmpty else { return nil }
+        guard note.count <= ShareLimits.default.maxNoteLength else {
+            throw ProblemDetails.validationFailed([
+                .init(pointer: "/note", detail: "Use at most \(ShareLimits.default.maxNoteLength) characters.")
+            ])
+        }
+        return note
+    }
 }
 
 /// The answer to a reply.

@@ -24,12 +24,7 @@ extension ServerContext {
             throw ProblemDetails.unsupportedMediaType(received: request.headers[.contentType])
         }
         let limits = ShareLimits(maxBodyBytes: configuration.maxBodyBytes)
-        var body: ByteBuffer
-        do {
-            body = try await request.body.collect(upTo: limits.maxBodyBytes + 1)
-        } catch is NIOTooManyBytesError {
-            throw ProblemDetails.bodyTooLarge(limit: limits.maxBodyBytes)
-        }
+        var body = try await request.collectBody(upTo: limits.maxBodyBytes)
         let bytes = body.readBytes(length: body.readableBytes) ?? []
         let submission = try ShareSubmission.decode(bytes, limits: limits).get()
         let fingerprint = SHA256.hexDigest(of: submission.canonicalBody)

@@ -93,7 +93,7 @@ extension ServerContext {
 
     /// A problem as a page of its own, with its status.
     func messagePage(_ problem: ProblemDetails) -> Response {
-        let page = WebPageValues.Message(title: problem.title, heading: problem.title, message: problem.detail ?? "")
+        let page = WebPageValues.Message(title: problem.title, heading: problem.title, message: Self.sentence(problem))
         return web.pages.render("message", page, status: Self.status(of: problem))
     }
 

@@ -216,12 +216,11 @@ extension ServerContext {
         router.post("/highlights/:id/reply") { request, context in
             try await self.form(request, WebReplyForm.self) { user, form, _ in
                 let link = try Self.uuid(context, "id")
-                let note = form.note?.trimmingCharacters(in: .whitespacesAndNewlines)
                 _ = try await self.storage.reply(
                     linkID: link,
                     userID: user.id,
                     conversationID: form.conversationId.flatMap(UUID.init(uuidString:)),
-                    note: note?.isEmpty == false ? String(note!.prefix(ShareLimits.default.maxNoteLength)) : nil
+                    note: try Reply.note(form.note)
                 )
                 return Response.redirect(to: "/links/\(link.uuidString)")
             }

@@ -13,8 +13,7 @@ enum WebForm {
                 expected: "application/x-www-form-urlencoded"
             )
         }
-        let body = try await request.body.collect(upTo: limit + 1)
-        guard body.readableBytes <= limit else { throw ProblemDetails.bodyTooLarge(limit: limit) }
+        let body = try await request.collectBody(upTo: limit)
         do {
             return try URLEncodedFormDecoder().decode(T.self, from: String(buffer: body))
         } catch {

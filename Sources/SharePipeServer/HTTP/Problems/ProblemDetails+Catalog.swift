@@ -35,6 +35,8 @@ extension ProblemDetails {
         public static let malformedJSON = base + "malformed-json"
         /// 400: a member of the body has the wrong JSON type.
         public static let wrongFieldType = base + "wrong-field-type"
+        /// 400: the body could not be read (malformed chunked framing, or it ended early).
+        public static let malformedBody = base + "malformed-body"
         /// 400: the request has no `Idempotency-Key`.
         public static let idempotencyKeyMissing = base + "idempotency-key-missing"
         /// 400: the `Idempotency-Key` is not acceptable.
@@ -59,6 +61,8 @@ extension ProblemDetails {
         public static let insufficientScope = base + "insufficient-scope"
         /// 404: no such resource, or one that belongs to someone else.
         public static let notFound = base + "not-found"
+        /// 405: the path takes other methods (listed in `Allow`).
+        public static let methodNotAllowed = base + "method-not-allowed"
         /// 409: a request with the same idempotency key is still running.
         public static let idempotencyKeyInFlight = base + "idempotency-key-in-flight"
         /// 413: the body exceeds the limit.
@@ -94,6 +98,17 @@ extension ProblemDetails {
             status: 400,
             detail: count(errors, "member has the wrong type", "members have the wrong type") + "; see `errors`.",
             errors: errors
+        )
+    }
+
+    /// 400: the body could not be read: its chunked framing is malformed, or it ended before its
+    /// `Content-Length` because the client hung up.
+    public static var malformedBody: ProblemDetails {
+        ProblemDetails(
+            type: TypeURI.malformedBody,
+            title: "The body could not be read",
+            status: 400,
+            detail: "The body ended early or its chunked framing is malformed. Send it again whole."
         )
     }
 
@@ -196,16 +211,30 @@ extension ProblemDetails {
         )
     }
 
+    // MARK: 405
+
+    /// 405: the path exists, but not with this method.
+    /// - Parameter allowed: The methods the path takes, as in the `Allow` header.
+    public static func methodNotAllowed(allowed: [String]) -> ProblemDetails {
+        ProblemDetails(
+            type: TypeURI.methodNotAllowed,
+            title: "Method not allowed",
+            status: 405,
+            detail: "This path takes \(allowed.joined(separator: ", ")); see /openapi.json."
+        )
+    }
+
     // MARK: 413, 415
 
     /// 413: the body is larger than the server accepts.
-    /// - Parameter limit: The largest body accepted, in bytes.
-    public static func bodyTooLarge(limit: Int) -> ProblemDetails {
+    /// - Parameter limit: The largest body accepted, in bytes, when known.
+    public static func bodyTooLarge(limit: Int?) -> ProblemDetails {
         ProblemDetails(
             type: TypeURI.bodyTooLarge,
             title: "The body is too large",
             status: 413,
-            detail: "The body is over the limit of \(limit) bytes. Send less text, or share the link alone."
+            detail:
+                "The body is over the limit\(limit.map { " of \($0) bytes" } ?? ""). Send less text, or share the link alone."
         )
     }
 
