@@ -35,6 +35,27 @@ struct ContentSnifferTests {
         }
     }
 
+    // MARK: How many bytes
+
+    @Test func aDeclaredPageThatShowsMarkupIsDecidedBeforeTheWholeWindow() {
+        func enough(_ type: String?, _ bytes: [UInt8]) -> Bool {
+            ContentSniffer.hasEnoughBytes(contentType: type, leadingBytes: bytes)
+        }
+        #expect(enough("text/html; charset=utf-8", Array("<!doctype html>".utf8)))
+        #expect(enough("application/xhtml+xml", Array("<?xml version=\"1.0\"?>".utf8)))
+        #expect(enough("image/png, text/html", [0xEF, 0xBB, 0xBF] + Array(" \r\n\t<html>".utf8)))
+        // Not yet: no type to trust, markup not in sight, or bytes a signature could still start.
+        #expect(!enough(nil, Array("<html>".utf8)))
+        #expect(!enough("text/plain", Array("<html>".utf8)))
+        #expect(!enough("text/html", Array("   ".utf8)))
+        #expect(!enough("text/html", F.png(width: 1, height: 1).prefix(8).map { $0 }))
+        #expect(!enough("text/html", [0xFF, 0xFE, 0x3C, 0x00]))
+        // A full window always is.
+        #expect(enough(nil, Array(repeating: 0x20, count: ContentSniffer.sniffLength)))
+        // Deciding early never changes the answer.
+        #expect(classify("text/html", Array("<p>".utf8)) == .html)
+    }
+
     // MARK: Smuggling and contradictions
 
     @Test func aSmuggledLastTypeDecidesButBinaryBytesStillWin() {

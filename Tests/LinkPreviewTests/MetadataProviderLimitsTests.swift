@@ -28,6 +28,28 @@ struct MetadataProviderLimitsTests {
         }
     }
 
+    @Test("A preview past its deadline says so in one message, whichever timer notices first")
+    func oneTimeoutMessage() async throws {
+        // The page's own deadline and the preview's fire at the same instant; either may win.
+        try await ProviderFixture.run(
+            { _ in LoopbackResponse(body: .stall([])) },
+            configure: { $0.timeout = .seconds(1) }
+        ) { server, provider in
+            let messages = await withTaskGroup(of: String?.self) { group in
+                for index in 0..<12 {
+                    group.addTask {
+                        await ProviderFixture.error {
+                            _ = try await provider.metadata(for: server.url("/silent?\(index)"))
+                        }?
+                        .message
+                    }
+                }
+                return await group.reduce(into: [String?]()) { $0.append($1) }
+            }
+            #expect(Set(messages) == ["The site took longer than 1 s to answer."], "\(messages)")
+        }
+    }
+
     // The margin is wide (a byte every 100 ms against 3 s of silence): the server runs in this process,
     // so a machine starved for seconds (CI, tests in parallel) would starve its drip too.
     @Test("The read timeout measures silence: bytes every 100 ms keep a 3 s read timeout from firing")
@@ -164,6 +186,43 @@ struct MetadataProviderLimitsTests {
         )
         try await provider.shutdown()
         try await server.shutdown()
+    }
+
+    @Test(
+        "A declared HTML page with its charset, whose complete head comes in a piece under 1 KiB, is read from that piece"
+    )
+    func smallFirstPiece() async throws {
+        // The rest never comes: waiting for 1,024 bytes to sniff would end in the 10 s read timeout.
+        // (Without a charset in the header, the `<meta>` prescan still waits for them, as WHATWG says.)
+        let head = Array(
+            #"<html><head><title>Streamed</title><meta name="description" content="Early"><meta property="og:image" content="/i.png"></head>"#
+                .utf8
+        )
+        #expect(head.count < 1024)
+        let response = LoopbackResponse(headers: [("Content-Type", "text/html; charset=utf-8")], body: .stall(head))
+        try await ProviderFixture.run({ _ in response }, configure: { $0.includeSubresources = false }) {
+            server,
+            provider in
+            let metadata = try await provider.metadata(for: server.url("/streamed"))
+            #expect(metadata.title == "Streamed")
+            #expect(metadata.summary == "Early")
+        }
+    }
+
+    @Test(
+        "A page in a Content-Encoding the fetcher cannot undo is unsupportedContent, not an empty preview",
+        arguments: ["br", "zstd", "gzip, gzip", "identity, gzip", "x-gzip"]
+    )
+    func unreadableEncodings(coding: String) async throws {
+        let response = LoopbackResponse(
+            headers: [("Content-Type", "text/html"), ("Content-Encoding", coding)],
+            body: .whole(Array(repeating: 0x8B, count: 200))
+        )
+        try await ProviderFixture.run({ _ in response }) { server, provider in
+            let error = await ProviderFixture.error { _ = try await provider.metadata(for: server.url("/encoded")) }
+            #expect(error?.code == .unsupportedContent, "\(String(describing: error))")
+            #expect(error?.message.contains(coding) == true, "\(String(describing: error?.message))")
+        }
     }
 
     @Test("A gzip bomb fails as decompressionBomb instead of expanding")

@@ -37,6 +37,21 @@ struct MetadataProviderTests {
         }
     }
 
+    @Test("A Location with a space keeps its escapes: /ok with%20space is requested as /ok%20with%20space")
+    func locationWithSpaces() async throws {
+        try await ProviderFixture.run({ request in
+            switch request.uri {
+            case "/start": .redirect("/ok with%20space?q=a b")
+            case "/ok%20with%20space?q=a%20b": .html(ProviderFixture.page)
+            default: .status(404)
+            }
+        }) { server, provider in
+            let report = try await provider.preview(for: server.url("/start"))
+            #expect(report.metadata.title == "The real title")
+            #expect(report.metadata.url?.absoluteString.hasSuffix("/ok%20with%20space?q=a%20b") == true)
+        }
+    }
+
     @Test("More redirects than the policy allows fail with tooManyRedirects")
     func tooManyRedirects() async throws {
         try await ProviderFixture.run({ request in
@@ -126,6 +141,11 @@ struct MetadataProviderTests {
             case "/nocharset": .bytes(latin1, contentType: "text/html")
             case "/wrongcharset":
                 .bytes(Array("<title>Caf\u{E9}</title>".utf8), contentType: "text/html; charset=bogus-charset")
+            case "/quoted":
+                .bytes(
+                    Array("<title>Caf\u{E9} 日本</title>".utf8),
+                    contentType: #"text/html; x="a;charset=iso-8859-1"; charset=utf-8"#
+                )
             default: .bytes(shiftJIS, contentType: "text/html")
             }
         }) { server, provider in
@@ -137,6 +157,9 @@ struct MetadataProviderTests {
             // An unknown transport label is ignored; the bytes are valid UTF-8.
             let unknownLabel = try await provider.metadata(for: server.url("/wrongcharset")).title
             #expect(unknownLabel == "Café")
+            // A `;charset=` inside a quoted parameter is not the charset.
+            let quoted = try await provider.metadata(for: server.url("/quoted")).title
+            #expect(quoted == "Café 日本")
             let japanese = try await provider.metadata(for: server.url("/sjis")).title
             #expect(japanese == "日本")
         }

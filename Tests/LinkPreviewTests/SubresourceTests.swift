@@ -108,6 +108,59 @@ struct SubresourceTests {
         }
     }
 
+    @Test("oEmbed text is cleaned and cut like the page's, and sizes out of range are dropped, never a crash")
+    func hostileOEmbed() async throws {
+        let page = #"<html><head><link rel="alternate" type="application/json+oembed" href="/oembed"></head></html>"#
+        let longTitle = String(repeating: "t", count: 100_000)
+        // 1e20 and -1e300 trapped in Int(Double); ESC, NUL and new lines reached a terminal card.
+        let oEmbed = """
+            {"type": "video", "title": "\\u001b[31mRed\\u0000 line\\nbreak \(longTitle)", "author_name": "By \\u0007Ada",
+             "provider_name": "Tube\\r\\n", "thumbnail_url": "/thumb.png", "thumbnail_width": 1e20, "thumbnail_height": 0,
+             "html": "<iframe src=\\"https://player.example/embed/1\\"></iframe>", "width": -1e300, "height": "360"}
+            """
+        try await ProviderFixture.run(
+            { request in
+                switch request.path {
+                case "/": .html(page)
+                case "/oembed": .bytes(Array(oEmbed.utf8), contentType: "application/json")
+                default: .status(404)
+                }
+            },
+            configure: Self.patient
+        ) { server, provider in
+            let metadata = try await provider.metadata(for: server.url("/"))
+            let title = try #require(metadata.title)
+            #expect(title.hasPrefix("[31mRed line break ttt"))
+            #expect(title.count == ExtractionLimits().maxTitleLength)
+            #expect(!title.unicodeScalars.contains { $0.properties.generalCategory == .control })
+            #expect(metadata.author == "Ada")
+            #expect(metadata.siteName == "Tube")
+            #expect(metadata.images.first?.width == nil && metadata.images.first?.height == nil)
+            #expect(metadata.videos.first?.width == nil && metadata.videos.first?.height == 360)
+        }
+    }
+
+    @Test("An icon and image still unchecked when the subresource budget ends keep what the page declared")
+    func slowChecksKeepDeclared() async throws {
+        let page = """
+            <html><head><title>Slow</title>
+            <link rel="icon" href="/slow.png"><meta property="og:image" content="/slow.jpg">
+            </head></html>
+            """
+        try await ProviderFixture.run(
+            { request in
+                // Silent for longer than the 1 s budget (the read timeout is 10 s).
+                request.path == "/" ? .html(page) : LoopbackResponse(body: .stall([]))
+            },
+            configure: { $0.policy.timeouts.subresources = .seconds(1) }
+        ) { server, provider in
+            let metadata = try await provider.metadata(for: server.url("/"))
+            #expect(metadata.title == "Slow")
+            #expect(metadata.icons.map(\.url) == [server.url("/slow.png")])
+            #expect(metadata.images.map(\.url) == [server.url("/slow.jpg")])
+        }
+    }
+
     @Test("A subresource on a refused address is left out; the preview still succeeds")
     func refusedSubresource() async throws {
         let page = """

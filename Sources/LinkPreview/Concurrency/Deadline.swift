@@ -8,8 +8,10 @@ import Synchronization
 /// deadline: a server making thousands of previews a second would carry tens of thousands of dead
 /// timers.)
 enum Deadline {
-    /// `operation`'s result, or nil when `deadline` passed first; the operation is then cancelled
-    /// (its own error, usually a cancellation, is not reported). Cancelling the caller cancels it too.
+    /// `operation`'s result, or nil when `deadline` passed first; the operation is then cancelled,
+    /// and what it ends with is not reported: its error (usually a cancellation), or the value of
+    /// an operation that answers cancellation by returning early (a partial result is not one).
+    /// Cancelling the caller cancels it too.
     static func run<T: Sendable>(
         until deadline: ContinuousClock.Instant,
         on eventLoop: any EventLoop,
@@ -23,11 +25,12 @@ enum Deadline {
         }
         defer { timer.cancel() }
         do {
-            return try await withTaskCancellationHandler {
+            let value = try await withTaskCancellationHandler {
                 try await task.value
             } onCancel: {
                 task.cancel()
             }
+            return expired.isSet ? nil : value
         } catch {
             if expired.isSet { return nil }
             throw error

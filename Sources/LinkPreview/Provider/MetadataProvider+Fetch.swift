@@ -73,7 +73,8 @@ extension MetadataProvider {
     }
 
     /// Runs `operation`, throwing ``LinkPreviewError/Code/timedOut`` (and cancelling it) when
-    /// `deadline` passes first.
+    /// `deadline` passes first, with one message whichever timer notices first: this one, or the
+    /// fetch's own, set to the same instant.
     func withDeadline<T: Sendable>(
         _ deadline: ContinuousClock.Instant,
         url: URL,
@@ -90,6 +91,8 @@ extension MetadataProvider {
             return value
         } catch is CancellationError {
             throw LinkPreviewError.cancelled(url)
+        } catch let error as LinkPreviewError where error.code == .timedOut && ContinuousClock.now >= deadline {
+            throw timedOut
         }
     }
 }

@@ -11,11 +11,10 @@ struct PageReader: Sendable {
     /// status fails the preview at once.
     static let wallStatuses: Set<Int> = [401, 403, 429, 503]
 
-    /// Bytes sniffed before deciding what the content is.
-    static let sniffBytes = 1024
-
     private enum State: Sendable {
-        /// Holding the first bytes (in ``leading``) until there are enough to sniff.
+        /// Holding the first bytes (in ``leading``) until there are enough to sniff: 1024, or fewer
+        /// for a declared HTML page that already shows its markup
+        /// (``ContentSniffer/hasEnoughBytes(contentType:leadingBytes:)``).
         case sniffing
         /// Feeding ``extractor``.
         case extracting
@@ -39,8 +38,8 @@ struct PageReader: Sendable {
     /// Body bytes taken in (the HTML read window counts these).
     private var bytesTaken = 0
 
-    /// Checks the head: an error status other than a possible wall, or a declared length over the hard
-    /// cap, fails here, before any body is read.
+    /// Checks the head: an error status other than a possible wall, a declared length over the hard
+    /// cap, or a `Content-Encoding` the fetcher cannot undo fails here, before any body is read.
     init(_ head: ResponseHead, originalURL: URL, limits: FetchPolicy.Limits) throws {
         let host = head.url.host() ?? "The site"
         guard (200..<300).contains(head.status) || Self.wallStatuses.contains(head.status) else {
@@ -55,6 +54,13 @@ struct PageReader: Sendable {
             throw LinkPreviewError(
                 .tooLarge,
                 "\(host) would send \(length.formatted()) bytes, more than the \(limits.hardCap.formatted())-byte cap.",
+                url: head.url
+            )
+        }
+        if let codings = head.unreadableContentCodings {
+            throw LinkPreviewError(
+                .unsupportedContent,
+                "\(host) sent the page encoded as “\(codings.joined(separator: ", "))”, which SharePipe cannot read (it asks for gzip or deflate).",
                 url: head.url
             )
         }
@@ -74,7 +80,7 @@ struct PageReader: Sendable {
         case .sniffing:
             bytesTaken += bytes.readableBytes
             leading.append(contentsOf: bytes.readableBytesView)
-            if leading.count >= Self.sniffBytes { try classify() }
+            if ContentSniffer.hasEnoughBytes(contentType: contentType, leadingBytes: leading) { try classify() }
         case .extracting:
             let take = max(0, min(bytes.readableBytes, limits.htmlReadWindow - bytesTaken))
             bytesTaken += take

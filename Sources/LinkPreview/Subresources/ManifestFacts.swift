@@ -2,15 +2,14 @@ import Foundation
 import LinkPreviewCore
 
 /// What a web-app manifest (https://www.w3.org/TR/appmanifest/) says: its icons (used when the
-/// page's own icons fail) and its `short_name`/`name` (the site name when the page has none).
+/// page's own icons fail) and its `short_name`/`name` (the site name when the page has none),
+/// cleaned and cut as the page's own site name is (``OutsideText``).
 struct ManifestFacts: Sendable, Hashable {
     var name: String?
     var icons: [LinkIcon]
 
     init?(_ object: [String: Any], documentURL: URL) {
-        let shortName = (object["short_name"] as? String)?.trimmingCharacters(in: .whitespacesAndNewlines)
-        let fullName = (object["name"] as? String)?.trimmingCharacters(in: .whitespacesAndNewlines)
-        name = shortName?.nilIfEmpty ?? fullName?.nilIfEmpty
+        name = OutsideText.field(object["short_name"] as? String) ?? OutsideText.field(object["name"] as? String)
         icons = (object["icons"] as? [[String: Any]] ?? []).prefix(32).compactMap { entry in
             guard let source = entry["src"] as? String,
                 let url = URLResolver.resolveMedia(source, against: documentURL)

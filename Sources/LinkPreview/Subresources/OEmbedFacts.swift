@@ -6,6 +6,10 @@ import LinkPreviewCore
 /// Precedence: the page's own tags win; oEmbed fills only what the page left empty — the title,
 /// the author (`author_name`), the site (`provider_name`), an image (`thumbnail_url` with its size)
 /// and, for `video` and `rich` types, a player (the `src` of the `<iframe>` in `html`).
+///
+/// The response is another site's word: its text is cleaned and cut as the page's is
+/// (``OutsideText``), and a width or height is kept only as a whole number of pixels from 1 to
+/// ``ImageHeader/maxDimension``.
 struct OEmbedFacts: Sendable, Hashable {
     var title: String?
     var authorName: String?
@@ -17,13 +21,10 @@ struct OEmbedFacts: Sendable, Hashable {
         func string(_ key: String) -> String? {
             (object[key] as? String)?.trimmingCharacters(in: .whitespacesAndNewlines).nilIfEmpty
         }
-        func int(_ key: String) -> Int? {
-            (object[key] as? Int) ?? (object[key] as? String).flatMap(Int.init)
-                ?? (object[key] as? Double).map(Int.init)
-        }
-        title = string("title")
-        authorName = string("author_name")
-        providerName = string("provider_name")
+        func int(_ key: String) -> Int? { Self.pixels(object[key]) }
+        title = OutsideText.title(object["title"] as? String)
+        authorName = OutsideText.author(object["author_name"] as? String)
+        providerName = OutsideText.field(object["provider_name"] as? String)
         if let thumbnail = string("thumbnail_url"), let url = URLResolver.resolveMedia(thumbnail, against: documentURL)
         {
             self.thumbnail = LinkMedia(url: url, width: int("thumbnail_width"), height: int("thumbnail_height"))
@@ -43,6 +44,20 @@ struct OEmbedFacts: Sendable, Hashable {
         metadata.siteName = metadata.siteName ?? providerName
         if metadata.images.isEmpty, let thumbnail { metadata.images = [thumbnail] }
         if metadata.videos.isEmpty, let player { metadata.videos = [player] }
+    }
+
+    /// A width or height as a whole number of pixels (`640`, `640.0`, `"640"`) from 1 to
+    /// ``ImageHeader/maxDimension``, or nil (JSON allows `1e300`, `-5` and `0.5`; none is a size).
+    static func pixels(_ value: Any?) -> Int? {
+        let number: Double? =
+            switch value {
+            case let int as Int: Double(int)
+            case let double as Double: double
+            case let text as String: Double(text.trimmingCharacters(in: .whitespaces))
+            default: nil
+            }
+        guard let number, number.isFinite, number >= 1, number <= Double(ImageHeader.maxDimension) else { return nil }
+        return Int(number)
     }
 
     /// The `src` of the first `<iframe>` in an oEmbed `html` snippet.

@@ -29,17 +29,51 @@ protocol HTTPResponseFields {
 }
 
 extension HTTPResponseFields {
-    /// The `Location` of a redirect, resolved against ``url``.
+    /// The `Location` of a redirect, resolved against ``url``. Characters that may not stand in a URL
+    /// reference (a space, a non-ASCII character) are percent-encoded as a browser would, and escapes
+    /// already there (`%20`) kept: Foundation's own repair would encode their `%` again.
     var location: URL? {
         guard let value = headers.first(name: "location")?.trimmingHTTPWhitespace, !value.isEmpty
         else { return nil }
-        return URL(string: value, relativeTo: url)?.absoluteURL
-            ?? value.addingPercentEncoding(withAllowedCharacters: .urlFragmentAllowed).flatMap {
-                URL(string: $0, relativeTo: url)?.absoluteURL
+        return URL(string: Self.percentEncodingInvalid(value), relativeTo: url)?.absoluteURL
+    }
+
+    /// `reference` with every byte that may not stand in a URL reference percent-encoded: controls,
+    /// space, `"<>\\^`{|}`, non-ASCII, and a `%` that does not start an escape.
+    static func percentEncodingInvalid(_ reference: String) -> String {
+        let bytes = Array(reference.utf8)
+        let hex = Array("0123456789ABCDEF".utf8)
+        func isHex(_ index: Int) -> Bool {
+            guard index < bytes.count else { return false }
+            let byte = bytes[index]
+            return (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
+        }
+        var result: [UInt8] = []
+        for (index, byte) in bytes.enumerated() {
+            let isEscape = byte == UInt8(ascii: "%") && isHex(index + 1) && isHex(index + 2)
+            let isAllowed = byte > 0x20 && byte < 0x7F && !#""<>\^`{|}"#.utf8.contains(byte)
+            if isAllowed && (byte != UInt8(ascii: "%") || isEscape) {
+                result.append(byte)
+            } else {
+                result += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
             }
+        }
+        return String(decoding: result, as: UTF8.self)
     }
 
     var isRedirect: Bool { [301, 302, 303, 307, 308].contains(status) }
+
+    /// The `Content-Encoding` codings as sent (lowercased) when the body is encoded in a
+    /// way the decompressor does not undo, or nil when it is plain or one `gzip` or `deflate`: the
+    /// only codings the fetcher asks for, and the only ones the decompressor undoes (`br`, `zstd`,
+    /// `x-gzip` and `gzip, gzip` are not).
+    var unreadableContentCodings: [String]? {
+        let codings = headers["content-encoding"].flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingHTTPWhitespace.lowercased() }.filter { !$0.isEmpty }
+        let applied = codings.filter { $0 != "identity" }
+        if applied.isEmpty || codings == ["gzip"] || codings == ["deflate"] { return nil }
+        return codings
+    }
 
     /// The declared `Content-Length`, if valid.
     var contentLength: Int? {
@@ -55,7 +89,7 @@ extension HTTPResponseFields {
     /// The `charset` parameter of the last `Content-Type`, if any.
     var charset: String? {
         guard let type = headers["content-type"].last else { return nil }
-        for parameter in type.split(separator: ";").dropFirst() {
+        for parameter in type.httpParameterParts.dropFirst() {
             let pair = parameter.split(separator: "=", maxSplits: 1)
             guard pair.count == 2, pair[0].trimmingHTTPWhitespace.equalsASCIICaseInsensitive("charset") else {
                 continue

@@ -9,6 +9,31 @@ extension StringProtocol {
         return String(decoding: bytes[first...last], as: UTF8.self)
     }
 
+    /// The `;`-separated parts of a field value (`text/html; charset=utf-8`), where a `;` inside a
+    /// quoted string (`x="a;b"`, with `\"` escapes) does not separate.
+    var httpParameterParts: [Substring] {
+        let text = Substring(self)
+        var parts: [Substring] = []
+        var start = text.startIndex
+        var inQuotes = false
+        var escaped = false
+        for index in text.indices {
+            let character = text[index]
+            if escaped {
+                escaped = false
+            } else if inQuotes && character == "\\" {
+                escaped = true
+            } else if character == "\"" {
+                inQuotes.toggle()
+            } else if character == ";" && !inQuotes {
+                parts.append(text[start..<index])
+                start = text.index(after: index)
+            }
+        }
+        parts.append(text[start...])
+        return parts
+    }
+
     /// Whether the text is `lowercase` in any ASCII case (field names and parameter names).
     func equalsASCIICaseInsensitive(_ lowercase: String) -> Bool {
         utf8.elementsEqual(lowercase.utf8) { $0.asciiLowercased == $1 }

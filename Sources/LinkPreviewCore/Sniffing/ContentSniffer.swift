@@ -43,13 +43,31 @@ public enum ContentSniffer {
     /// How far into the body a declared PDF's `%PDF-` header is looked for.
     static let pdfHeaderSearchLimit = 1024
 
+    /// The bytes ``classify(contentType:leadingBytes:)`` looks at, when the body has them.
+    public static let sniffLength = 1024
+
+    /// Whether ``classify(contentType:leadingBytes:)`` can answer from `leadingBytes` as well as
+    /// from more: when they are ``sniffLength`` bytes or more, or when the declared type is
+    /// `text/html` or `application/xhtml+xml` and the bytes start, after a UTF-8 byte order mark
+    /// and whitespace, with `<`, which no binary signature does. A page that sends its head in
+    /// small pieces is then read from its first piece on, not held until 1024 bytes arrive.
+    public static func hasEnoughBytes(contentType: String?, leadingBytes: [UInt8]) -> Bool {
+        if leadingBytes.count >= sniffLength { return true }
+        let essence = MIMEType.extract(fromContentType: contentType)?.essence
+        guard essence == "text/html" || essence == "application/xhtml+xml" else { return false }
+        var bytes = leadingBytes[...]
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+        return bytes.first { ![0x09, 0x0A, 0x0C, 0x0D, 0x20].contains($0) } == UInt8(ascii: "<")
+    }
+
     /// Classifies a response body for previewing.
     ///
     /// - Parameters:
     ///   - contentType: The `Content-Type` header value as received (several headers joined with `, `),
     ///     or nil when the response had none.
-    ///   - leadingBytes: The first bytes of the body: at least 1024 when the body has them, all of it
-    ///     when shorter.
+    ///   - leadingBytes: The first bytes of the body: at least ``sniffLength`` when the body has
+    ///     them, all of it when shorter, or as many as ``hasEnoughBytes(contentType:leadingBytes:)``
+    ///     accepts.
     /// - Returns: What the body is; see ``ContentSniffer`` for the rules.
     public static func classify(contentType: String?, leadingBytes: [UInt8]) -> SniffedContent {
         let declared = MIMEType.extract(fromContentType: contentType)
