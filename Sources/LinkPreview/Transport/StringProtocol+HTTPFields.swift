@@ -1,3 +1,5 @@
+import LinkPreviewCore
+
 extension StringProtocol {
     /// The text without leading and trailing spaces and tabs: a field value without HTTP's optional
     /// whitespace (RFC 9110 §5.6.3), trimmed on UTF-8 (no Foundation bridging).
@@ -10,28 +12,9 @@ extension StringProtocol {
     }
 
     /// The `;`-separated parts of a field value (`text/html; charset=utf-8`), where a `;` inside a
-    /// quoted string (`x="a;b"`, with `\"` escapes) does not separate.
+    /// quoted string (`x="a;b"`) does not separate.
     var httpParameterParts: [Substring] {
-        let text = Substring(self)
-        var parts: [Substring] = []
-        var start = text.startIndex
-        var inQuotes = false
-        var escaped = false
-        for index in text.indices {
-            let character = text[index]
-            if escaped {
-                escaped = false
-            } else if inQuotes && character == "\\" {
-                escaped = true
-            } else if character == "\"" {
-                inQuotes.toggle()
-            } else if character == ";" && !inQuotes {
-                parts.append(text[start..<index])
-                start = text.index(after: index)
-            }
-        }
-        parts.append(text[start...])
-        return parts
+        HTTPHeaderValue.split(Substring(self), at: ";")
     }
 
     /// Whether the text is `lowercase` in any ASCII case (field names and parameter names).

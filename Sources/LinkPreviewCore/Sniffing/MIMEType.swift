@@ -54,25 +54,7 @@ public struct MIMEType: Sendable, Hashable, CustomStringConvertible {
 
     /// A header value split at commas that are not inside a quoted string (“get, decode, and split”).
     static func splitHeaderValues(_ headerValue: String) -> [Substring] {
-        var values: [Substring] = []
-        var start = headerValue.startIndex
-        var inQuotes = false
-        var escaped = false
-        for index in headerValue.indices {
-            let character = headerValue[index]
-            if escaped {
-                escaped = false
-            } else if inQuotes && character == "\\" {
-                escaped = true
-            } else if character == "\"" {
-                inQuotes.toggle()
-            } else if character == "," && !inQuotes {
-                values.append(headerValue[start..<index])
-                start = headerValue.index(after: index)
-            }
-        }
-        values.append(headerValue[start...])
-        return values
+        HTTPHeaderValue.split(headerValue[...], at: ",")
     }
 
     /// Whether the type is one that says nothing about the content, so the bytes must be looked at:
