@@ -77,8 +77,8 @@ struct BadInputTests {
 
             let post = try await client.execute(uri: "/health", method: .post)
             #expect(post.status == .methodNotAllowed && post.headers[.allow] == "GET, HEAD")
-            let put = try await client.execute(uri: "/v1/highlights/\(UUID())/pin", method: .post, headers: headers)
-            #expect(put.status == .methodNotAllowed && put.headers[.allow] == "PUT, DELETE")
+            let postPin = try await client.execute(uri: "/v1/highlights/\(UUID())/pin", method: .post, headers: headers)
+            #expect(postPin.status == .methodNotAllowed && postPin.headers[.allow] == "PUT, DELETE")
         }
     }
 

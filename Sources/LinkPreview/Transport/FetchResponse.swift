@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import LinkPreviewCore
 import NIOCore
 import NIOHTTP1
 
@@ -29,36 +30,14 @@ protocol HTTPResponseFields {
 }
 
 extension HTTPResponseFields {
-    /// The `Location` of a redirect, resolved against ``url``. Characters that may not stand in a URL
-    /// reference (a space, a non-ASCII character) are percent-encoded as a browser would, and escapes
-    /// already there (`%20`) kept: Foundation's own repair would encode their `%` again.
+    /// The `Location` of a redirect, resolved against ``url`` as a browser resolves it, by the
+    /// resolver the extractor uses for links (``URLResolver``): a space or non-ASCII character
+    /// percent-encoded with the escapes already there (`%20`) kept, `\` read as `/`, dot segments
+    /// removed. No length bound beyond the header's own.
     var location: URL? {
         guard let value = headers.first(name: "location")?.trimmingHTTPWhitespace, !value.isEmpty
         else { return nil }
-        return URL(string: Self.percentEncodingInvalid(value), relativeTo: url)?.absoluteURL
-    }
-
-    /// `reference` with every byte that may not stand in a URL reference percent-encoded: controls,
-    /// space, `"<>\\^`{|}`, non-ASCII, and a `%` that does not start an escape.
-    static func percentEncodingInvalid(_ reference: String) -> String {
-        let bytes = Array(reference.utf8)
-        let hex = Array("0123456789ABCDEF".utf8)
-        func isHex(_ index: Int) -> Bool {
-            guard index < bytes.count else { return false }
-            let byte = bytes[index]
-            return (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
-        }
-        var result: [UInt8] = []
-        for (index, byte) in bytes.enumerated() {
-            let isEscape = byte == UInt8(ascii: "%") && isHex(index + 1) && isHex(index + 2)
-            let isAllowed = byte > 0x20 && byte < 0x7F && !#""<>\^`{|}"#.utf8.contains(byte)
-            if isAllowed && (byte != UInt8(ascii: "%") || isEscape) {
-                result.append(byte)
-            } else {
-                result += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
-            }
-        }
-        return String(decoding: result, as: UTF8.self)
+        return URLResolver.resolve(value, against: url, maxLength: .max)
     }
 
     var isRedirect: Bool { [301, 302, 303, 307, 308].contains(status) }
