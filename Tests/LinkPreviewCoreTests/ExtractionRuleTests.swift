@@ -148,6 +148,21 @@ struct ExtractionRuleTests {
         let html = "<html><body><svg><title>Close icon</title></svg><title>Real</title></body></html>"
         #expect(MetadataExtractor.extract(from: Array(html.utf8), url: ExtractionFixtures.pageURL).title == "Real")
     }
+
+    /// A browser closes every open element at the end of the input: `document.title` of a file that
+    /// ends inside `<title>` is the text read so far.
+    @Test func elementsOpenAtTheEndOfTheDocumentKeepTheirText() {
+        func extract(_ html: String) -> LinkMetadata {
+            MetadataExtractor.extract(from: Array(html.utf8), url: ExtractionFixtures.pageURL)
+        }
+        #expect(extract("<html><head><title>Hello &amp; there").title == "Hello & there")
+        let paragraph = "A paragraph long enough to describe the page, cut off by the end of the file"
+        #expect(extract("<title>T</title><body><p>\(paragraph)").summary == paragraph)
+        // A JSON-LD script cut off by the end is not a whole JSON document, so it gives nothing.
+        let cut = extract(#"<title>T</title><script type="application/ld+json">{"description": "Cut short""#)
+        #expect(cut.title == "T")
+        #expect(cut.summary == nil)
+    }
 }
 
 struct TextCapTests {

@@ -83,6 +83,32 @@ struct MetadataProviderLimitsTests {
         }
     }
 
+    /// Sites that flush their head early and then take long over the body are common; the head is what
+    /// a preview shows, so a body that stalls after it ends the document there, as a browser shows
+    /// what arrived.
+    @Test(
+        "A server that stops sending after the head gives what the head said, charset declared or not",
+        arguments: ["text/html; charset=utf-8", "text/html"]
+    )
+    func stalledAfterHead(contentType: String) async throws {
+        // Without a charset the decoder holds back up to 16 KiB to sniff one; the stall releases them.
+        let head = Array(
+            """
+            <!doctype html><html><head><title>Early flush</title>
+            <meta name="description" content="Sent before the body."></head><body><div>
+            """.utf8
+        )
+        let stall = LoopbackResponse(headers: [("Content-Type", contentType)], body: .stall(head))
+        try await ProviderFixture.run({ _ in stall }, configure: { $0.policy.timeouts.read = .milliseconds(500) }) {
+            server,
+            provider in
+            let report = try await provider.preview(for: server.url("/flushed"))
+            #expect(report.metadata.title == "Early flush")
+            #expect(report.metadata.summary == "Sent before the body.")
+            #expect(report.bytesRead == head.count)
+        }
+    }
+
     @Test("A declared Content-Length over the hard cap is refused before the body is read")
     func contentLengthOverCap() async throws {
         let huge = LoopbackResponse(

@@ -59,6 +59,20 @@ struct PageClientTests {
         }
     }
 
+    @Test("A connection closed after the head, before the declared length, gives what the head said")
+    func truncatedAfterHead() async throws {
+        let head = Array("<!doctype html><html><head><title>Cut after the head</title></head><body><p>Te".utf8)
+        let answer = Self.response(
+            ["HTTP/1.1 200 OK", "Content-Type: text/html", "Content-Length: 100000"],
+            body: head
+        )
+        try await ProviderFixture.run({ _ in answer }) { server, provider in
+            let report = try await provider.preview(for: server.url("/cut"))
+            #expect(report.metadata.title == "Cut after the head")
+            #expect(report.bytesRead == head.count)
+        }
+    }
+
     @Test("When the first vetted address refuses, the next one is tried")
     func nextAddress() async throws {
         // The server listens on 127.0.0.1 only: 127.0.0.2 refuses the connection.
@@ -78,11 +92,15 @@ struct PageClientTests {
         }
     }
 
-    @Test("Cancelling a preview waiting on a stalled server ends it at once")
-    func cancellationEndsAStalledRead() async throws {
+    // After the head too: the close that cancelling makes is not a response cut short.
+    @Test(
+        "Cancelling a preview waiting on a stalled server ends it at once",
+        arguments: ["<!doctype html><html><head><title>Wait", "<title>Wait</title></head><body><p>More"]
+    )
+    func cancellationEndsAStalledRead(sent: String) async throws {
         let stall = LoopbackResponse(
             headers: [("Content-Type", "text/html")],
-            body: .stall(Array("<!doctype html><html><head><title>Wait".utf8))
+            body: .stall(Array(sent.utf8))
         )
         try await ProviderFixture.run({ _ in stall }) { server, provider in
             let task = Task { try await provider.metadata(for: server.url("/stall")) }

@@ -77,4 +77,9 @@ struct HopReader: ResponseReader {
         }
         return .page(try page!.finish())
     }
+
+    mutating func finishCutShort() throws -> Hop? {
+        guard page != nil else { return nil }
+        return try page!.finishCutShort().map(Hop.page)
+    }
 }

@@ -146,23 +146,37 @@ struct PageReader: Sendable {
     /// by the caller, which counts what arrived.
     mutating func finish() throws -> FetchedPage {
         if case .sniffing = state { try classify() }
-        var metadata: LinkMetadata
-        var isDocument = false
         switch state {
         case .sniffing:
             preconditionFailure("classify always leaves the sniffing state")
         case .extracting:
-            metadata = extractor!.finish()
-            isDocument = true
+            return try page(extractor!.finish(), isDocument: true)
         case .readingImageHeader(let format):
             let image = ImageHeader.read(leading)
-            metadata = LinkMetadata(originalURL: originalURL, url: url)
+            var metadata = LinkMetadata(originalURL: originalURL, url: url)
             metadata.title = Self.fileTitle(of: url)
             metadata.images = [LinkMedia(url: url, type: format.mimeType, width: image?.width, height: image?.height)]
-        case .read(let read, let document):
-            metadata = read
-            isDocument = document
+            return try page(metadata, isDocument: false)
+        case .read(let metadata, let isDocument):
+            return try page(metadata, isDocument: isDocument)
         }
+    }
+
+    /// The page, when the response stopped short of its end (the site went silent for the read
+    /// timeout, or closed the connection): an HTML document whose head was read is taken as if it ended
+    /// there, since the metadata a preview shows lives in the head, as a browser shows what arrived.
+    /// Nil for anything else, and the exchange fails as it would have.
+    mutating func finishCutShort() throws -> FetchedPage? {
+        guard case .extracting = state else { return nil }
+        let metadata = extractor!.finish()
+        guard extractor!.hasReadHead else { return nil }
+        return try page(metadata, isDocument: true)
+    }
+
+    /// The page read as `metadata`: an error status's page stands only as a wall, without the wall
+    /// page's own title and image.
+    private func page(_ read: LinkMetadata, isDocument: Bool) throws -> FetchedPage {
+        var metadata = read
         if !(200..<300).contains(status) {
             metadata.wall =
                 metadata.wall

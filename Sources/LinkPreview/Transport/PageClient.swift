@@ -87,7 +87,8 @@ final class PageClient: Sendable {
                     promise: promise,
                     readTimeout: readTimeout,
                     deadline: nioDeadline,
-                    readSizing: readSizing
+                    readSizing: readSizing,
+                    attempt: attempt
                 )
                 do {
                     try channel.pipeline.syncOperations.addHandler(handler)

@@ -21,6 +21,9 @@ final class PageResponseHandler<Reader: ResponseReader>: ChannelInboundHandler, 
     private var isDone = false
     private var bodyBytes = 0
     private let readSizing: PageReadSizing
+    /// Cancelling the exchange closes the connection; that close is a cancellation, not a response cut
+    /// short.
+    private let attempt: ExchangeAttempt
     /// The size the channel's reads are set to.
     private var readSize: Int
     /// A 1xx head was skipped; its `.end` is skipped too.
@@ -37,13 +40,15 @@ final class PageResponseHandler<Reader: ResponseReader>: ChannelInboundHandler, 
         promise: EventLoopPromise<Exchange>,
         readTimeout: TimeAmount,
         deadline: NIODeadline,
-        readSizing: PageReadSizing
+        readSizing: PageReadSizing,
+        attempt: ExchangeAttempt
     ) {
         self.reader = reader
         self.promise = promise
         self.readTimeout = readTimeout
         self.deadline = deadline
         self.readSizing = readSizing
+        self.attempt = attempt
         self.readSize = readSizing.base
     }
 
@@ -104,12 +109,21 @@ final class PageResponseHandler<Reader: ResponseReader>: ChannelInboundHandler, 
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        fail(PageClientError.closedEarly, context: nil)
+        if attempt.isCancelled {
+            fail(PageClientError.cancelled, context: nil)
+        } else {
+            cutShort(PageClientError.closedEarly, context: nil)
+        }
         context.fireChannelInactive()
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        fail(error, context: context)
+        // The codec reports a connection closed in the middle of a body it was told the length of.
+        if let error = error as? HTTPParserError, error == .invalidEOFState, !attempt.isCancelled {
+            cutShort(error, context: context)
+        } else {
+            fail(error, context: context)
+        }
     }
 
     /// Sets the channel's read size for what has arrived so far (``PageReadSizing``).
@@ -131,7 +145,7 @@ final class PageResponseHandler<Reader: ResponseReader>: ChannelInboundHandler, 
             if silentUntil > .now() {
                 handler.armReadTimer(context: context, at: silentUntil)
             } else {
-                handler.fail(PageClientError.readTimeout, context: context)
+                handler.cutShort(PageClientError.readTimeout, context: context)
             }
         }
     }
@@ -139,6 +153,18 @@ final class PageResponseHandler<Reader: ResponseReader>: ChannelInboundHandler, 
     private func finish(context: ChannelHandlerContext) throws {
         let output = try reader.finish()
         complete(context: context) { $0.succeed(Exchange(output: output, bodyBytesReceived: bodyBytes)) }
+    }
+
+    /// The response stopped short of its end: the reader may still make a result of what arrived
+    /// (``ResponseReader/finishCutShort()``); if it cannot, the exchange fails with `cause`.
+    private func cutShort(_ cause: any Error, context: ChannelHandlerContext?) {
+        guard !isDone else { return }
+        do {
+            guard let output = try reader.finishCutShort() else { return fail(cause, context: context) }
+            complete(context: context) { $0.succeed(Exchange(output: output, bodyBytesReceived: bodyBytes)) }
+        } catch {
+            fail(error, context: context)
+        }
     }
 
     private func fail(_ error: any Error, context: ChannelHandlerContext?) {

@@ -15,4 +15,9 @@ protocol ResponseReader: Sendable {
 
     /// Reading ended: the reader wanted no more, or the body ended. Returns the result.
     mutating func finish() throws -> Output
+
+    /// Reading stopped short of the response's end: the peer went silent for the read timeout, or
+    /// closed the connection. Returns a result made of what arrived when that is whole enough to be
+    /// true, else nil, and the exchange fails as it would have.
+    mutating func finishCutShort() throws -> Output?
 }

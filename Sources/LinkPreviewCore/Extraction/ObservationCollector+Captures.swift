@@ -23,6 +23,28 @@ extension ObservationCollector {
         }
     }
 
+    /// Stores what an author element read, unless it overflowed or an author was already found.
+    mutating func finishAuthor(_ author: TextCapture) {
+        if !author.overflowed && observations.authorElementText == nil {
+            observations.authorElementText = author.text
+        }
+    }
+
+    /// The document ended with captures still open. A browser's parser closes every open element at
+    /// the end of the input, so an unterminated `<title>`, heading, paragraph or author element keeps
+    /// the text it read (`document.title` of `<title>Hello` is "Hello"). A JSON-LD script cut off by the
+    /// end is not a whole JSON document and is dropped.
+    mutating func endDocument() {
+        if let author = authorCapture {
+            authorCapture = nil
+            finishAuthor(author)
+        }
+        if let current = capture {
+            capture = nil
+            if current.purpose != .jsonLD { finish(current) }
+        }
+    }
+
     /// A `<p>` in the body: its text may become the description when the page gives none. Paragraphs
     /// are read only while no description is known, and only the first ``maxParagraphs``.
     mutating func recordParagraphStart() {

@@ -127,9 +127,7 @@ struct ObservationCollector: HTMLTokenSink {
         if authorCapture?.isClosed(by: tag) == true {
             let author = authorCapture!
             authorCapture = nil
-            if !author.overflowed && observations.authorElementText == nil {
-                observations.authorElementText = author.text
-            }
+            finishAuthor(author)
         }
         if capture?.isClosed(by: tag) == true {
             let current = capture!
