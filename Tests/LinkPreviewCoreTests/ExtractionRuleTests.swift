@@ -91,6 +91,20 @@ struct ExtractionRuleTests {
         #expect(metadata.icons.first?.rel == "shortcut icon")
     }
 
+    /// International sites list a translation per language; only oEmbed alternates are kept.
+    @Test func hreflangAlternatesDoNotCrowdOutTheCanonicalURLIconsOrOEmbed() throws {
+        let translations = (0..<300).map { #"<link rel="alternate" hreflang="x\#($0)" href="/\#($0)/">"# }.joined()
+        let metadata = ExtractionFixtures.extract(
+            head: translations + #"<link rel="alternate" type="application/rss+xml" href="/feed">"#
+                + #"<link rel="canonical" href="/story"><link rel="icon" href="/late.ico">"#
+                + #"<link rel="Alternate" type="application/json+oEmbed" href="/oembed?u=story">"#
+        )
+        #expect(metadata.canonicalURL?.path == "/story")
+        #expect(metadata.icons.map(\.url.path) == ["/late.ico"])
+        let oEmbed = try #require(metadata.oEmbed.first)
+        #expect(oEmbed.url.path == "/oembed" && oEmbed.format == .json)
+    }
+
     @Test func oEmbedDiscoveryManifestAndSmallFields() {
         let head = """
             <link rel="alternate" type="application/json+oembed" href="/oembed?format=json" title="Story">
@@ -149,6 +163,31 @@ struct ExtractionRuleTests {
         #expect(MetadataExtractor.extract(from: Array(html.utf8), url: ExtractionFixtures.pageURL).title == "Real")
     }
 
+    /// As a browser's tree builder places them: SVG and MathML titles are not the page's, an
+    /// unclosed `<svg>` ends where HTML breaks out of it, and a `<template>` holds no page metadata.
+    @Test(arguments: [
+        ("<math><title>Math</title></math><title>Real</title>", "Real"),
+        ("<body><svg><circle/><p>Text</p><title>After</title>", "After"),
+        ("<body><svg><g><div></div><title>After</title>", "After"),
+        ("<svg><svg></svg><title>Icon</title></svg><title>Real</title>", "Real"),
+        ("<template><title>Template</title></template><title>Real</title>", "Real"),
+        ("<template><template></template><title>Nested</title></template><title>Real</title>", "Real"),
+    ])
+    func titlesAreTheDocumentsOwn(html: String, title: String) {
+        #expect(MetadataExtractor.extract(from: Array(html.utf8), url: ExtractionFixtures.pageURL).title == title)
+    }
+
+    @Test func metadataInsideATemplateOrAnSVGIsNotThePages() {
+        let html = """
+            <head><template><meta property="og:title" content="Template"><base href="/tpl/"></template>
+            <svg><link rel="icon" href="/svg.ico"/></svg><link rel="icon" href="/real.ico">
+            <meta property="og:title" content="Real">
+            """
+        let metadata = MetadataExtractor.extract(from: Array(html.utf8), url: ExtractionFixtures.pageURL)
+        #expect(metadata.title == "Real")
+        #expect(metadata.icons.map(\.url.path) == ["/real.ico"])
+    }
+
     /// A browser closes every open element at the end of the input: `document.title` of a file that
     /// ends inside `<title>` is the text read so far.
     @Test func elementsOpenAtTheEndOfTheDocumentKeepTheirText() {
@@ -176,5 +215,15 @@ struct TextCapTests {
             configuration: .init(limits: limits)
         )
         #expect(metadata.title == "Bob Dylan -")
+    }
+
+    /// Templates indent titles; whitespace is collapsed before it counts toward the cap.
+    @Test func whitespaceDoesNotUseUpTheCap() {
+        let indent = String(repeating: " \n\t", count: 1_000)
+        let metadata = ExtractionFixtures.extract(
+            head: "<title>\(indent)Kept\(indent)title\(indent)</title>",
+            url: URL(string: "https://a.org/")!
+        )
+        #expect(metadata.title == "Kept title")
     }
 }

@@ -38,6 +38,28 @@ struct URLResolverTests {
         #expect(resolved("//a.com/x/%2E%2E/y?q=../z#../f") == "https://a.com/y?q=../z#../f")
     }
 
+    /// `og:url` often carries a default port a proxy leaked; a browser writes the URL without it.
+    @Test(arguments: [
+        ("https://example.com:443/story", "https://example.com/story"),
+        ("http://example.com:80/story?q#f", "http://example.com/story?q#f"),
+        ("https://example.com:/story", "https://example.com/story"),
+        ("https://example.com:0443", "https://example.com/"),
+        ("https://example.com:08080/a", "https://example.com:8080/a"),
+        ("https://user@example.com:443/a", "https://user@example.com/a"),
+        ("https://[2001:db8::1]:443/a", "https://[2001:db8::1]/a"),
+        ("http://example.com:443/a", "http://example.com:443/a"),
+        ("https://example.com:8443/a", "https://example.com:8443/a"),
+        ("//example.com:443/a", "https://example.com/a"),
+        ("/a", "https://example.com/a"),
+    ])
+    func writesPortsAsBrowsersDo(reference: String, expected: String) {
+        #expect(resolved(reference) == expected)
+    }
+
+    @Test func dropsADefaultPortInheritedFromTheBase() {
+        #expect(resolved("b", against: URL(string: "https://example.com:443/a/")!) == "https://example.com/a/b")
+    }
+
     @Test func stripsSurroundingWhitespaceAndRemovesNewlinesAndTabs() {
         #expect(resolved("  \n\t/img/a.png \r\n") == "https://example.com/img/a.png")
         #expect(resolved("/img/\na\tb\r.png") == "https://example.com/img/ab.png")

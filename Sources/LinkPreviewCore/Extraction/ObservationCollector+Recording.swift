@@ -13,11 +13,11 @@ extension ObservationCollector {
     /// `itemprop`, pragmas `http-equiv`; all are recorded (pages mix them up).
     static let metaKeyAttributes: [StaticString] = ["property", "name", "itemprop", "http-equiv"]
 
-    /// A `<link>` whose relations name something a preview uses (``keptLinkRelations``); the many
-    /// others (`stylesheet`, `preload`, `dns-prefetch`, hreflang `alternate`s…) cost one byte scan.
+    /// A `<link>` a preview uses (``isKept(_:)``); the many others (`stylesheet`, `preload`,
+    /// `dns-prefetch`, hreflang and feed `alternate`s…) cost a byte scan or two and never count toward
+    /// ``ExtractionLimits/maxLinkTags``, so hundreds of them cannot crowd out the canonical URL or icons.
     mutating func recordLink(_ tag: HTMLTag) {
-        guard observations.links.count < limits.maxLinkTags,
-            tag.withValue(of: "rel", Self.namesKeptRelation) == true,
+        guard observations.links.count < limits.maxLinkTags, Self.isKept(tag),
             let relations = tag.withValue(of: "rel", Self.relations), let href = tag.value(of: "href")
         else { return }
         observations.links.append(
@@ -30,6 +30,27 @@ extension ObservationCollector {
             )
         )
     }
+
+    /// Whether a preview uses the link: its relations name one of ``keptLinkRelations``, or it is an
+    /// oEmbed discovery link (`rel=alternate` with a `type` naming `+oembed`).
+    static func isKept(_ tag: HTMLTag) -> Bool {
+        if tag.withValue(of: "rel", namesKeptRelation) == true { return true }
+        return tag.withValue(of: "type", { ByteMatching.containsIgnoringCase($0, oEmbedTypeMarker) }) == true
+            && tag.withValue(
+                of: "rel",
+                { rel in
+                    var alternate = false
+                    ByteMatching.forEachToken(in: rel) { token in
+                        alternate = ByteMatching.equalsIgnoringCase(token, "alternate")
+                        return !alternate
+                    }
+                    return alternate
+                }
+            ) == true
+    }
+
+    /// What the `type` of an oEmbed discovery link holds (`application/json+oembed`, `text/xml+oembed`).
+    static let oEmbedTypeMarker = Array("+oembed".utf8)
 
     /// Whether a `rel` value holds one of ``keptLinkRelations``, ignoring ASCII case.
     static func namesKeptRelation(_ rel: ArraySlice<UInt8>) -> Bool {
@@ -51,11 +72,11 @@ extension ObservationCollector {
         return relations
     }
 
-    /// The `<link>` relations a preview uses: the page's canonical URL, its icons, its web-app manifest,
-    /// and `alternate` (oEmbed discovery).
+    /// The `<link>` relations a preview uses: the page's canonical URL, its icons and its web-app
+    /// manifest (and `alternate`, for oEmbed only: ``isKept(_:)``).
     static let keptLinkRelations: [StaticString] = [
         "canonical", "icon", "apple-touch-icon", "apple-touch-icon-precomposed", "mask-icon", "fluid-icon",
-        "manifest", "alternate",
+        "manifest",
     ]
 
     mutating func recordScript(_ tag: HTMLTag) {

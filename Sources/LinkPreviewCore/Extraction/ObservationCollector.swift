@@ -21,7 +21,10 @@ struct ObservationCollector: HTMLTokenSink {
     private(set) var tagCount = 0
     var capture: TextCapture?
     var authorCapture: TextCapture?
-    var svgDepth = 0
+    /// Inline `<svg>` and `<math>` elements open around the current tag (see ``admits(_:)``).
+    var foreignDepth = 0
+    /// `<template>` elements open around the current tag (see ``admits(_:)``).
+    var templateDepth = 0
     var sawHeading = false
     var paragraphsSeen = 0
     var essentials = Essentials()
@@ -49,6 +52,7 @@ struct ObservationCollector: HTMLTokenSink {
         tagCount += 1
         capture?.noteStart(tag)
         authorCapture?.noteStart(tag)
+        guard admits(tag) else { return }
         if tag.attributeCount > 0, observations.bodyStarted { recordItemProperty(tag) }
         switch tag.nameBytes.count {
         case 1:
@@ -74,7 +78,7 @@ struct ObservationCollector: HTMLTokenSink {
                 endParagraph()
                 recordCaptchaClass(tag)
             } else if tag.hasName("svg") && !tag.isSelfClosing {
-                svgDepth += 1
+                foreignDepth += 1
             }
         case 4:
             if tag.hasName("meta") {
@@ -96,6 +100,8 @@ struct ObservationCollector: HTMLTokenSink {
                 recordTime(tag)
             } else if tag.hasName("form") {
                 recordForm(tag)
+            } else if tag.hasName("math") && !tag.isSelfClosing {
+                foreignDepth += 1
             }
         case 5:
             if tag.hasName("audio") || tag.hasName("video") {
@@ -103,7 +109,7 @@ struct ObservationCollector: HTMLTokenSink {
                 recordMediaElement(tag, kind: tag.hasName("audio") ? .audio : .video)
             } else if tag.hasName("title") {
                 metadataTagCount += 1
-                if observations.title == nil && svgDepth == 0 && capture == nil {
+                if observations.title == nil && capture == nil {
                     begin(.title, tag: tag, limit: limits.maxTitleLength * 4)
                 }
             } else if tag.hasName("input") {
@@ -118,6 +124,8 @@ struct ObservationCollector: HTMLTokenSink {
                 recordCaptchaMarker(in: tag)
                 recordCaptchaClass(tag)
             }
+        case 8:
+            if tag.hasName("template") { templateDepth += 1 }
         default:
             break
         }
@@ -134,12 +142,11 @@ struct ObservationCollector: HTMLTokenSink {
             capture = nil
             finish(current)
         }
+        guard admitsEnd(tag) else { return }
         if tag.hasName("audio") || tag.hasName("video") {
             openMediaElement = nil
         } else if tag.hasName("head") {
             endHead()
-        } else if tag.hasName("svg") && svgDepth > 0 {
-            svgDepth -= 1
         }
     }
 

@@ -25,10 +25,25 @@ struct TextCapture {
 
     var text: String { String(decoding: bytes, as: UTF8.self) }
 
+    /// Adds text. Text for people (all but JSON-LD) keeps no leading whitespace and one byte of each
+    /// whitespace run, as it will be shown collapsed: indentation and blank lines never use up the
+    /// limit, so a title written after a thousand spaces is kept, not lost.
     mutating func append(_ text: UnsafeBufferPointer<UInt8>) {
-        let room = limit - bytes.count
-        if text.count > room { overflowed = true }
-        if room > 0 { bytes.append(contentsOf: text.prefix(room)) }
+        guard purpose != .jsonLD else {
+            let room = limit - bytes.count
+            if text.count > room { overflowed = true }
+            if room > 0 { bytes.append(contentsOf: text.prefix(room)) }
+            return
+        }
+        for byte in text {
+            let isSpace = ByteMatching.isSpace(byte)
+            if isSpace, bytes.last.map(ByteMatching.isSpace) ?? true { continue }
+            guard bytes.count < limit else {
+                overflowed = true
+                return
+            }
+            bytes.append(byte)
+        }
     }
 
     /// Notes a start tag inside the element.

@@ -294,11 +294,14 @@ enum URLReference {
         isDigit(byte) || (byte >= 0x41 && byte <= 0x46) || (byte >= 0x61 && byte <= 0x66)
     }
 
-    private static let slash: UInt8 = 0x2F
+    static let slash: UInt8 = 0x2F
     private static let backslash: UInt8 = 0x5C
-    private static let colon: UInt8 = 0x3A
-    private static let question: UInt8 = 0x3F
-    private static let hash: UInt8 = 0x23
+    static let colon: UInt8 = 0x3A
+    static let question: UInt8 = 0x3F
+    static let hash: UInt8 = 0x23
+    static let at: UInt8 = 0x40
+    static let openBracket: UInt8 = 0x5B
+    static let closeBracket: UInt8 = 0x5D
     private static let percent: UInt8 = 0x25
     private static let dot: UInt8 = 0x2E
 }

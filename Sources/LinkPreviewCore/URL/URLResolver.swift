@@ -25,6 +25,8 @@ package import Foundation
 /// - `.` and `..` segments are removed from the path of a result with a host, also for absolute
 ///   references (`https://a.com/x/../y` → `https://a.com/y`), which Foundation leaves alone; `%2e`
 ///   counts as `.`.
+/// - A web result's default port is dropped, and so is an empty port (`https://a.com:443/x` and
+///   `https://a.com:/x` → `https://a.com/x`); leading zeros go (`:08080` → `:8080`).
 /// - Results longer than ``defaultMaxLength`` UTF-8 bytes, `http(s)` results without a host, and
 ///   ports beyond 65535 give nil.
 ///
@@ -129,7 +131,7 @@ package enum URLResolver {
     }
 
     /// Applies the checks Foundation does not: host present for web URLs, port range, dot segments,
-    /// length.
+    /// the port as WHATWG writes it (no default or empty port), length.
     ///
     /// Each Foundation accessor is read once; the result's scheme is read again only when the result
     /// is rebuilt.
@@ -159,7 +161,14 @@ package enum URLResolver {
                 isWeb = Self.isWeb(result)
             }
         }
-        guard result.absoluteString.utf8.count <= maxLength else { return nil }
+        var text = result.absoluteString
+        // A web scheme is `http` or `https`, told apart by length.
+        if isWeb, let canonical = URLReference.withCanonicalPort(text, defaultPort: scheme.utf8.count == 5 ? 443 : 80) {
+            guard let rebuilt = URL(string: canonical) else { return nil }
+            result = rebuilt
+            text = canonical
+        }
+        guard text.utf8.count <= maxLength else { return nil }
         return (result, isWeb)
     }
 
