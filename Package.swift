@@ -160,7 +160,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SharePipeKitTests",
-            dependencies: ["SharePipeKit", "LinkPreviewCore", "TestSupport"],
+            dependencies: ["SharePipeKit", "LinkPreviewCore", "LinkPreviewTesting", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         // Tests with several processes (and, later, a real PostgreSQL) — see STYLE.md.

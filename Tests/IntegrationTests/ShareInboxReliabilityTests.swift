@@ -240,6 +240,20 @@ struct ShareInboxReliabilityTests {
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/credentials.json"))
     }
 
+    /// Every message about an unreadable credential says to sign in again; signing in must then work.
+    @Test("A damaged credential file is replaced by signing in again")
+    func damagedCredential() async throws {
+        let fixture = try await Fixture.start()
+        try fixture.login()
+        try Data("{not json".utf8).write(to: URL(fileURLWithPath: fixture.kit.container + "/credentials.json"))
+        let shared = try fixture.kit.run(["share", "--no-upload", "https://example.com/kept"])
+        #expect(shared.status == 0, "\(shared.output)")
+        try fixture.login()
+        #expect(try fixture.drainUntilEmpty().status == 0)
+        #expect(try await fixture.serverNotes().count == 1)
+        try await fixture.stop()
+    }
+
     @Test("Reinstall: the install marker is gone but the token was left — it is not used, and the app wipes it")
     func reinstall() async throws {
         let fixture = try await Fixture.start()

@@ -6,9 +6,13 @@ import Testing
 /// Answers each upload from a script by the item's URL path, and records what was sent.
 final class ScriptedUploader: ShareUploading {
     let answers: [String: UploadOutcome]
+    let account: UUID?
     let sent = Mutex<[String]>([])
 
-    init(_ answers: [String: UploadOutcome]) { self.answers = answers }
+    init(_ answers: [String: UploadOutcome], account: UUID? = nil) {
+        self.answers = answers
+        self.account = account
+    }
 
     func upload(_ item: ShareItem) async -> UploadOutcome {
         let path = item.url?.lastPathComponent ?? ""
@@ -53,6 +57,40 @@ struct DrainTests {
         let after = try await inbox.drain(using: ScriptedUploader([:]))
         #expect(after.delivered.count == 2)
         #expect(inbox.count == 0)
+    }
+
+    @Test("A share saved under one account is never sent under the next one to sign in")
+    func otherAccountWaits() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let inbox = try ShareInbox(folder: folder.url)
+        let (ada, bob) = (UUID(), UUID())
+        var adas = ShareItem.link("ada", at: 1_000)
+        adas.account = ada
+        try inbox.add(adas)
+        try inbox.add(.link("anyone", at: 2_000))
+        let asBob = ScriptedUploader([:], account: bob)
+        let report = try await inbox.drain(using: asBob)
+        #expect(asBob.sent.withLock { $0 } == ["anyone"])
+        #expect(report.heldForOtherAccount.map(\.id) == [adas.id])
+        let waiting = try #require(try inbox.pending().first)
+        #expect(waiting.item.id == adas.id)
+        #expect(waiting.state.attempts == 0 && waiting.state.lastError?.contains("another account") == true)
+        let asAda = ScriptedUploader([:], account: ada)
+        #expect(try await inbox.drain(using: asAda).delivered.map(\.id) == [adas.id])
+    }
+
+    @Test("A server's Retry-After waits at most the retry policy's longest wait")
+    func retryAfterIsBounded() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let inbox = try ShareInbox(folder: folder.url)
+        try inbox.add(.link("a", at: 1_000))
+        let years = ScriptedUploader(["a": .transient(reason: "429", retryAfter: .seconds(Int64.max))])
+        _ = try await inbox.drain(using: years)
+        let notBefore = try #require(try inbox.pending().first?.state.notBefore)
+        #expect(notBefore <= Date().addingTimeInterval(3_600))
+        #expect(notBefore > Date().addingTimeInterval(3_500))
     }
 
     @Test("A second share while the app shows the first becomes the newest")

@@ -208,6 +208,32 @@ struct ShareInboxTests {
         #expect(folder.files(in: "quarantine").contains(name + ".reason"))
     }
 
+    /// A named pipe used to hang the drain (holding the inbox lock, so new shares hung too), a link to
+    /// `/dev/zero` read without end, a folder stopped every reader.
+    @Test(
+        "Whatever else stands in a record's place is set aside at once, and the others still flow",
+        arguments: ["folder", "pipe", "link to /dev/zero", "2 MiB file"]
+    )
+    func unusableEntryQuarantined(kind: String) async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let inbox = try ShareInbox(folder: folder.url)
+        let good = try inbox.add(.link("good", at: 2_000))
+        let name = "000000001000000-\(UUID().uuidString).json"
+        let path = folder.url.appendingPathComponent("items/\(name)").path
+        switch kind {
+        case "folder": try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        case "pipe": #expect(mkfifo(path, 0o600) == 0)
+        case "link to /dev/zero":
+            try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: "/dev/zero")
+        default: try Data(count: 2 << 20).write(to: URL(fileURLWithPath: path))
+        }
+        let report = try await inbox.drain(using: ScriptedUploader([:]))
+        #expect(report.delivered.map(\.id) == [good.id])
+        #expect(inbox.quarantined() == [name])
+        #expect(inbox.count == 0)
+    }
+
     @Test("Leftovers of a writer that crashed before its record was linked are swept; a live writer's are not")
     func sweepRemovesOrphans() throws {
         let folder = try TemporaryFolder()

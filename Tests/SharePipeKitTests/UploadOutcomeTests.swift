@@ -18,7 +18,22 @@ struct UploadOutcomeTests {
         let id = UUID(uuidString: "6F9619FF-8B86-D011-B42D-00C04FC964FF")
         #expect(Self.classify(201, [:], Self.created) == .uploaded(shareID: id))
         #expect(Self.classify(201, ["idempotent-replayed": "true"], Self.created) == .replayed(shareID: id))
-        #expect(Self.classify(200, [:], Self.created) == .replayed(shareID: id))
+    }
+
+    /// A Wi-Fi portal's page, an empty answer, a proxy's redirect: none recorded the share, so taking
+    /// one for a delivery would remove the item from the inbox and lose it.
+    @Test("Only a 201 naming the recorded share is a delivery; other 2xx and 3xx keep the item")
+    func onlyARecordedShareIsADelivery() {
+        #expect(Self.classify(200, [:], "<html><title>Sign in to Hotel Wi-Fi</title></html>").kind == .transient)
+        #expect(Self.classify(200, [:], Self.created).kind == .transient)
+        #expect(Self.classify(201, [:], "").kind == .transient)
+        #expect(Self.classify(201, [:], #"{"share":{}}"#).kind == .transient)
+        #expect(Self.classify(204).kind == .transient)
+        guard case .transient(let reason, _) = Self.classify(302, ["Location": "https://portal.example/login"]) else {
+            Issue.record("a redirect must not be a delivery")
+            return
+        }
+        #expect(reason.contains("https://portal.example/login"))
     }
 
     @Test("A validation failure keeps the server's words for the user")

@@ -8,6 +8,9 @@ public struct DrainReport: Sendable, Hashable {
     public var rejected: [ShareItem] = []
     /// Items that failed transiently and wait for their backoff.
     public var deferred: [ShareItem] = []
+    /// Items shared under another account than the uploader's: never sent under this one, they wait
+    /// for theirs to sign in again (or for the user to discard them).
+    public var heldForOtherAccount: [ShareItem] = []
     /// Whether the server refused the token: the account needs signing in; the rest of the inbox waits.
     public var needsSignIn = false
     /// The newest item this pass handled (by creation time), for the UI to show: a second share that
@@ -23,7 +26,8 @@ extension ShareInbox {
     /// removes each one only after the server acknowledged it. Call it on launch, on activation and
     /// on each element of ``changes(pollingEvery:)``.
     ///
-    /// A rejected item is parked with the server's message; a transient failure backs off; a refused
+    /// An item shared under another account than the uploader's (``ShareUploading/account``) is not
+    /// sent. A rejected item is parked with the server's message; a transient failure backs off; a refused
     /// token stops the pass (``DrainReport/needsSignIn``) and leaves every item in the inbox.
     /// - Parameters:
     ///   - uploader: Sends one item (``ShareUploader``).
@@ -36,6 +40,11 @@ extension ShareInbox {
         while let claim = try claimNext(lease: lease, excluding: seen) {
             let item = claim.item
             seen.insert(item.id)
+            if let owner = item.account, let signedIn = uploader.account, owner != signedIn {
+                try hold(item.id, reason: "Shared while another account was signed in: it waits for that account.")
+                report.heldForOtherAccount.append(item)
+                continue
+            }
             if (report.newest?.createdAt ?? .distantPast) <= item.createdAt { report.newest = item }
             let outcome = await uploader.upload(item)
             switch outcome {

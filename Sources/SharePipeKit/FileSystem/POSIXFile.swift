@@ -81,14 +81,31 @@ enum POSIXFile {
         rmdir(path)
     }
 
+    /// The most bytes ``read(_:)`` takes from one file: 1 MiB. Every file the inbox and the credential
+    /// store read (a record, a state, a lease, a credential) is a few KiB at most.
+    static let maxReadBytes = 1 << 20
+
     /// The whole content of a file, or `nil` when it does not exist.
+    ///
+    /// Only a regular file of at most ``maxReadBytes`` is read: anything else in its place (a folder, a
+    /// symbolic link, a named pipe, a device, a huge file) throws ``ShareInboxError/Code/unusableFile``
+    /// at once rather than blocking or reading without end.
     static func read(_ path: String) throws -> Data? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard fd >= 0 else {
             if errno == ENOENT { return nil }
+            if errno == ELOOP { throw ShareInboxError.unusable(path, because: "it is a symbolic link") }
             throw ShareInboxError.io("open", path: path, errno: errno)
         }
         defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw ShareInboxError.io("read", path: path, errno: errno) }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw ShareInboxError.unusable(path, because: "it is not a regular file")
+        }
+        guard info.st_size <= maxReadBytes else {
+            throw ShareInboxError.unusable(path, because: "it holds more than \(maxReadBytes) bytes")
+        }
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
@@ -99,6 +116,9 @@ enum POSIXFile {
             }
             if count == 0 { return data }
             data.append(contentsOf: buffer[0..<count])
+            if data.count > maxReadBytes {
+                throw ShareInboxError.unusable(path, because: "it holds more than \(maxReadBytes) bytes")
+            }
         }
     }
 

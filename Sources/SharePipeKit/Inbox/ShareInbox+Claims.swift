@@ -73,9 +73,24 @@ extension ShareInbox {
         try FileLock.withLock(layout.lock) {
             var state = try readState(id)
             state.attempts += 1
-            let wait = retryAfter ?? retryPolicy.delay(afterAttempts: state.attempts)
+            // A server's Retry-After is bounded by the policy's longest wait, so no answer can park
+            // an item for years.
+            let wait = min(retryAfter ?? retryPolicy.delay(afterAttempts: state.attempts), retryPolicy.maxDelay)
             state.notBefore = wait > .zero ? Date().addingTimeInterval(wait.timeInterval) : nil
             state.lastError = error
+            try writeState(state, of: id)
+            try dropLease(of: id)
+            return state
+        }
+    }
+
+    /// Gives back a claimed item without trying it (it is not counted as an attempt): it waits, with
+    /// `reason` for the app to show, and can be claimed again at once.
+    @discardableResult
+    public func hold(_ id: UUID, reason: String) throws -> DeliveryState {
+        try FileLock.withLock(layout.lock) {
+            var state = try readState(id)
+            state.lastError = reason
             try writeState(state, of: id)
             try dropLease(of: id)
             return state
@@ -149,10 +164,18 @@ extension ShareInbox {
         if let lease = try readLease(id), lease.owner == owner { POSIXFile.remove(layout.leaseFile(id)) }
     }
 
-    /// Reads and decodes a record; a record that cannot be decoded, or whose attachments are missing,
-    /// is quarantined and `nil` returned (as for a record that vanished meanwhile).
+    /// Reads and decodes a record; a record that cannot be decoded, whose attachments are missing, or
+    /// that is no regular file of at most ``POSIXFile/maxReadBytes`` (a folder, a link, a pipe), is
+    /// quarantined and `nil` returned (as for a record that vanished meanwhile).
     func readRecord(_ name: String) throws -> ShareItem? {
-        guard let data = try POSIXFile.read(layout.record(name)) else { return nil }
+        let data: Data
+        do {
+            guard let read = try POSIXFile.read(layout.record(name)) else { return nil }
+            data = read
+        } catch let error as ShareInboxError where error.code == .unusableFile {
+            quarantine(name, reason: error.message)
+            return nil
+        }
         let item: ShareItem
         do {
             item = try ShareItem.decodeRecord(data)

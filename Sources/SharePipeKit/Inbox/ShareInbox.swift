@@ -94,7 +94,10 @@ public final class ShareInbox: Sendable {
         let temporary = layout.temporaryRecord(item.id)
         var created = false
         guard let writer = try FileLock.acquire(temporary, wait: false, created: &created) else {
-            throw ShareInboxError(code: .duplicate, message: "The share \(item.id) is already being added by another process.")
+            throw ShareInboxError(
+                code: .duplicate,
+                message: "The share \(item.id) is already being added by another process."
+            )
         }
         defer {
             POSIXFile.remove(temporary)

@@ -26,6 +26,10 @@ public struct ShareInboxError: Error, Sendable, CustomStringConvertible {
         public static let notFound = Code("notFound")
         /// A file operation failed (disk full, permissions, a missing container).
         public static let io = Code("io")
+        /// Something other than a file SharePipe wrote stands where one should be: a folder, a
+        /// symbolic link, a named pipe, or a file over the size any of them has. An inbox record of
+        /// that kind is quarantined.
+        public static let unusableFile = Code("unusableFile")
     }
 
     /// The kind of failure.
@@ -43,6 +47,13 @@ public struct ShareInboxError: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String { message }
+
+    static func unusable(_ path: String, because reason: String) -> ShareInboxError {
+        ShareInboxError(
+            code: .unusableFile,
+            message: "\(path) is not a file SharePipe wrote: \(reason). Move it out of the container folder."
+        )
+    }
 
     static func io(_ operation: String, path: String, errno code: Int32) -> ShareInboxError {
         let reason = String(cString: strerror(code))

@@ -9,6 +9,29 @@ public import FoundationNetworking
 public protocol ShareUploading: Sendable {
     /// Uploads `item` and classifies the answer; never throws (a failure is an outcome).
     func upload(_ item: ShareItem) async -> UploadOutcome
+
+    /// The user id items are sent under, when known: the drain never sends an item shared under
+    /// another account with it. Default nil (no check).
+    var account: UUID? { get }
+}
+
+extension ShareUploading {
+    public var account: UUID? { nil }
+}
+
+/// Keeps a session from following redirects: a `POST` redirected with 301, 302 or 303 becomes a `GET`
+/// of the new address, whose page would answer 200 for a share that was never recorded. The 3xx
+/// itself is the answer (``UploadOutcome/classify(status:header:body:)`` keeps the item).
+final class RedirectRefusal: NSObject, URLSessionTaskDelegate, Sendable {
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest,
+        completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        completionHandler(nil)
+    }
 }
 
 /// Posts items to a SharePipe server's `POST /v1/shares` with `Authorization: Bearer <share token>`
@@ -29,6 +52,8 @@ public struct ShareUploader: ShareUploading {
     public let server: URL
     /// The share token.
     public let token: String
+    /// The user id the token belongs to, when known (from a ``ShareCredential``).
+    public let account: UUID?
     /// How long one request may take before it counts as a transient failure. Default 20 seconds.
     public let timeout: Duration
     private let session: URLSession
@@ -38,21 +63,34 @@ public struct ShareUploader: ShareUploading {
     ///   - server: The server's base URL.
     ///   - token: The device's share token.
     ///   - timeout: The limit for one request; default 20 seconds.
-    ///   - session: The session to use; default one ephemeral session (no cache, no cookies) shared by
-    ///     every uploader, so an app that makes an uploader per drain does not pile up sessions.
-    public init(server: URL, token: String, timeout: Duration = .seconds(20), session: URLSession? = nil) {
+    ///   - session: The session to use; default one ephemeral session (no cache, no cookies, no
+    ///     redirects followed) shared by every uploader, so an app that makes an uploader per drain does
+    ///     not pile up sessions. A session of your own should not follow redirects either.
+    ///   - account: The user id the token belongs to, if known: items shared under another are not sent.
+    public init(
+        server: URL,
+        token: String,
+        timeout: Duration = .seconds(20),
+        session: URLSession? = nil,
+        account: UUID? = nil
+    ) {
         self.server = server
         self.token = token
+        self.account = account
         self.timeout = timeout
         self.session = session ?? Self.defaultSession
     }
 
     /// An uploader with a stored credential's server and share token.
     public init(credential: ShareCredential, timeout: Duration = .seconds(20)) {
-        self.init(server: credential.server, token: credential.shareToken, timeout: timeout)
+        self.init(server: credential.server, token: credential.shareToken, timeout: timeout, account: credential.userID)
     }
 
-    static let defaultSession = URLSession(configuration: .ephemeral)
+    static let defaultSession = URLSession(
+        configuration: .ephemeral,
+        delegate: RedirectRefusal(),
+        delegateQueue: nil
+    )
 
     public func upload(_ item: ShareItem) async -> UploadOutcome {
         var request = URLRequest(url: server.appendingPathComponent("v1/shares"))

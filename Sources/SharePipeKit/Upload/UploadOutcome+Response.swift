@@ -2,6 +2,11 @@ public import Foundation
 
 extension UploadOutcome {
     /// Classifies the server's answer to `POST /v1/shares` (see the server's `openapi.json`).
+    ///
+    /// Only a 201 whose body names the share recorded counts as delivered (`Idempotent-Replayed: true`
+    /// marks the stored answer to an earlier attempt). Any other 2xx, and every 3xx, is something
+    /// else answering — a Wi-Fi sign-in portal, a proxy, a moved server — and the item stays saved:
+    /// taking it for a delivery would lose the share.
     /// - Parameters:
     ///   - status: The HTTP status.
     ///   - header: Looks up a response header by name, case-insensitively.
@@ -10,10 +15,28 @@ extension UploadOutcome {
         let retryAfter = header("Retry-After").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
             .map { Duration.seconds(max(0, $0)) }
         switch status {
-        case 200, 201:
-            let shareID = Self.shareID(in: body)
-            let replayed = header("Idempotent-Replayed")?.lowercased() == "true" || status == 200
+        case 201:
+            guard let shareID = Self.shareID(in: body) else {
+                return .transient(
+                    reason:
+                        "HTTP 201 without the share the server recorded: the address may not be a SharePipe server.",
+                    retryAfter: nil
+                )
+            }
+            let replayed = header("Idempotent-Replayed")?.lowercased() == "true"
             return replayed ? .replayed(shareID: shareID) : .uploaded(shareID: shareID)
+        case 200..<300:
+            return .transient(
+                reason: "HTTP \(status) is not how a SharePipe server answers a share (a sign-in portal or a proxy?).",
+                retryAfter: nil
+            )
+        case 300..<400:
+            let target = header("Location").map { " to \($0)" } ?? ""
+            return .transient(
+                reason: "HTTP \(status): the server redirected\(target), and a share is not sent on to where a "
+                    + "redirect points. If the server moved, sign in with its new address.",
+                retryAfter: nil
+            )
         case 401, 403:
             return .unauthorized(status: status, message: problemMessage(body) ?? "The server refused the token.")
         case 408, 409, 425, 429:

@@ -82,6 +82,9 @@ struct InboxCommand: AsyncParsableCommand {
             if !report.rejected.isEmpty {
                 summary += ", \(report.rejected.count) refused by the server (see inbox list)"
             }
+            if !report.heldForOtherAccount.isEmpty {
+                summary += ", \(report.heldForOtherAccount.count) shared under another account (not sent with this one)"
+            }
             summary += "; \(inbox.count) waiting."
             print(summary)
             if let newest = report.newest { print("newest: \(newest.url?.absoluteString ?? newest.id.uuidString)") }

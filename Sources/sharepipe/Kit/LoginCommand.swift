@@ -31,6 +31,15 @@ struct LoginCommand: AsyncParsableCommand {
     func run() async throws {
         guard let url = URL(string: server), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil
         else { throw ValidationError("--server needs an http(s) URL such as http://127.0.0.1:8080.") }
+        let account = container.account
+        // Before the server is asked, so a container that cannot be used leaves no device behind.
+        do {
+            _ = try account.stateForApp()  // establishes the install marker, wipes a stale token
+        } catch is CredentialStoreError {
+            // An unreadable credential is what signing in again replaces.
+        } catch {
+            throw CLIError("Cannot use the container \(container.path): \(error)")
+        }
         let handle = try self.handle ?? Self.ask("Handle: ")
         let password = try ProcessInfo.processInfo.environment["SHAREPIPE_PASSWORD"] ?? Self.askSecret("Password: ")
         let result: DeviceSignIn.Result
@@ -43,9 +52,7 @@ struct LoginCommand: AsyncParsableCommand {
         } catch let failure as DeviceSignIn.Failure {
             throw CLIError(failure.message)
         }
-        let account = container.account
         do {
-            _ = try account.stateForApp()  // establishes the install marker, wipes a stale token
             try account.signIn(
                 server: url,
                 shareToken: result.shareToken,

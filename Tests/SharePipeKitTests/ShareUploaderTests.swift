@@ -1,0 +1,28 @@
+import Foundation
+import LinkPreviewTesting
+import SharePipeKit
+import Testing
+
+/// The uploader against a real HTTP server on loopback that is not a SharePipe server.
+struct ShareUploaderTests {
+    /// URLSession turns a redirected `POST` into a `GET` of the new address; followed, a portal's
+    /// page would answer 200 for a share nobody recorded.
+    @Test("A redirect is not followed, and a share answered by a redirect stays saved")
+    func redirectsAreNotFollowed() async throws {
+        let server = try await LoopbackHTTPServer.start { request in
+            request.path == "/v1/shares"
+                ? LoopbackResponse(status: 302, headers: [("Location", "/portal")])
+                : LoopbackResponse(
+                    status: 200,
+                    headers: [("Content-Type", "text/html")],
+                    body: .whole(Array("<p>Hi".utf8))
+                )
+        }
+        let uploader = ShareUploader(server: server.url("/"), token: "sps_x")
+        let outcome = await uploader.upload(.link("a"))
+        try await server.shutdown()
+        #expect(outcome.kind == .transient, "\(outcome)")
+        #expect(server.requestCount("/v1/shares") == 1)
+        #expect(server.requestCount("/portal") == 0)
+    }
+}
