@@ -35,14 +35,16 @@ struct ServerProcess {
     /// - Parameters:
     ///   - arguments: More options for `serve` (`--allow-fetch-from 127.0.0.0/8`…).
     ///   - log: A file to append the server's output to (default: none).
+    ///   - port: The port to listen on (one try); default a random free one.
     static func start(
         database: String,
         client: HTTPClient,
         arguments: [String] = [],
-        log: URL? = nil
+        log: URL? = nil,
+        port fixedPort: Int? = nil
     ) async throws -> ServerProcess {
-        for _ in 0..<5 {
-            let port = Int.random(in: 20_000...60_000)
+        for _ in 0..<(fixedPort == nil ? 5 : 1) {
+            let port = fixedPort ?? Int.random(in: 20_000...60_000)
             let process = Process()
             process.executableURL = executable
             process.arguments =

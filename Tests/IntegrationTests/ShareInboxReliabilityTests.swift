@@ -240,6 +240,36 @@ struct ShareInboxReliabilityTests {
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/credentials.json"))
     }
 
+    /// The watcher used to wake only when the inbox changed: a share that failed waited for the next
+    /// share, however long that took.
+    @Test("A watching drain retries a failed share when its wait ends, with nothing new shared")
+    func watchRetries() async throws {
+        let fixture = try await Fixture.start()
+        try fixture.login()
+        fixture.server.kill()
+        #expect(try fixture.kit.run(["share", "--no-upload", "https://example.com/waits"]).status == 0)
+        let kit = fixture.kit
+        let watcher = Task.detached { try kit.run(["inbox", "drain", "--watch"]) }
+        // The watcher's first pass finds no server and backs off 5 s; the server is back before that ends.
+        try await Task.sleep(for: .seconds(1))
+        let database = fixture.folder.appendingPathComponent("sharepipe.sqlite").path
+        let restarted = try await ServerProcess.start(
+            database: database,
+            client: fixture.client,
+            port: fixture.server.port
+        )
+        var delivered = false
+        for _ in 0..<120 where !delivered {
+            delivered = try await fixture.serverNotes().count == 1
+            if !delivered { try await Task.sleep(for: .milliseconds(500)) }
+        }
+        #expect(kit.killOne())
+        let output = try await watcher.value.output
+        #expect(delivered, "\(output)")
+        _ = restarted.terminate()
+        try await fixture.stop()
+    }
+
     /// Every message about an unreadable credential says to sign in again; signing in must then work.
     @Test("A damaged credential file is replaced by signing in again")
     func damagedCredential() async throws {

@@ -80,6 +80,25 @@ struct DrainTests {
         #expect(try await inbox.drain(using: asAda).delivered.map(\.id) == [adas.id])
     }
 
+    @Test("The inbox says when the next share backing off is due, not counting refused ones")
+    func nextAttempt() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let inbox = try ShareInbox(folder: folder.url)
+        #expect(try inbox.nextAttemptDate() == nil)
+        try inbox.add(.link("later", at: 1_000))
+        try inbox.add(.link("sooner", at: 2_000))
+        try inbox.add(.link("refused", at: 3_000))
+        let uploader = ScriptedUploader([
+            "later": .transient(reason: "503", retryAfter: .seconds(600)),
+            "sooner": .transient(reason: "503", retryAfter: .seconds(60)),
+            "refused": .rejected(status: 422, message: "bad"),
+        ])
+        _ = try await inbox.drain(using: uploader)
+        let due = try #require(try inbox.nextAttemptDate())
+        #expect(due > Date().addingTimeInterval(50) && due <= Date().addingTimeInterval(60))
+    }
+
     @Test("A server's Retry-After waits at most the retry policy's longest wait")
     func retryAfterIsBounded() async throws {
         let folder = try TemporaryFolder()

@@ -141,6 +141,18 @@ public final class ShareInbox: Sendable {
         return result
     }
 
+    /// When the next waiting item's backoff ends, if one is backing off: the app drains again then
+    /// (as well as on the change signal), or a transient failure would wait for the next share.
+    /// Items refused by the server, or being sent, are not counted.
+    public func nextAttemptDate() throws -> Date? {
+        let now = Date()
+        return try pending().lazy
+            .filter { $0.state.rejection == nil && !$0.isClaimed }
+            .compactMap { $0.state.notBefore }
+            .filter { $0 > now }
+            .min()
+    }
+
     private func checkSize(of attachments: [ShareAttachment.Content]) throws {
         let bytes = attachments.reduce(0) { $0 + $1.data.count }
         guard attachments.count <= limits.maxAttachments, bytes <= limits.maxAttachmentBytes else {

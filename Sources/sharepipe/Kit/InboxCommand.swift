@@ -47,15 +47,32 @@ struct InboxCommand: AsyncParsableCommand {
         )
         @OptionGroup var container: ContainerOption
 
-        @Flag(help: "Keep running and send whatever is added, until interrupted.")
+        @Flag(
+            help:
+                "Keep running and send whatever is added, and retry failed shares when their wait ends, until interrupted."
+        )
         var watch = false
 
         func run() async throws {
             let inbox = try container.inbox()
-            if watch {
-                for await _ in inbox.changes() { try await drainOnce(inbox) }
-            } else {
+            guard watch else { return try await drainOnce(inbox) }
+            // Woken by the change signal, and when the next share backing off is due.
+            let (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+            let changes = Task {
+                for await _ in inbox.changes() { wake.yield() }
+                wake.finish()
+            }
+            defer { changes.cancel() }
+            var retry: Task<Void, Never>?
+            for await _ in wakeups {
                 try await drainOnce(inbox)
+                retry?.cancel()
+                if let due = try inbox.nextAttemptDate() {
+                    retry = Task {
+                        try? await Task.sleep(for: .seconds(max(0, due.timeIntervalSinceNow) + 0.05))
+                        if !Task.isCancelled { wake.yield() }
+                    }
+                }
             }
         }
 
@@ -88,6 +105,7 @@ struct InboxCommand: AsyncParsableCommand {
             summary += "; \(inbox.count) waiting."
             print(summary)
             if let newest = report.newest { print("newest: \(newest.url?.absoluteString ?? newest.id.uuidString)") }
+            fflush(nil)  // a watcher's log is read as it runs, also from a pipe or a file
             if report.needsSignIn {
                 FileHandle.standardError.write(
                     Data("The server refused this device's token. Sign in again with: \(container.loginHint)\n".utf8)
