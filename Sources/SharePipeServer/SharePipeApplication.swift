@@ -12,7 +12,11 @@ extension ServerContext {
     /// try await context.application().runService()   // until SIGTERM or SIGINT
     /// try await context.close()
     /// ```
-    public func application() -> some ApplicationProtocol {
+    ///
+    /// - Parameter onServerRunning: Called once the server listens (its port bound), not before.
+    public func application(
+        onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
         let router = Router(context: ServerRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.middlewares.add(RequestIDMiddleware())
         router.middlewares.add(MetricsMiddleware(metrics: metrics))
@@ -46,6 +50,7 @@ extension ServerContext {
                 serverName: "SharePipe"
             ),
             services: [worker, maintenance, ShelfChangeListener(database: database, logger: logger)],
+            onServerRunning: onServerRunning,
             logger: logger
         )
     }

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import LinkPreview
 import Logging
+import NIOCore
 import SharePipeServer
 
 /// `sharepipe serve`: the server, on an embedded SQLite file by default.
@@ -104,16 +105,42 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.preview.policy.addresses.allowList = allowFetchFrom.compactMap(AllowRule.init)
         configuration.preview.policy.addresses.allowedPorts.formUnion(allowFetchPort)
         let context = try await ServerContext.start(configuration: configuration, logger: logger)
-        print("SharePipe is listening on http://\(host):\(port)/ with \(configuration.database).")
-        print("Web page: http://\(host):\(port)/ (sign-up is \(signUp ? "open" : "closed")).")
-        print("Health: http://\(host):\(port)/health — post shares to /v1/shares with a device token.")
+        let (host, port, signUp, database) = (host, port, signUp, configuration.database)
+        let application = context.application { _ in
+            print("SharePipe is listening on http://\(host):\(port)/ with \(database).")
+            print("Web page: http://\(host):\(port)/ (sign-up is \(signUp ? "open" : "closed")).")
+            print("Health: http://\(host):\(port)/health — post shares to /v1/shares with a device token.")
+            fflush(nil)
+        }
         do {
-            try await context.application().runService()
+            try await application.runService()
         } catch {
             try? await context.close()
-            throw error
+            throw Self.explained(error, host: host, port: port)
         }
         try await context.close()
+    }
+}
+
+extension ServeCommand {
+    /// A failure to listen, in words that say what to do; any other error as it is.
+    static func explained(_ error: any Error, host: String, port: Int) -> any Error {
+        if error is SocketAddressError || error is SocketAddressError.UnknownHost {
+            return CLIError(
+                "\(host) is not an address or name of this machine: choose another --host (127.0.0.1, 0.0.0.0…)."
+            )
+        }
+        guard let failure = error as? IOError else { return error }
+        switch failure.errnoCode {
+        case EADDRINUSE:
+            return CLIError("Port \(port) on \(host) is in use: stop what listens there, or choose another --port.")
+        case EADDRNOTAVAIL:
+            return CLIError("\(host) is not an address of this machine: choose another --host (127.0.0.1, 0.0.0.0…).")
+        case EACCES:
+            return CLIError("Listening on port \(port) needs privileges: choose a --port above 1023.")
+        default:
+            return CLIError("Cannot listen on \(host):\(port): \(failure).")
+        }
     }
 }
 

@@ -32,6 +32,27 @@ struct CrashRecoveryTests {
         return (app, share)
     }
 
+    /// It used to print "listening" before trying, then a raw `bind(…)` error and a maintenance failure.
+    @Test("A second server on a port in use says so, and never that it listens")
+    func portInUse() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "sharepipe-port-\(UUID().uuidString)"
+        )
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        let database = folder.appendingPathComponent("a.sqlite").path
+        let first = try await ServerProcess.start(database: database, client: client)
+        let output = try ServerProcess.run([
+            "serve", "--database", folder.appendingPathComponent("b.sqlite").path, "--port", String(first.port),
+        ])
+        _ = first.terminate()
+        try await client.shutdown()
+        #expect(output.contains("Port \(first.port) on 127.0.0.1 is in use"), "\(output)")
+        #expect(!output.contains("listening on http"), "\(output)")
+        #expect(!output.contains("maintenance failed"), "\(output)")
+    }
+
     /// SQLite always; PostgreSQL when `SHAREPIPE_TEST_POSTGRES_URL` names one (`.ci/run` sets it).
     static var databases: [String] {
         var databases = ["sqlite"]

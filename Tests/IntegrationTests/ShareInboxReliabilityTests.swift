@@ -237,6 +237,7 @@ struct ShareInboxReliabilityTests {
         let (output, status) = try kit.run(["login", "--server", kit.server, "--handle", "ada"], password: "secret")
         #expect(status == 1)
         #expect(output.contains("Could not reach http://127.0.0.1:1"), "\(output)")
+        #expect(!output.contains("NSURLErrorDomain"), "the reason in words: \(output)")
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/credentials.json"))
     }
 

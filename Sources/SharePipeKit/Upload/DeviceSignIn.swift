@@ -68,7 +68,8 @@ public struct DeviceSignIn: Sendable {
             throw Failure(
                 kind: .unreachable,
                 message:
-                    "Could not reach \(server.absoluteString): \(error.localizedDescription). Check the URL and that the server runs."
+                    "Could not reach \(server.absoluteString): \(NetworkFailure.describe(error, timeout: .seconds(30))). "
+                    + "Check the URL and that the server runs."
             )
         }
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0

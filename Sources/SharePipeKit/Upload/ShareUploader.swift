@@ -112,7 +112,8 @@ public struct ShareUploader: ShareUploading {
             )
         } catch {
             return .transient(
-                reason: "Could not reach \(server.host ?? server.absoluteString): \(error.localizedDescription)",
+                reason: "Could not reach \(server.host ?? server.absoluteString): "
+                    + NetworkFailure.describe(error, timeout: timeout) + ".",
                 retryAfter: nil
             )
         }

@@ -40,6 +40,8 @@ struct MaintenanceService: Service {
                     ]
                 )
             }
+        } catch is CancellationError {
+            // The server is stopping (or never started): nothing failed.
         } catch {
             logger.error("maintenance failed", metadata: ["error": "\(error)"])
         }
