@@ -47,6 +47,29 @@ struct ShareFlowRunnerTests {
         }
     }
 
+    /// The extension makes items without an account; saved without one, a share would be sent with
+    /// the token of whoever signs in next.
+    @Test("A share is saved under the signed-in user, also while the token waits for sign-in")
+    func savedUnderTheSignedInUser() async throws {
+        let setup = try Setup(signedIn: false)
+        defer { setup.folder.remove() }
+        let user = try CredentialTests.signIn(setup.account).userID
+        try setup.account.markNeedsSignIn()
+        await setup.runner().share(.link("a"), host: RecordingHost())
+        #expect(try setup.inbox.pending().map(\.item.account) == [user])
+    }
+
+    @Test("A share whose text is over what a record may hold is refused before it is saved, not lost later")
+    func oversizedRecordRefused() async throws {
+        let setup = try Setup()
+        defer { setup.folder.remove() }
+        var item = ShareItem.link("a")
+        item.text = String(repeating: "x", count: 2 << 20)
+        let result = await setup.runner().share(item, upload: false, host: RecordingHost())
+        #expect(!result.saved)
+        #expect(setup.inbox.count == 0)
+    }
+
     @Test("Sent: the share is persisted first, then uploaded and removed")
     func sent() async throws {
         let setup = try Setup()

@@ -234,6 +234,23 @@ struct ShareInboxTests {
         #expect(inbox.count == 0)
     }
 
+    @Test("A folder or pipe in place of an item's state or lease is removed, and the item still flows")
+    func unusableStateOrLease() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let inbox = try ShareInbox(folder: folder.url)
+        let first = try inbox.add(.link("first", at: 1_000))
+        let second = try inbox.add(.link("second", at: 2_000))
+        try FileManager.default.createDirectory(
+            atPath: folder.url.appendingPathComponent("state/\(first.id.uuidString).json").path,
+            withIntermediateDirectories: false
+        )
+        #expect(mkfifo(folder.url.appendingPathComponent("leases/\(second.id.uuidString).json").path, 0o600) == 0)
+        let report = try await inbox.drain(using: ScriptedUploader([:]))
+        #expect(report.delivered.map(\.id) == [first.id, second.id])
+        #expect(inbox.count == 0)
+    }
+
     @Test("Leftovers of a writer that crashed before its record was linked are swept; a live writer's are not")
     func sweepRemovesOrphans() throws {
         let folder = try TemporaryFolder()

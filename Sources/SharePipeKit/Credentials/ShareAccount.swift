@@ -25,6 +25,16 @@ public struct ShareAccount: Sendable {
         CredentialState.evaluate(stored: try store.load(), installMarker: marker.current())
     }
 
+    /// The user a new share is saved under: the stored credential's user when it is bound to this
+    /// install (valid, or refused by the server and waiting for sign-in), else nil. The drain never
+    /// sends a share saved under one user with another's token.
+    public func userForNewShares() -> UUID? {
+        guard let stored = try? store.load(), let installMarker = marker.current(),
+            stored.installMarker == installMarker
+        else { return nil }
+        return stored.userID
+    }
+
     /// The credential's state, for the app: establishes the install marker on first launch and wipes
     /// a credential bound to another install or user (reported as `.missing`).
     public func stateForApp(signedInUser: UUID? = nil) throws -> CredentialState {

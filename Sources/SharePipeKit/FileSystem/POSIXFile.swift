@@ -75,6 +75,11 @@ enum POSIXFile {
         unlink(path)
     }
 
+    /// Removes whatever stands at `path`: a file, a link, a pipe, or a folder one level deep.
+    static func discard(_ path: String) {
+        if unlink(path) != 0 { removeFolder(path) }
+    }
+
     /// Removes a folder and what it holds (one level deep, as attachments are); gone is fine.
     static func removeFolder(_ path: String) {
         for name in list(path) { unlink(path + "/" + name) }

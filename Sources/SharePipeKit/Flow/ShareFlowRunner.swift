@@ -38,7 +38,8 @@ public struct ShareFlowRunner: Sendable {
 
     /// Persists `item` first, then sends it or keeps it, telling the user through `host`.
     /// - Parameters:
-    ///   - item: The new share.
+    ///   - item: The new share. Without an ``ShareItem/account`` it is saved under the signed-in user
+    ///     (``ShareAccount/userForNewShares()``), so it is never sent under another.
     ///   - attachments: Its files.
     ///   - upload: Whether to try uploading at all (false leaves it to the app); default true.
     ///   - host: Shows, notifies, opens the app.
@@ -49,6 +50,8 @@ public struct ShareFlowRunner: Sendable {
         upload: Bool = true,
         host: some ShareFlowHost
     ) async -> Result {
+        var item = item
+        if item.account == nil { item.account = account.userForNewShares() }
         let persistence: ShareFlow.Persistence
         do {
             await host.persisted(try inbox.add(item, attachments: attachments))

@@ -131,7 +131,7 @@ extension ShareInbox {
 
     /// The item's delivery state, and whether it has a state file.
     func readStateFile(_ id: UUID) throws -> (state: DeliveryState, exists: Bool) {
-        guard let data = try POSIXFile.read(layout.stateFile(id)) else { return (DeliveryState(), false) }
+        guard let data = try readOwnFile(layout.stateFile(id)) else { return (DeliveryState(), false) }
         return ((try? JSONDecoder().decode(DeliveryState.self, from: data)) ?? DeliveryState(), true)
     }
 
@@ -141,7 +141,19 @@ extension ShareInbox {
     }
 
     func readLease(_ id: UUID) throws -> Lease? {
-        try POSIXFile.read(layout.leaseFile(id)).flatMap(Lease.init)
+        try readOwnFile(layout.leaseFile(id)).flatMap(Lease.init)
+    }
+
+    /// A state or lease file: something else in its place (a folder, a link, a pipe) is removed and
+    /// read as no file, as an unreadable state already is: the item is then tried as if new, which the
+    /// server's idempotency makes harmless.
+    private func readOwnFile(_ path: String) throws -> Data? {
+        do {
+            return try POSIXFile.read(path)
+        } catch let error as ShareInboxError where error.code == .unusableFile {
+            POSIXFile.discard(path)
+            return nil
+        }
     }
 
     /// Writes this instance's lease on `id` (under the inbox lock, so in place: no reader sees it half

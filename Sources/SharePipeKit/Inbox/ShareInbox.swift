@@ -106,7 +106,16 @@ public final class ShareInbox: Sendable {
         var stored = item
         do {
             stored.attachments = try writeAttachments(attachments, for: item.id)
-            try writer.write(try stored.recordData(), sync: true, path: temporary, isEmpty: created)
+            let record = try stored.recordData()
+            // Readers take records of at most this size (anything larger is quarantined unread).
+            guard record.count <= POSIXFile.maxReadBytes else {
+                throw ShareInboxError(
+                    code: .itemTooLarge,
+                    message: "This share's text and details take \(record.count) bytes; at most "
+                        + "\(POSIXFile.maxReadBytes) are kept. Share less text, or the link alone."
+                )
+            }
+            try writer.write(record, sync: true, path: temporary, isEmpty: created)
             let name = layout.recordName(for: stored)
             try FileLock.withLock(layout.lock) {
                 let names = try checkRoom(for: stored)

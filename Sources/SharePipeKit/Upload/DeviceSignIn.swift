@@ -47,7 +47,7 @@ public struct DeviceSignIn: Sendable {
     /// A sign-in client for `server`.
     public init(server: URL, session: URLSession? = nil) {
         self.server = server
-        self.session = session ?? URLSession(configuration: .ephemeral)
+        self.session = session ?? RedirectRefusal.session
     }
 
     /// Registers a device named `deviceName` for `handle`.
@@ -93,17 +93,35 @@ public struct DeviceSignIn: Sendable {
         case 429:
             let wait = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Retry-After") ?? "a few"
             throw Failure(kind: .rateLimited, message: "Too many sign-in attempts. Try again in \(wait) seconds.")
+        case 300..<400:
+            let target = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Location") ?? "another address"
+            throw Failure(
+                kind: .unreachable,
+                message: "\(server.absoluteString) redirected to \(target): sign in with the address it names."
+            )
         case 400...499:
             throw Failure(
                 kind: .invalidRequest,
-                message: "The server refused the sign-in: \(problem ?? "HTTP \(status)")."
+                message: "The server refused the sign-in: " + Self.sentence(problem ?? "HTTP \(status)")
             )
         default:
+            guard let problem else {
+                throw Failure(
+                    kind: .unreachable,
+                    message: "\(server.absoluteString) answered HTTP \(status), which is not how a SharePipe server "
+                        + "answers: check the URL, or try again later."
+                )
+            }
             throw Failure(
                 kind: .unreachable,
-                message:
-                    "\(server.absoluteString) answered HTTP \(status)\(problem.map { ": \($0)" } ?? ""). Try again later."
+                message: "\(server.absoluteString) answered HTTP \(status): " + Self.sentence(problem)
+                    + " Try again later."
             )
         }
+    }
+
+    /// `text` ending in one full stop (a server's detail often has its own).
+    static func sentence(_ text: String) -> String {
+        text.hasSuffix(".") || text.hasSuffix("!") || text.hasSuffix("?") ? text : text + "."
     }
 }

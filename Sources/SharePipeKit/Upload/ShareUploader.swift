@@ -19,21 +19,6 @@ extension ShareUploading {
     public var account: UUID? { nil }
 }
 
-/// Keeps a session from following redirects: a `POST` redirected with 301, 302 or 303 becomes a `GET`
-/// of the new address, whose page would answer 200 for a share that was never recorded. The 3xx
-/// itself is the answer (``UploadOutcome/classify(status:header:body:)`` keeps the item).
-final class RedirectRefusal: NSObject, URLSessionTaskDelegate, Sendable {
-    func urlSession(
-        _ session: URLSession,
-        task: URLSessionTask,
-        willPerformHTTPRedirection response: HTTPURLResponse,
-        newRequest request: URLRequest,
-        completionHandler: @escaping @Sendable (URLRequest?) -> Void
-    ) {
-        completionHandler(nil)
-    }
-}
-
 /// Posts items to a SharePipe server's `POST /v1/shares` with `Authorization: Bearer <share token>`
 /// and `Idempotency-Key: <item id>`, over `URLSession` (FoundationNetworking on Linux).
 ///
@@ -86,11 +71,7 @@ public struct ShareUploader: ShareUploading {
         self.init(server: credential.server, token: credential.shareToken, timeout: timeout, account: credential.userID)
     }
 
-    static let defaultSession = URLSession(
-        configuration: .ephemeral,
-        delegate: RedirectRefusal(),
-        delegateQueue: nil
-    )
+    static let defaultSession = RedirectRefusal.session
 
     public func upload(_ item: ShareItem) async -> UploadOutcome {
         var request = URLRequest(url: server.appendingPathComponent("v1/shares"))

@@ -35,8 +35,9 @@ struct LoginCommand: AsyncParsableCommand {
         // Before the server is asked, so a container that cannot be used leaves no device behind.
         do {
             _ = try account.stateForApp()  // establishes the install marker, wipes a stale token
-        } catch is CredentialStoreError {
-            // An unreadable credential is what signing in again replaces.
+        } catch let error as CredentialStoreError where error.underlying is DecodingError {
+            // A damaged credential is what signing in again replaces; one that cannot be read or
+            // replaced (a folder, no permission) fails below, before the server is asked.
         } catch {
             throw CLIError("Cannot use the container \(container.path): \(error)")
         }

@@ -41,10 +41,8 @@ struct ShareCommand: AsyncParsableCommand {
         else { throw ValidationError("'\(url)' is not an http(s) link.") }
         let inbox = try container.inbox()
         let account = container.account
-        var accountID: UUID?
-        if case .valid(let stored) = (try? account.state()) ?? .missing { accountID = stored.userID }
+        // Saved under the signed-in user by the runner (ShareAccount.userForNewShares).
         let item = ShareItem(
-            account: accountID,
             url: link,
             text: text,
             note: note,

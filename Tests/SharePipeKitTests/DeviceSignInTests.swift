@@ -1,0 +1,41 @@
+import Foundation
+import LinkPreviewTesting
+import SharePipeKit
+import Testing
+
+/// Signing in against real HTTP servers on loopback that are not SharePipe servers.
+struct DeviceSignInTests {
+    static func failure(_ response: LoopbackResponse) async throws -> (DeviceSignIn.Failure, LoopbackHTTPServer) {
+        let server = try await LoopbackHTTPServer.start { request in
+            request.path == "/v1/devices" ? response : LoopbackResponse(status: 200)
+        }
+        var failure: DeviceSignIn.Failure?
+        do {
+            _ = try await DeviceSignIn(server: server.url("/")).signIn(handle: "ada", password: "pw", deviceName: "d")
+        } catch let error as DeviceSignIn.Failure {
+            failure = error
+        }
+        try await server.shutdown()
+        return (try #require(failure), server)
+    }
+
+    @Test("A redirect is named, not followed")
+    func redirect() async throws {
+        let (failure, server) = try await Self.failure(LoopbackResponse(status: 301, headers: [("Location", "/moved")]))
+        #expect(failure.message.contains("redirected to /moved"), "\(failure.message)")
+        #expect(server.requestCount("/moved") == 0)
+    }
+
+    @Test("An answer no SharePipe server gives says to check the URL; a server's own detail is one sentence")
+    func notSharePipe() async throws {
+        let (plain, _) = try await Self.failure(LoopbackResponse(status: 501))
+        #expect(plain.message.contains("not how a SharePipe server answers"), "\(plain.message)")
+        let problem = LoopbackResponse(
+            status: 404,
+            headers: [("Content-Type", "application/problem+json")],
+            body: .whole(Array(#"{"title":"Not found","detail":"No such route; see /openapi.json."}"#.utf8))
+        )
+        let (refused, _) = try await Self.failure(problem)
+        #expect(refused.message == "The server refused the sign-in: No such route; see /openapi.json.")
+    }
+}
