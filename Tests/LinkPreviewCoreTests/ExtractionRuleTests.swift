@@ -172,6 +172,10 @@ struct ExtractionRuleTests {
         ("<svg><svg></svg><title>Icon</title></svg><title>Real</title>", "Real"),
         ("<template><title>Template</title></template><title>Real</title>", "Real"),
         ("<template><template></template><title>Nested</title></template><title>Real</title>", "Real"),
+        // HTML inside an integration point does not end the <svg> around it.
+        ("<svg><foreignObject><div>x</div></foreignObject><title>Icon</title></svg><title>Real</title>", "Real"),
+        ("<math><mi><p>x</p></mi><title>Math</title></math><title>Real</title>", "Real"),
+        ("<svg><foreignObject><title>In HTML again</title></foreignObject></svg>", "In HTML again"),
     ])
     func titlesAreTheDocumentsOwn(html: String, title: String) {
         #expect(MetadataExtractor.extract(from: Array(html.utf8), url: ExtractionFixtures.pageURL).title == title)

@@ -56,6 +56,12 @@ struct URLResolverTests {
         #expect(resolved(reference) == expected)
     }
 
+    @Test func refusesPortsAboveTheRangeHoweverLong() {
+        #expect(resolved("https://example.com:65536/a") == nil)
+        #expect(resolved("https://example.com:99999999999999999999/a") == nil)
+        #expect(resolved("https://example.com:0000065535/a") == "https://example.com:65535/a")
+    }
+
     @Test func dropsADefaultPortInheritedFromTheBase() {
         #expect(resolved("b", against: URL(string: "https://example.com:443/a/")!) == "https://example.com/a/b")
     }

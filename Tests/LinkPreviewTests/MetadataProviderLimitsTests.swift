@@ -98,7 +98,10 @@ struct MetadataProviderLimitsTests {
             <meta name="description" content="Sent before the body."></head><body><div>
             """.utf8
         )
-        let stall = LoopbackResponse(headers: [("Content-Type", contentType)], body: .stall(head))
+        let stall = LoopbackResponse(
+            headers: [("Content-Type", contentType), ("Cache-Control", "max-age=86400"), ("ETag", #""v1""#)],
+            body: .stall(head)
+        )
         try await ProviderFixture.run({ _ in stall }, configure: { $0.policy.timeouts.read = .milliseconds(500) }) {
             server,
             provider in
@@ -106,6 +109,9 @@ struct MetadataProviderLimitsTests {
             #expect(report.metadata.title == "Early flush")
             #expect(report.metadata.summary == "Sent before the body.")
             #expect(report.bytesRead == head.count)
+            // Kept only for the shortest freshness (1 h), not the day the page asked for.
+            let expires = try #require(report.expires)
+            #expect(expires <= Date().addingTimeInterval(3_600))
         }
     }
 

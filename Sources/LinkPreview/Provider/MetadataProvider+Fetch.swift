@@ -17,11 +17,15 @@ extension MetadataProvider {
             let page = try await withDeadline(deadline, url: url) {
                 try await self.fetchPage(url, revalidating: stale, deadline: deadline)
             }
-            let expires = CacheLifetime.expiry(
-                responseHeaders: page.headers,
-                storedAt: now,
-                bounds: configuration.cacheLifetime
-            )
+            // A page cut short after its head is kept for the shortest time, and without validators.
+            let expires =
+                page.isCutShort
+                ? now.addingTimeInterval(configuration.cacheLifetime.lowerBound)
+                : CacheLifetime.expiry(
+                    responseHeaders: page.headers,
+                    storedAt: now,
+                    bounds: configuration.cacheLifetime
+                )
             var metadata: LinkMetadata
             let source: PreviewReport.Source
             if page.notModified, let cached = stale?.metadata {
@@ -41,8 +45,9 @@ extension MetadataProvider {
                 failure: nil,
                 storedAt: now,
                 expiresAt: expires,
-                etag: page.header("etag") ?? (page.notModified ? stale?.etag : nil),
-                lastModified: page.header("last-modified") ?? (page.notModified ? stale?.lastModified : nil),
+                etag: page.isCutShort ? nil : page.header("etag") ?? (page.notModified ? stale?.etag : nil),
+                lastModified: page.isCutShort
+                    ? nil : page.header("last-modified") ?? (page.notModified ? stale?.lastModified : nil),
                 validatorURL: page.finalURL
             )
             await cache?.store(entry, forKey: key)

@@ -170,7 +170,9 @@ struct PageReader: Sendable {
         guard case .extracting = state else { return nil }
         let metadata = extractor!.finish()
         guard extractor!.hasReadHead else { return nil }
-        return try page(metadata, isDocument: true)
+        var page = try page(metadata, isDocument: true)
+        page.isCutShort = true
+        return page
     }
 
     /// The page read as `metadata`: an error status's page stands only as a wall, without the wall

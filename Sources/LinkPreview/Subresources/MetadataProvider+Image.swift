@@ -1,5 +1,5 @@
-public import Foundation
 import AsyncHTTPClient
+public import Foundation
 import LinkPreviewCore
 import NIOCore
 
@@ -20,7 +20,11 @@ extension MetadataProvider {
     /// reads (PNG, GIF, JPEG, WebP, BMP, ICO, AVIF/HEIC, TIFF), and SVG always, as it can carry
     /// scripts (``LinkPreviewError/Code/unsupportedContent``); a status other than 200 is
     /// ``LinkPreviewError/Code/httpStatus``.
-    public func image(at url: URL, maxBytes: Int = 5 << 20, timeout: Duration = .seconds(10)) async throws -> FetchedImage {
+    public func image(
+        at url: URL,
+        maxBytes: Int = 5 << 20,
+        timeout: Duration = .seconds(10)
+    ) async throws -> FetchedImage {
         let deadline = ContinuousClock.now + timeout
         let reader = SubresourceReader(fetcher: fetcher, logger: logger)
         let fetched = try await withDeadline(deadline, url: url) {
@@ -30,7 +34,12 @@ extension MetadataProvider {
                 deadline: deadline
             ) { response -> FetchedImage? in
                 guard response.status == 200 else {
-                    throw LinkPreviewError(.httpStatus, "The image answered \(response.status).", url: url, statusCode: response.status)
+                    throw LinkPreviewError(
+                        .httpStatus,
+                        "The image answered \(response.status).",
+                        url: url,
+                        statusCode: response.status
+                    )
                 }
                 let tooLarge = LinkPreviewError(.tooLarge, "The image is larger than \(maxBytes) bytes.", url: url)
                 if let length = response.contentLength, length > maxBytes { throw tooLarge }
@@ -42,7 +51,12 @@ extension MetadataProvider {
                 guard let header = ImageHeader.read(bytes), header.format != .svg else {
                     throw LinkPreviewError(.unsupportedContent, "That is not an image SharePipe relays.", url: url)
                 }
-                return FetchedImage(bytes: bytes, mediaType: header.format.mimeType, width: header.width, height: header.height)
+                return FetchedImage(
+                    bytes: bytes,
+                    mediaType: header.format.mimeType,
+                    width: header.width,
+                    height: header.height
+                )
             }
         }
         guard let fetched else {

@@ -1,5 +1,6 @@
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 
 /// Runs a ``ResponseReader`` over one response on a channel whose `autoRead` is off: it issues a
 /// socket read only while the reader wants more, so the bytes received stop at the read during which
@@ -118,8 +119,9 @@ final class PageResponseHandler<Reader: ResponseReader>: ChannelInboundHandler, 
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        // The codec reports a connection closed in the middle of a body it was told the length of.
-        if let error = error as? HTTPParserError, error == .invalidEOFState, !attempt.isCancelled {
+        // A connection closed in the middle of the body: the codec reports it when it was told the
+        // body's length, TLS when the peer closed without `close_notify` (most sites close that way).
+        if !attempt.isCancelled, Self.isConnectionCutShort(error) {
             cutShort(error, context: context)
         } else {
             fail(error, context: context)
@@ -153,6 +155,12 @@ final class PageResponseHandler<Reader: ResponseReader>: ChannelInboundHandler, 
     private func finish(context: ChannelHandlerContext) throws {
         let output = try reader.finish()
         complete(context: context) { $0.succeed(Exchange(output: output, bodyBytesReceived: bodyBytes)) }
+    }
+
+    private static func isConnectionCutShort(_ error: any Error) -> Bool {
+        if let error = error as? HTTPParserError { return error == .invalidEOFState }
+        if let error = error as? NIOSSLError { return error == .uncleanShutdown }
+        return false
     }
 
     /// The response stopped short of its end: the reader may still make a result of what arrived

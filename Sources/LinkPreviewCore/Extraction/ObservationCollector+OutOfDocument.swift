@@ -1,4 +1,18 @@
 extension ObservationCollector {
+    /// One open element that changes how the tags inside it are read: an inline `<svg>` or `<math>`
+    /// (foreign content), or an integration point inside one, where HTML is read again.
+    struct ForeignFrame {
+        var name: [UInt8]
+        var isIntegrationPoint: Bool
+    }
+
+    /// The most nested ``ForeignFrame``s tracked; deeper ones are not (a page nesting inline SVG this
+    /// deep is not one whose metadata is inside it).
+    static let maxForeignDepth = 256
+
+    /// Whether the current tag is inside foreign content (and not in an integration point in it).
+    var isInForeignContent: Bool { foreignStack.last.map { !$0.isIntegrationPoint } ?? false }
+
     /// Whether a start tag is read as part of the page, as a browser's tree builder places it:
     ///
     /// - Inside a `<template>`, nothing is: its contents are a fragment a script may clone, not the
@@ -8,36 +22,62 @@ extension ObservationCollector {
     ///   content (`<p>`, `<div>`, `<meta>`, `<img>`… — ``breaksOutOfForeignContent(_:)``): the parser
     ///   closes the open `<svg>` or `<math>` there, so one left unclosed does not hide the rest of the
     ///   page.
-    ///
-    /// Counting is by name, without a tree: HTML inside an SVG `<foreignObject>` is not told apart.
+    /// - Inside an integration point (SVG `<foreignObject>`, `<desc>`, `<title>`; MathML `<mi>`, `<mo>`,
+    ///   `<mn>`, `<ms>`, `<mtext>`, an HTML `<annotation-xml>`), HTML is read again, and nothing there
+    ///   breaks out of the `<svg>` or `<math>` around it.
     mutating func admits(_ tag: HTMLTag) -> Bool {
         if templateDepth > 0 {
             if tag.hasName("template") { templateDepth += 1 }
             return false
         }
-        guard foreignDepth > 0 else { return true }
-        if Self.breaksOutOfForeignContent(tag) {
-            foreignDepth = 0
+        guard isInForeignContent else {
+            if (tag.hasName("svg") || tag.hasName("math")) && !tag.isSelfClosing { push(tag, integrationPoint: false) }
             return true
         }
-        if (tag.hasName("svg") || tag.hasName("math")) && !tag.isSelfClosing { foreignDepth += 1 }
+        if Self.breaksOutOfForeignContent(tag) {
+            popForeignContent()
+            return true
+        }
+        if !tag.isSelfClosing {
+            if Self.isIntegrationPoint(tag) {
+                push(tag, integrationPoint: true)
+            } else if tag.hasName("svg") || tag.hasName("math") {
+                push(tag, integrationPoint: false)
+            }
+        }
         return false
     }
 
-    /// ``admits(_:)`` for end tags: `</template>`, `</svg>` and `</math>` close what they opened, and a
-    /// `</p>` or `</br>` breaks out of foreign content as the parser does.
+    /// ``admits(_:)`` for end tags: `</template>`, an integration point's end, `</svg>` and `</math>`
+    /// close what they opened, and a `</p>` or `</br>` in foreign content breaks out of it as the parser
+    /// does.
     mutating func admitsEnd(_ tag: HTMLTag) -> Bool {
         if templateDepth > 0 {
             if tag.hasName("template") { templateDepth -= 1 }
             return false
         }
-        guard foreignDepth > 0 else { return true }
+        guard let top = foreignStack.last else { return true }
+        if top.isIntegrationPoint {
+            guard tag.nameBytes.elementsEqual(top.name) else { return true }
+            foreignStack.removeLast()
+            return false
+        }
         if tag.hasName("p") || tag.hasName("br") {
-            foreignDepth = 0
+            popForeignContent()
             return true
         }
-        if tag.hasName("svg") || tag.hasName("math") { foreignDepth -= 1 }
+        if tag.nameBytes.elementsEqual(top.name) { foreignStack.removeLast() }
         return false
+    }
+
+    private mutating func push(_ tag: HTMLTag, integrationPoint: Bool) {
+        guard foreignStack.count < Self.maxForeignDepth else { return }
+        foreignStack.append(ForeignFrame(name: Array(tag.nameBytes.elements), isIntegrationPoint: integrationPoint))
+    }
+
+    /// Closes foreign content back to HTML: to the integration point it sits in, or to the top level.
+    private mutating func popForeignContent() {
+        while let top = foreignStack.last, !top.isIntegrationPoint { foreignStack.removeLast() }
     }
 
     /// The start tags that end foreign content (WHATWG HTML, "the rules for parsing tokens in foreign
@@ -53,5 +93,21 @@ extension ObservationCollector {
         "b", "big", "blockquote", "body", "br", "center", "code", "dd", "div", "dl", "dt", "em", "embed", "h1", "h2",
         "h3", "h4", "h5", "h6", "head", "hr", "i", "img", "li", "listing", "menu", "meta", "nobr", "ol", "p", "pre",
         "ruby", "s", "small", "span", "strong", "strike", "sub", "sup", "table", "tt", "u", "ul", "var",
+    ]
+
+    /// SVG's HTML integration points, MathML's text integration points, and an `<annotation-xml>`
+    /// whose `encoding` is HTML (names as the tokenizer gives them, lowercased).
+    static func isIntegrationPoint(_ tag: HTMLTag) -> Bool {
+        if tag.hasName("annotation-xml") {
+            return tag.withValue(of: "encoding") {
+                ByteMatching.equalsIgnoringCase($0, "text/html")
+                    || ByteMatching.equalsIgnoringCase($0, "application/xhtml+xml")
+            } == true
+        }
+        return integrationPoints.contains { tag.hasName($0) }
+    }
+
+    private static let integrationPoints: [StaticString] = [
+        "foreignobject", "desc", "title", "mi", "mo", "mn", "ms", "mtext",
     ]
 }

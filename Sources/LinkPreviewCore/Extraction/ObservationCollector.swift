@@ -21,8 +21,9 @@ struct ObservationCollector: HTMLTokenSink {
     private(set) var tagCount = 0
     var capture: TextCapture?
     var authorCapture: TextCapture?
-    /// Inline `<svg>` and `<math>` elements open around the current tag (see ``admits(_:)``).
-    var foreignDepth = 0
+    /// Inline `<svg>` and `<math>` elements, and integration points in them, open around the current
+    /// tag (see ``admits(_:)``).
+    var foreignStack: [ForeignFrame] = []
     /// `<template>` elements open around the current tag (see ``admits(_:)``).
     var templateDepth = 0
     var sawHeading = false
@@ -77,8 +78,6 @@ struct ObservationCollector: HTMLTokenSink {
             } else if tag.hasName("div") {
                 endParagraph()
                 recordCaptchaClass(tag)
-            } else if tag.hasName("svg") && !tag.isSelfClosing {
-                foreignDepth += 1
             }
         case 4:
             if tag.hasName("meta") {
@@ -100,8 +99,6 @@ struct ObservationCollector: HTMLTokenSink {
                 recordTime(tag)
             } else if tag.hasName("form") {
                 recordForm(tag)
-            } else if tag.hasName("math") && !tag.isSelfClosing {
-                foreignDepth += 1
             }
         case 5:
             if tag.hasName("audio") || tag.hasName("video") {

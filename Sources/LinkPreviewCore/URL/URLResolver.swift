@@ -162,11 +162,16 @@ package enum URLResolver {
             }
         }
         var text = result.absoluteString
-        // A web scheme is `http` or `https`, told apart by length.
-        if isWeb, let canonical = URLReference.withCanonicalPort(text, defaultPort: scheme.utf8.count == 5 ? 443 : 80) {
-            guard let rebuilt = URL(string: canonical) else { return nil }
-            result = rebuilt
-            text = canonical
+        if isWeb {
+            // A web scheme is `http` or `https`, told apart by length.
+            switch URLReference.withCanonicalPort(text, defaultPort: scheme.utf8.count == 5 ? 443 : 80) {
+            case .unchanged: break
+            case .outOfRange: return nil
+            case .rewritten(let canonical):
+                guard let rebuilt = URL(string: canonical) else { return nil }
+                result = rebuilt
+                text = canonical
+            }
         }
         guard text.utf8.count <= maxLength else { return nil }
         return (result, isWeb)
