@@ -16,6 +16,10 @@ public struct CharsetDecision: Sendable, Hashable {
         /// practically never valid UTF-8, so the bytes win (a deliberate deviation from the HTML
         /// standard, which trusts the declaration; see `docs/charset-decoding.md`).
         case utf8ContradictsMeta
+        /// A `<meta>` the tokenizer met past the prescan's window, while the encoding was still a guess
+        /// (``utf8Validity`` over an all-ASCII prefix, or ``default``): the document was read again with
+        /// it, as the standard's "change the encoding" does (``MetadataExtractor`` only).
+        case metaWhileParsing
         /// Nothing was declared, and the available prefix is valid UTF-8.
         case utf8Validity
         /// Nothing was declared or detected: the fallback encoding.

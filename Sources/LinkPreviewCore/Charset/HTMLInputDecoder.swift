@@ -40,6 +40,14 @@ public struct HTMLInputDecoder: Sendable {
         self.sniffWindow = max(1, sniffWindow)
     }
 
+    /// A decoder whose encoding is already decided: nothing is held back, no byte order mark skipped.
+    init(decided decision: CharsetDecision) {
+        self.transportCharset = nil
+        self.sniffWindow = 1
+        self.decision = decision
+        self.decoder = StreamingTextDecoder(encoding: decision.encoding)
+    }
+
     /// Feeds the next chunk of the document.
     ///
     /// - Parameters:

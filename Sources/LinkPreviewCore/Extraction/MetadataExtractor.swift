@@ -68,6 +68,9 @@ public struct MetadataExtractor: Sendable {
 
     /// Bytes of the document accepted so far (input after ``isComplete`` is not counted).
     public var bytesConsumed: Int { bytesRead }
+    /// The document's bytes from the start, kept while its encoding is a guess that a later `<meta>`
+    /// may correct (``encodingChangeWindow``); nil once that can no longer happen.
+    private var retained: [UInt8]?
     private var bytesReadAtBodyStart: Int?
     private var bytesReadAtHeadEnd: Int?
     /// Where the head last brought a metadata tag once the essentials were known: bytes read then, and
@@ -96,6 +99,7 @@ public struct MetadataExtractor: Sendable {
             transportCharset: transportCharset,
             sniffWindow: configuration.charsetSniffBytes
         )
+        self.retained = transportCharset.flatMap(TextEncoding.forLabel) == nil ? [] : nil
         self.tokenizer = HTMLTokenizer(limits: configuration.limits.tokenizer)
         self.collector = ObservationCollector(
             limits: configuration.limits,
@@ -120,6 +124,9 @@ public struct MetadataExtractor: Sendable {
     /// The character encoding the document was decoded with, once it is known.
     public var encoding: TextEncoding? { decoder?.decision?.encoding }
 
+    /// The encoding decision and what it was made from, once it is made.
+    public var encodingDecision: CharsetDecision? { decoder?.decision }
+
     /// Reads the next chunk of the document. Input after ``isComplete`` is ignored.
     ///
     /// A large chunk is read in slices of ``sliceSize`` bytes so the body budget and early stop apply
@@ -132,10 +139,18 @@ public struct MetadataExtractor: Sendable {
             let slice = UnsafeRawBufferPointer(rebasing: chunk[offset..<end])
             bytesRead += slice.count
             offset = end
+            retain(slice)
             withDecoder { decoder, this in decoder.feed(slice) { utf8 in this.tokenize(utf8) } }
+            checkEncodingChange()
             checkBudgets()
         }
     }
+
+    /// How far into a document a `<meta>` naming its encoding is still obeyed when the encoding was
+    /// guessed: 64 KiB. The standard's prescan reads the first 1 024 bytes; a browser that meets a later
+    /// `<meta charset>` while parsing reads the document again with it ("change the encoding"), and so
+    /// does the extractor, as long as it still holds the bytes from the start.
+    public static let encodingChangeWindow = 64 << 10
 
     /// The most bytes decoded and tokenized between two checks of the budgets.
     static let sliceSize = 16 << 10
@@ -151,6 +166,10 @@ public struct MetadataExtractor: Sendable {
         // Bytes the charset sniffer still holds are tokenized even when a limit ended the input.
         if !tokenizer.isStopped && !collector.isFinished {
             withDecoder { decoder, this in decoder.finish { utf8 in this.tokenize(utf8) } }
+            // A short document is decided only now; a `<meta>` in it past the prescan's window counts too.
+            if checkEncodingChange() {
+                withDecoder { decoder, this in decoder.finish { utf8 in this.tokenize(utf8) } }
+            }
             tokenizer.finish(into: &collector)
             collector.endDocument()
         }
@@ -196,6 +215,65 @@ public struct MetadataExtractor: Sendable {
 
     private mutating func tokenize(_ utf8: UnsafeBufferPointer<UInt8>) {
         tokenizer.feed(utf8, into: &collector)
+    }
+
+    private mutating func retain(_ slice: UnsafeRawBufferPointer) {
+        guard retained != nil else { return }
+        if retained!.count + slice.count <= Self.encodingChangeWindow {
+            retained!.append(contentsOf: slice)
+        } else {
+            retained = nil
+        }
+    }
+
+    /// After a slice: when the encoding was a guess (no BOM, transport charset or `<meta>` in the first
+    /// KiB, and the bytes so far either not UTF-8 or all ASCII), a `<meta>` the tokenizer met that
+    /// names another encoding makes the extractor start over with it. As the standard's "change the
+    /// encoding", UTF-16 reads as UTF-8 and x-user-defined as windows-1252; a page whose non-ASCII bytes
+    /// are valid UTF-8 stays UTF-8, as ``CharsetDecision/Source/utf8ContradictsMeta`` does for the
+    /// prescan.
+    /// Returns whether it started over.
+    @discardableResult
+    private mutating func checkEncodingChange() -> Bool {
+        guard let bytes = retained, let decision = decoder?.decision else { return false }
+        guard decision.source == .utf8Validity || decision.source == .default else {
+            retained = nil
+            return false
+        }
+        guard let declared = collector.observations.declaredEncoding else {
+            if collector.observations.headEnded { retained = nil }
+            return false
+        }
+        retained = nil
+        let encoding: TextEncoding =
+            switch declared {
+            case .utf16BE, .utf16LE: .utf8
+            case .xUserDefined: .windows1252
+            default: declared
+            }
+        guard encoding != decision.encoding, encoding != .replacement else { return false }
+        let contradicted = bytes.withUnsafeBytes {
+            encoding != .utf8 && !CharsetSniffer.isASCII($0) && UTF8Validation.isValidIgnoringTruncatedEnd($0)
+        }
+        guard !contradicted else { return false }
+        startOver(readingAs: encoding, bytes)
+        return true
+    }
+
+    /// Reads `bytes` (everything read so far) again from a clean state, decoded as `encoding`.
+    private mutating func startOver(readingAs encoding: TextEncoding, _ bytes: [UInt8]) {
+        decoder = HTMLInputDecoder(decided: CharsetDecision(encoding: encoding, source: .metaWhileParsing))
+        tokenizer = HTMLTokenizer(limits: configuration.limits.tokenizer)
+        collector = ObservationCollector(
+            limits: configuration.limits,
+            stopsEarly: configuration.stopsEarly,
+            waitsForArticleDetails: configuration.waitsForArticleDetails
+        )
+        bytesRead = 0
+        bytesReadAtBodyStart = nil
+        bytesReadAtHeadEnd = nil
+        quietHeadStart = nil
+        bytes.withUnsafeBytes { consume($0) }
     }
 
     /// The early-stop budgets, checked after each slice: a head gone quiet, and the body budget.

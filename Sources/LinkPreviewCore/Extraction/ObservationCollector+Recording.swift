@@ -1,11 +1,24 @@
 extension ObservationCollector {
     mutating func recordMeta(_ tag: HTMLTag) {
+        if observations.declaredEncoding == nil { recordDeclaredEncoding(tag) }
         guard observations.metas.count < limits.maxMetaTags else { return }
         guard let content = tag.value(of: "content") ?? tag.value(of: "value") else { return }
         for attribute in Self.metaKeyAttributes {
             guard let key = tag.withValue(of: attribute, ByteMatching.lowercasedKey), !key.isEmpty else { continue }
             observations.metas.append(PageObservations.Meta(key: key, content: content))
             essentials.record(key: key, content: content)
+        }
+    }
+
+    /// A `<meta charset>`, or a `<meta http-equiv=content-type>` whose `content` names a charset, as the
+    /// tree builder reads them (WHATWG HTML, "in head", `meta`).
+    private mutating func recordDeclaredEncoding(_ tag: HTMLTag) {
+        if let label = tag.value(of: "charset") {
+            observations.declaredEncoding = TextEncoding.forLabel(label)
+        } else if tag.withValue(of: "http-equiv", { ByteMatching.equalsIgnoringCase($0, "content-type") }) == true,
+            let content = tag.value(of: "content")
+        {
+            observations.declaredEncoding = CharsetSniffer.encoding(fromMetaContent: content)
         }
     }
 

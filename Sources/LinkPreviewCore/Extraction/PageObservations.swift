@@ -59,6 +59,9 @@ struct PageObservations: Sendable {
     var formActions: [String] = []
     /// Captcha widget markers seen in `class`, `id` or script `src` attributes.
     var captchaMarkers: [String] = []
+    /// The encoding the first `<meta charset>` (or `<meta http-equiv=content-type>` with a charset) the
+    /// tokenizer met names, if it names one.
+    var declaredEncoding: TextEncoding?
     /// Whether an explicit `</head>` or `<body>` was seen.
     var headEnded = false
     /// Whether the body has begun (the head ended, or content that belongs in a body appeared).

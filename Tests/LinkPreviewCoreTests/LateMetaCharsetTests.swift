@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+@testable import LinkPreviewCore
+
+/// A `<meta charset>` past the prescan's first KiB, behind a head script: browsers read the document
+/// again with it, and so does the extractor within ``MetadataExtractor/encodingChangeWindow``.
+struct LateMetaCharsetTests {
+    /// "Привет мир" in windows-1251.
+    static let cyrillic: [UInt8] = [207, 240, 232, 226, 229, 242, 32, 236, 232, 240]
+
+    static func page(
+        scriptBytes: Int,
+        meta: String = #"<meta charset="windows-1251">"#,
+        title: [UInt8] = cyrillic
+    )
+        -> [UInt8]
+    {
+        Array("<html><head><script>//".utf8) + Array(repeating: UInt8(ascii: "x"), count: scriptBytes)
+            + Array("\n</script>\(meta)<title>".utf8) + title + Array("</title></head><body><p>Text.</p>".utf8)
+    }
+
+    static func extract(
+        _ page: [UInt8],
+        chunk: Int,
+        transportCharset: String? = nil
+    ) -> (LinkMetadata, CharsetDecision?) {
+        var extractor = MetadataExtractor(url: ExtractionFixtures.pageURL, transportCharset: transportCharset)
+        var offset = 0
+        while offset < page.count {
+            extractor.consume(page[offset..<min(offset + chunk, page.count)])
+            offset += chunk
+        }
+        let metadata = extractor.finish()
+        return (metadata, extractor.encodingDecision)
+    }
+
+    @Test(
+        "A late <meta charset> is obeyed, however the bytes arrive and wherever the window ends",
+        arguments: [1_100, 3_000, 20_000, 60_000],
+        [1, 4_096, 1 << 20]
+    )
+    func obeyed(scriptBytes: Int, chunk: Int) {
+        // Byte by byte only for the short pages (a 60 KB page fed a byte at a time is slow in debug).
+        guard chunk > 1 || scriptBytes < 5_000 else { return }
+        let (metadata, decision) = Self.extract(Self.page(scriptBytes: scriptBytes), chunk: chunk)
+        #expect(metadata.title == "Привет мир")
+        #expect(decision?.encoding == TextEncoding.forLabel("windows-1251"))
+        #expect(decision?.source == .metaWhileParsing)
+    }
+
+    @Test("The http-equiv form counts too")
+    func httpEquiv() {
+        let meta = #"<meta http-equiv="Content-Type" content="text/html; charset=windows-1251">"#
+        #expect(Self.extract(Self.page(scriptBytes: 2_000, meta: meta), chunk: 4_096).0.title == "Привет мир")
+    }
+
+    @Test("Past the window, in a page whose bytes are valid UTF-8, or under a transport charset, it is not")
+    func notObeyed() {
+        let past = Self.extract(Self.page(scriptBytes: MetadataExtractor.encodingChangeWindow), chunk: 4_096)
+        #expect(past.1?.source != .metaWhileParsing)
+        let utf8 = Self.extract(Self.page(scriptBytes: 2_000, title: Array("Привет мир".utf8)), chunk: 4_096)
+        #expect(utf8.0.title == "Привет мир")
+        #expect(utf8.1?.encoding == .utf8)
+        let transport = Self.extract(Self.page(scriptBytes: 2_000), chunk: 4_096, transportCharset: "koi8-r")
+        #expect(transport.1?.source == .transport)
+    }
+
+    @Test("A meta naming the encoding already in use changes nothing")
+    func sameEncoding() {
+        let (metadata, decision) = Self.extract(
+            Self.page(scriptBytes: 2_000, meta: #"<meta charset="utf-8">"#, title: Array("Привет".utf8)),
+            chunk: 4_096
+        )
+        #expect(metadata.title == "Привет")
+        #expect(decision?.source == .utf8Validity)
+    }
+}
