@@ -23,8 +23,8 @@ public struct DrainReport: Sendable, Hashable {
 
 extension ShareInbox {
     /// The app's side: uploads the waiting items, oldest first, each at most once in this pass, and
-    /// removes each one only after the server acknowledged it. Call it on launch, on activation and
-    /// on each element of ``changes(pollingEvery:)``.
+    /// removes each one only after the server acknowledged it. Call it on launch, on activation, on
+    /// each element of ``changes(pollingEvery:)``, and at ``nextAttemptDate()``.
     ///
     /// An item shared under another account than the uploader's (``ShareUploading/account``) is not
     /// sent. A rejected item is parked with the server's message; a transient failure backs off; a refused
