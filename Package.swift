@@ -178,7 +178,7 @@ let package = Package(
         .testTarget(
             name: "SharePipeCLITests",
             dependencies: [
-                "sharepipe", "LinkPreviewCore", "LinkPreview", "LinkPreviewTesting", "TestSupport",
+                "sharepipe", "LinkPreviewCore", "LinkPreview", "LinkPreviewTesting", "SharePipeKit", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

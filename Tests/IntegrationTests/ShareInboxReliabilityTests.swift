@@ -271,6 +271,18 @@ struct ShareInboxReliabilityTests {
         try await fixture.stop()
     }
 
+    @Test("A server URL written with a capital scheme signs in")
+    func capitalScheme() async throws {
+        let fixture = try await Fixture.start()
+        let server = "HTTP://" + fixture.kit.server.dropFirst("http://".count)
+        let (output, status) = try fixture.kit.run(
+            ["login", "--server", server, "--handle", "ada"],
+            password: "correct horse"
+        )
+        #expect(status == 0, "\(output)")
+        try await fixture.stop()
+    }
+
     /// Every message about an unreadable credential says to sign in again; signing in must then work.
     @Test("A damaged credential file is replaced by signing in again")
     func damagedCredential() async throws {

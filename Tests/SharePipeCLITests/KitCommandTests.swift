@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SharePipeKit
 import Testing
 
 @testable import sharepipe
@@ -24,6 +25,9 @@ struct KitCommandTests {
         #expect(Self.parseMessage(ShareCommand.self, ["https://example.com/"]).contains("--container DIR"))
         let command = try ShareCommand.parse(["ftp://example.com/", "--container", Self.container()])
         await #expect { try await command.run() } throws: { "\($0)".contains("not an http(s) link") }
+        // An invisible character is shown, not printed as it is.
+        let hidden = try ShareCommand.parse(["http://exa\u{01}mple.com/", "--container", Self.container()])
+        await #expect { try await hidden.run() } throws: { "\($0)".contains("exa\\u{01}mple") }
     }
 
     @Test func anUnreadableAttachmentSavesNothing() async throws {
@@ -40,8 +44,40 @@ struct KitCommandTests {
     @Test func drainWithoutSigningInSaysHowAndExitsThree() async throws {
         let container = Self.container()
         defer { try? FileManager.default.removeItem(atPath: container) }
+        try FileManager.default.createDirectory(atPath: container, withIntermediateDirectories: true)
         let command = try InboxCommand.Drain.parse(["--container", container])
         await #expect { try await command.run() } throws: { ($0 as? ExitCode) == ExitCode(3) }
+    }
+
+    /// It used to make an empty container at the mistyped path and say "The inbox is empty."
+    @Test func readingAMistypedContainerSaysSoAndMakesNothing() async throws {
+        let container = Self.container()
+        for command in [
+            try InboxCommand.List.parse(["--container", container]) as any AsyncParsableCommand,
+            try InboxCommand.Drain.parse(["--container", container]),
+            try InboxCommand.Clear.parse(["--container", container]),
+        ] {
+            var mutable = command
+            await #expect { try await mutable.run() } throws: { "\($0)".contains("No container at \(container)") }
+        }
+        #expect(!FileManager.default.fileExists(atPath: container))
+    }
+
+    /// Refused shares used to leave only `inbox clear`, which drops every waiting share.
+    @Test func discardRemovesOneShare() async throws {
+        let container = Self.container()
+        defer { try? FileManager.default.removeItem(atPath: container) }
+        for link in ["https://example.com/keep", "https://example.com/drop"] {
+            try await ShareCommand.parse([link, "--no-upload", "--container", container]).run()
+        }
+        let inbox = try ContainerOption.parse(["--container", container]).existingInbox()
+        let drop = try #require(try inbox.pending().first { $0.item.url?.lastPathComponent == "drop" })
+        try await InboxCommand.Discard.parse([drop.item.id.uuidString, "--container", container]).run()
+        #expect(try inbox.pending().map { $0.item.url?.lastPathComponent } == ["keep"])
+        let again = try InboxCommand.Discard.parse([drop.item.id.uuidString, "--container", container])
+        await #expect { try await again.run() } throws: {
+            "\($0)".contains("No share \(drop.item.id.uuidString) waits")
+        }
     }
 
     @Test func loginRefusesABadServer() async throws {

@@ -24,7 +24,7 @@ struct ContainerOption: ParsableArguments {
         ShareAccount(store: FileCredentialStore(file: url.appendingPathComponent("credentials.json")), container: url)
     }
 
-    /// The inbox in `<container>/inbox`.
+    /// The inbox in `<container>/inbox`, made (with the container) when it does not exist.
     func inbox() throws -> ShareInbox {
         do {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
@@ -34,6 +34,18 @@ struct ContainerOption: ParsableArguments {
         } catch {
             throw CLIError("Cannot use the container \(path): \(error.localizedDescription)")
         }
+    }
+
+    /// The inbox of a container that already exists: reading or sending from a mistyped path says so
+    /// instead of making an empty container there.
+    func existingInbox() throws -> ShareInbox {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
+            throw CLIError(
+                "No container at \(path): check the path (sharepipe share and sharepipe login make one)."
+            )
+        }
+        return try inbox()
     }
 
     /// The hint printed when the container has no usable credential.

@@ -7,7 +7,7 @@ struct InboxCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inbox",
         abstract: "The saved shares waiting in a container, as the app sees them.",
-        subcommands: [List.self, Drain.self, Clear.self]
+        subcommands: [List.self, Drain.self, Discard.self, Clear.self]
     )
 
     struct List: AsyncParsableCommand {
@@ -15,7 +15,7 @@ struct InboxCommand: AsyncParsableCommand {
         @OptionGroup var container: ContainerOption
 
         func run() async throws {
-            let inbox = try container.inbox()
+            let inbox = try container.existingInbox()
             let pending = try inbox.pending()
             if pending.isEmpty { print("The inbox is empty.") }
             for share in pending {
@@ -54,7 +54,7 @@ struct InboxCommand: AsyncParsableCommand {
         var watch = false
 
         func run() async throws {
-            let inbox = try container.inbox()
+            let inbox = try container.existingInbox()
             guard watch else { return try await drainOnce(inbox) }
             // Woken by the change signal, and when the next share backing off is due.
             let (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
@@ -115,12 +115,33 @@ struct InboxCommand: AsyncParsableCommand {
         }
     }
 
+    struct Discard: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove one waiting share (it is not sent), by the id inbox list shows."
+        )
+        @Argument(help: "The share's id.")
+        var id: String
+
+        @OptionGroup var container: ContainerOption
+
+        func run() async throws {
+            guard let uuid = UUID(uuidString: id) else {
+                throw ValidationError("'\(id)' is not a share id; inbox list shows each share's id first.")
+            }
+            let inbox = try container.existingInbox()
+            guard try inbox.discard(uuid) else {
+                throw CLIError("No share \(id) waits in \(container.path); inbox list shows those that do.")
+            }
+            print("Removed the share \(id).")
+        }
+    }
+
     struct Clear: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Remove every waiting share (they are not sent).")
         @OptionGroup var container: ContainerOption
 
         func run() async throws {
-            let inbox = try container.inbox()
+            let inbox = try container.existingInbox()
             let removed = try inbox.clear()
             try inbox.sweep()
             print("Removed \(removed) share(s).")

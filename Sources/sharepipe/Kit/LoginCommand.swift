@@ -29,8 +29,14 @@ struct LoginCommand: AsyncParsableCommand {
     @OptionGroup var container: ContainerOption
 
     func run() async throws {
-        guard let url = URL(string: server), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil
+        // The scheme lowercased (`HTTP://…` is a valid URL that URLSession refuses as unsupported).
+        guard var components = URLComponents(string: server), let scheme = components.scheme?.lowercased(),
+            ["http", "https"].contains(scheme), components.host?.isEmpty == false
         else { throw ValidationError("--server needs an http(s) URL such as http://127.0.0.1:8080.") }
+        components.scheme = scheme
+        guard let url = components.url else {
+            throw ValidationError("--server needs an http(s) URL such as http://127.0.0.1:8080.")
+        }
         let account = container.account
         // Before the server is asked, so a container that cannot be used leaves no device behind.
         do {

@@ -38,7 +38,7 @@ struct ShareCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard let link = URL(string: url), ["http", "https"].contains(link.scheme?.lowercased() ?? ""), link.host != nil
-        else { throw ValidationError("'\(url)' is not an http(s) link.") }
+        else { throw ValidationError("\(String(reflecting: url)) is not an http(s) link.") }
         let inbox = try container.inbox()
         let account = container.account
         // Saved under the signed-in user by the runner (ShareAccount.userForNewShares).
