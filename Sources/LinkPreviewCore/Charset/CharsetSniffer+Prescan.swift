@@ -243,9 +243,7 @@ private struct PrescanScanner {
         guard let needPragma, !(needPragma && !gotPragma), case .encoding(let encoding) = charset else {
             return .none
         }
-        if encoding == .utf16BE || encoding == .utf16LE { return .found(.utf8) }
-        if encoding == .xUserDefined { return .found(.windows1252) }
-        return .found(encoding)
+        return .found(CharsetSniffer.metaEncoding(encoding))
     }
 
     /// Whether the bytes in `range`, ASCII-lowercased, are `word` (lowercase).

@@ -38,9 +38,7 @@ public enum CharsetSniffer {
         }
         let window = UnsafeRawBufferPointer(rebasing: prefix.prefix(prescanByteLimit))
         if let encoding = prescan(window) {
-            if encoding != .utf8, encoding != .replacement, !isASCII(prefix),
-                UTF8Validation.isValidIgnoringTruncatedEnd(prefix)
-            {
+            if utf8Contradicts(encoding, prefix) {
                 return CharsetDecision(encoding: .utf8, source: .utf8ContradictsMeta)
             }
             return CharsetDecision(encoding: encoding, source: .metaPrescan)
@@ -49,6 +47,25 @@ public enum CharsetSniffer {
             return CharsetDecision(encoding: .utf8, source: .utf8Validity)
         }
         return CharsetDecision(encoding: .windows1252, source: .default)
+    }
+
+    /// Whether `bytes` contradict a `<meta>` that declared the legacy encoding `declared`: they hold
+    /// non-ASCII text that is valid UTF-8, which legacy text practically never is
+    /// (``CharsetDecision/Source/utf8ContradictsMeta``, a deliberate deviation from the standard).
+    static func utf8Contradicts(_ declared: TextEncoding, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        declared != .utf8 && declared != .replacement && !isASCII(bytes)
+            && UTF8Validation.isValidIgnoringTruncatedEnd(bytes)
+    }
+
+    /// The encoding a `<meta>` naming `encoding` gives, as the standard reads a declaration found in
+    /// the document: UTF-16 as UTF-8 (bytes a `<meta>` was read from are not UTF-16), x-user-defined as
+    /// windows-1252.
+    static func metaEncoding(_ encoding: TextEncoding) -> TextEncoding {
+        switch encoding {
+        case .utf16BE, .utf16LE: .utf8
+        case .xUserDefined: .windows1252
+        default: encoding
+        }
     }
 
     /// Whether every byte is ASCII.

@@ -245,17 +245,10 @@ public struct MetadataExtractor: Sendable {
             return false
         }
         retained = nil
-        let encoding: TextEncoding =
-            switch declared {
-            case .utf16BE, .utf16LE: .utf8
-            case .xUserDefined: .windows1252
-            default: declared
-            }
-        guard encoding != decision.encoding, encoding != .replacement else { return false }
-        let contradicted = bytes.withUnsafeBytes {
-            encoding != .utf8 && !CharsetSniffer.isASCII($0) && UTF8Validation.isValidIgnoringTruncatedEnd($0)
-        }
-        guard !contradicted else { return false }
+        let encoding = CharsetSniffer.metaEncoding(declared)
+        guard encoding != decision.encoding, encoding != .replacement,
+            !bytes.withUnsafeBytes({ CharsetSniffer.utf8Contradicts(encoding, $0) })
+        else { return false }
         startOver(readingAs: encoding, bytes)
         return true
     }

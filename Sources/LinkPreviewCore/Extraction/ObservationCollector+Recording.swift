@@ -47,32 +47,22 @@ extension ObservationCollector {
     /// Whether a preview uses the link: its relations name one of ``keptLinkRelations``, or it is an
     /// oEmbed discovery link (`rel=alternate` with a `type` naming `+oembed`).
     static func isKept(_ tag: HTMLTag) -> Bool {
-        if tag.withValue(of: "rel", namesKeptRelation) == true { return true }
+        if tag.withValue(of: "rel", { names($0, anyOf: keptLinkRelations) }) == true { return true }
         return tag.withValue(of: "type", { ByteMatching.containsIgnoringCase($0, oEmbedTypeMarker) }) == true
-            && tag.withValue(
-                of: "rel",
-                { rel in
-                    var alternate = false
-                    ByteMatching.forEachToken(in: rel) { token in
-                        alternate = ByteMatching.equalsIgnoringCase(token, "alternate")
-                        return !alternate
-                    }
-                    return alternate
-                }
-            ) == true
+            && tag.withValue(of: "rel", { names($0, anyOf: ["alternate"]) }) == true
     }
 
     /// What the `type` of an oEmbed discovery link holds (`application/json+oembed`, `text/xml+oembed`).
     static let oEmbedTypeMarker = Array("+oembed".utf8)
 
-    /// Whether a `rel` value holds one of ``keptLinkRelations``, ignoring ASCII case.
-    static func namesKeptRelation(_ rel: ArraySlice<UInt8>) -> Bool {
-        var kept = false
+    /// Whether a `rel` value holds one of `relations`, ignoring ASCII case.
+    static func names(_ rel: ArraySlice<UInt8>, anyOf relations: [StaticString]) -> Bool {
+        var found = false
         ByteMatching.forEachToken(in: rel) { token in
-            kept = keptLinkRelations.contains { ByteMatching.equalsIgnoringCase(token, $0) }
-            return !kept
+            found = relations.contains { ByteMatching.equalsIgnoringCase(token, $0) }
+            return !found
         }
-        return kept
+        return found
     }
 
     /// The tokens of a `rel` value, ASCII-lowercased: HTML compares link types ignoring ASCII case.

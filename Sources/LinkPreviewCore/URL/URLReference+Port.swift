@@ -18,35 +18,33 @@ extension URLReference {
     /// Pages and proxies leak default ports into `og:url` and image URLs; kept, they would make a
     /// canonical URL differ from the page's own address, which a browser would show as the same.
     static func withCanonicalPort(_ absolute: String, defaultPort: Int) -> PortRewrite {
-        let bytes = absolute.utf8
-        guard let schemeEnd = bytes.firstIndex(of: colon) else { return .unchanged }
-        let afterScheme = bytes[bytes.index(after: schemeEnd)...]
-        guard afterScheme.starts(with: [slash, slash]) else { return .unchanged }
-        let authorityStart = bytes.index(afterScheme.startIndex, offsetBy: 2)
-        let authorityEnd =
-            bytes[authorityStart...].firstIndex { $0 == slash || $0 == question || $0 == hash }
-            ?? bytes.endIndex
-        let authority = bytes[authorityStart..<authorityEnd]
+        var text = absolute
+        return text.withUTF8 { canonicalPort(in: $0, defaultPort: defaultPort) }
+    }
+
+    private static func canonicalPort(in bytes: UnsafeBufferPointer<UInt8>, defaultPort: Int) -> PortRewrite {
+        guard let authority = authorityRange(bytes) else { return .unchanged }
         // The host starts after any user info; a bracketed IPv6 host holds colons of its own.
-        var hostStart = authority.startIndex
-        if let at = authority.lastIndex(of: at) { hostStart = authority.index(after: at) }
-        var searchFrom = hostStart
-        if hostStart < authority.endIndex, authority[hostStart] == openBracket {
-            guard let close = authority[hostStart...].firstIndex(of: closeBracket) else { return .unchanged }
+        var searchFrom = (bytes[authority].lastIndex(of: at) ?? authority.lowerBound - 1) + 1
+        if searchFrom < authority.upperBound, bytes[searchFrom] == openBracket {
+            guard let close = bytes[searchFrom..<authority.upperBound].firstIndex(of: closeBracket) else {
+                return .unchanged
+            }
             searchFrom = close
         }
-        guard let portColon = authority[searchFrom...].firstIndex(of: colon) else { return .unchanged }
-        let written = authority[authority.index(after: portColon)...]
+        guard let portColon = bytes[searchFrom..<authority.upperBound].firstIndex(of: colon) else { return .unchanged }
+        let written = bytes[(portColon + 1)..<authority.upperBound]
         guard written.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return .unchanged }
         let digits = written.drop { $0 == 0x30 }
-        let value = digits.count > 5 ? Int.max : Int(Substring(digits)) ?? 0
+        let value = digits.count > 5 ? Int.max : Int(String(decoding: digits, as: UTF8.self)) ?? 0
         guard value <= 65535 else { return .outOfRange }
         let canonical: String? =
-            written.isEmpty || value == defaultPort ? nil : digits.isEmpty ? "0" : String(Substring(digits))
+            written.isEmpty || value == defaultPort
+            ? nil : digits.isEmpty ? "0" : String(decoding: digits, as: UTF8.self)
         if let canonical, canonical.utf8.elementsEqual(written) { return .unchanged }
         return .rewritten(
-            String(Substring(bytes[..<portColon])) + (canonical.map { ":" + $0 } ?? "")
-                + String(Substring(bytes[authorityEnd...]))
+            String(decoding: bytes[..<portColon], as: UTF8.self) + (canonical.map { ":" + $0 } ?? "")
+                + String(decoding: bytes[authority.upperBound...], as: UTF8.self)
         )
     }
 }

@@ -197,7 +197,7 @@ enum URLReference {
     }
 
     /// The authority's bytes (after `//`, up to the first `/`, `?` or `#`) when the reference has one.
-    private static func authorityRange<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes) -> Range<Int>?
+    static func authorityRange<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes) -> Range<Int>?
     where Bytes.Index == Int {
         var start: Int
         if bytes.starts(with: [slash, slash]) {
