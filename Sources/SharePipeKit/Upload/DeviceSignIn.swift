@@ -44,6 +44,9 @@ public struct DeviceSignIn: Sendable {
     public let server: URL
     private let session: URLSession
 
+    /// How long a sign-in may take before it counts as unreachable.
+    static let timeout = Duration.seconds(30)
+
     /// A sign-in client for `server`.
     public init(server: URL, session: URLSession? = nil) {
         self.server = server
@@ -55,7 +58,7 @@ public struct DeviceSignIn: Sendable {
     public func signIn(handle: String, password: String, deviceName: String) async throws -> Result {
         var request = URLRequest(url: server.appendingPathComponent("v1/devices"))
         request.httpMethod = "POST"
-        request.timeoutInterval = 30
+        request.timeoutInterval = Self.timeout.timeInterval
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.httpBody = try JSONSerialization.data(
             withJSONObject: ["handle": handle, "password": password, "name": deviceName]
@@ -68,7 +71,7 @@ public struct DeviceSignIn: Sendable {
             throw Failure(
                 kind: .unreachable,
                 message:
-                    "Could not reach \(server.absoluteString): \(NetworkFailure.describe(error, timeout: .seconds(30))). "
+                    "Could not reach \(server.absoluteString): \(NetworkFailure.describe(error, timeout: Self.timeout)). "
                     + "Check the URL and that the server runs."
             )
         }
