@@ -272,6 +272,28 @@ struct MetadataProviderLimitsTests {
         }
     }
 
+    @Test("A page whose head comes before megabytes of compressible filler keeps its head past the ratio limit")
+    func paddedPageOverTheRatio() async throws {
+        // 8 MiB of spaces after `</head>` squeeze into 8 KB: 1,000× over all. Sent 200 bytes at a time,
+        // the first piece (the head and the first spaces) expands past 100× before the extractor's
+        // body budget ends its reading, so decompression stops with the head read.
+        let padded = try Array(
+            Data(contentsOf: #require(Bundle.module.url(forResource: "Fixtures/padded.html", withExtension: "gz")))
+        )
+        let pieces = stride(from: 0, to: padded.count, by: 200).map { Array(padded[$0..<min($0 + 200, padded.count)]) }
+        let response = LoopbackResponse(
+            headers: [("Content-Type", "text/html"), ("Content-Encoding", "gzip")],
+            body: .chunks(pieces, pause: .milliseconds(20))
+        )
+        try await ProviderFixture.run({ _ in response }, configure: { $0.includeSubresources = false }) {
+            server,
+            provider in
+            let report = try await provider.preview(for: server.url("/padded"))
+            #expect(report.metadata.title == "Padded page")
+            #expect(report.bytesRead < 8 << 20, "read \(report.bytesRead) bytes")
+        }
+    }
+
     @Test("Cancelling the task stops the fetch promptly")
     func cancellation() async throws {
         let stall = LoopbackResponse(headers: [("Content-Type", "text/html")], body: .stall(Self.head))

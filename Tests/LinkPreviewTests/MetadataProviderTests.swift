@@ -175,6 +175,38 @@ struct MetadataProviderTests {
         }
     }
 
+    @Test("204 and 205 say there is no page and fail with httpStatus; an empty 200 is a page without a title")
+    func statusesWithoutAPage() async throws {
+        try await ProviderFixture.run({ request in
+            switch request.path {
+            case "/204": .status(204)
+            case "/205": .status(205)
+            default: .html("")
+            }
+        }) { server, provider in
+            for status in [204, 205] {
+                let error = await ProviderFixture.error {
+                    _ = try await provider.metadata(for: server.url("/\(status)"))
+                }
+                #expect(error?.code == .httpStatus && error?.statusCode == status, "\(String(describing: error))")
+                #expect(error?.message.contains("no page to preview") == true, "\(String(describing: error?.message))")
+            }
+            let blank = try await provider.metadata(for: server.url("/blank"))
+            #expect(blank.title == nil && blank.url == server.url("/blank"))
+        }
+    }
+
+    @Test("Dot segments of the URL asked for are removed before it is requested, as a browser does")
+    func dotSegmentsOfTheRequestedURL() async throws {
+        try await ProviderFixture.run({ request in
+            request.uri == "/a/c/d?q=./x" ? .html(ProviderFixture.page) : .status(404)
+        }) { server, provider in
+            let metadata = try await provider.metadata(for: server.url("/a/b/../c/./d?q=./x#top"))
+            #expect(metadata.title == "The real title")
+            #expect(metadata.url == server.url("/a/c/d?q=./x"))
+        }
+    }
+
     @Test("Only absolute http and https URLs are accepted")
     func invalidURLs() async throws {
         try await ProviderFixture.run({ _ in .html("x") }) { _, provider in

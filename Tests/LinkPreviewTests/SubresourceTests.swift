@@ -108,6 +108,28 @@ struct SubresourceTests {
         }
     }
 
+    @Test("An oEmbed thumbnail is checked like the page's images: one that is not an image is left out")
+    func brokenOEmbedThumbnail() async throws {
+        let page = #"<html><head><link rel="alternate" type="application/json+oembed" href="/oembed"></head></html>"#
+        let oEmbed = #"{"type": "photo", "title": "A photo", "thumbnail_url": "/thumb.png"}"#
+        try await ProviderFixture.run(
+            { request in
+                switch request.path {
+                case "/": .html(page)
+                case "/oembed": .bytes(Array(oEmbed.utf8), contentType: "application/json")
+                case "/thumb.png": .html("<html>Sign in to see this photo</html>")
+                default: .status(404)
+                }
+            },
+            configure: Self.patient
+        ) { server, provider in
+            let metadata = try await provider.metadata(for: server.url("/"))
+            #expect(metadata.title == "A photo")
+            #expect(server.requestCount("/thumb.png") == 1)
+            #expect(metadata.images.isEmpty, "\(metadata.images)")
+        }
+    }
+
     @Test("oEmbed text is cleaned and cut like the page's, and sizes out of range are dropped, never a crash")
     func hostileOEmbed() async throws {
         let page = #"<html><head><link rel="alternate" type="application/json+oembed" href="/oembed"></head></html>"#
@@ -123,6 +145,7 @@ struct SubresourceTests {
                 switch request.path {
                 case "/": .html(page)
                 case "/oembed": .bytes(Array(oEmbed.utf8), contentType: "application/json")
+                case "/thumb.png": .bytes(Self.png, contentType: "image/png")
                 default: .status(404)
                 }
             },
@@ -135,7 +158,8 @@ struct SubresourceTests {
             #expect(!title.unicodeScalars.contains { $0.properties.generalCategory == .control })
             #expect(metadata.author == "Ada")
             #expect(metadata.siteName == "Tube")
-            #expect(metadata.images.first?.width == nil && metadata.images.first?.height == nil)
+            // The 1e20 × 0 the response claimed are dropped; the size is the image's own (640 × 480).
+            #expect(metadata.images.first?.width == 640 && metadata.images.first?.height == 480)
             #expect(metadata.videos.first?.width == nil && metadata.videos.first?.height == 360)
         }
     }

@@ -80,7 +80,9 @@ extension FetchPolicy {
         /// ``LinkPreviewError/Code/tooLarge`` before its body is read. (What is read is bounded anyway:
         /// by ``htmlReadWindow``, ``mediaHeaderBytes`` or ``documentBytes``.) Default 64 MiB.
         public var hardCap: Int
-        /// The most a compressed body may expand (decompressed ÷ compressed). Default 100.
+        /// The most a compressed body may expand (decompressed ÷ compressed). Default 100. Past it, an
+        /// HTML page whose head was read ends where decompression stopped (as a page cut short);
+        /// anything else fails with ``LinkPreviewError/Code/decompressionBomb``.
         public var maxDecompressionRatio: Int
         /// Bytes read of an image, video, audio or PDF response: enough for its header. Default 64 KiB.
         public var mediaHeaderBytes: Int

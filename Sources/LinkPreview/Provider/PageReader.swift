@@ -38,11 +38,20 @@ struct PageReader: Sendable {
     /// Body bytes taken in (the HTML read window counts these).
     private var bytesTaken = 0
 
-    /// Checks the head: an error status other than a possible wall, a declared length over the hard
-    /// cap, or a `Content-Encoding` the fetcher cannot undo fails here, before any body is read.
+    /// Successful statuses that say there is no document: `204 No Content` and `205 Reset Content`
+    /// (a browser stays where it was); they fail as ``LinkPreviewError/Code/httpStatus`` rather than
+    /// giving an empty preview.
+    static let noDocumentStatuses: Set<Int> = [204, 205]
+
+    /// Checks the head: an error status other than a possible wall, a status without a document, a
+    /// declared length over the hard cap, or a `Content-Encoding` the fetcher cannot undo fails here,
+    /// before any body is read.
     init(_ head: ResponseHead, originalURL: URL, limits: FetchPolicy.Limits) throws {
         let host = head.url.host() ?? "The site"
-        guard (200..<300).contains(head.status) || Self.wallStatuses.contains(head.status) else {
+        guard
+            (200..<300).contains(head.status) && !Self.noDocumentStatuses.contains(head.status)
+                || Self.wallStatuses.contains(head.status)
+        else {
             throw LinkPreviewError(
                 .httpStatus,
                 Self.statusMessage(head.status, host: host),
@@ -220,6 +229,7 @@ struct PageReader: Sendable {
         case 401, 403: "\(host) refused access to the page (\(status))."
         case 429: "\(host) is limiting requests (429); try again later."
         case 500..<600: "\(host) had an error (\(status)); try again later."
+        case 204, 205: "\(host) answered \(status) with no page to preview."
         default: "\(host) answered \(status) instead of the page."
         }
     }

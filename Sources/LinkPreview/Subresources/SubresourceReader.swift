@@ -32,7 +32,15 @@ struct SubresourceReader: Sendable {
         result.images = await images ?? metadata.images
         result.icons = await icons ?? declaredIcons
         if let manifestFacts { manifestFacts.fill(&result) }
-        if let facts = await oEmbed { facts.fill(&result) }
+        if let facts = await oEmbed {
+            let pageHasImage = !result.images.isEmpty
+            facts.fill(&result)
+            // The thumbnail stands in for a page without a working image: it is checked like one.
+            if !pageHasImage, let thumbnail = facts.thumbnail {
+                result.images =
+                    await bounded(deadline) { await verifiedImages([thumbnail], deadline: deadline) } ?? [thumbnail]
+            }
+        }
         return result
     }
 

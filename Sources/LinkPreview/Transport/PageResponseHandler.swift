@@ -1,5 +1,6 @@
 import NIOCore
 import NIOHTTP1
+import NIOHTTPCompression
 import NIOSSL
 
 /// Runs a ``ResponseReader`` over one response on a channel whose `autoRead` is off: it issues a
@@ -119,9 +120,7 @@ final class PageResponseHandler<Reader: ResponseReader>: ChannelInboundHandler, 
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        // A connection closed in the middle of the body: the codec reports it when it was told the
-        // body's length, TLS when the peer closed without `close_notify` (most sites close that way).
-        if !attempt.isCancelled, Self.isConnectionCutShort(error) {
+        if !attempt.isCancelled, Self.endsBodyEarly(error) {
             cutShort(error, context: context)
         } else {
             fail(error, context: context)
@@ -157,9 +156,16 @@ final class PageResponseHandler<Reader: ResponseReader>: ChannelInboundHandler, 
         complete(context: context) { $0.succeed(Exchange(output: output, bodyBytesReceived: bodyBytes)) }
     }
 
-    private static func isConnectionCutShort(_ error: any Error) -> Bool {
+    /// Whether `error` ends the body where it stands rather than saying the response is unusable:
+    /// - a connection closed in the middle of the body: the codec reports it when it was told the
+    ///   body's length, TLS when the peer closed without `close_notify` (most sites close that way);
+    /// - a compressed body that expands past the ratio limit: the decompressor hands on what it
+    ///   inflated, up to the limit, before it stops, so a page whose head came before highly
+    ///   compressible filler (a long run of spaces) still has that head. Without a head, it is a bomb.
+    private static func endsBodyEarly(_ error: any Error) -> Bool {
         if let error = error as? HTTPParserError { return error == .invalidEOFState }
         if let error = error as? NIOSSLError { return error == .uncleanShutdown }
+        if let error = error as? NIOHTTPDecompression.DecompressionError { return error == .limit }
         return false
     }
 
