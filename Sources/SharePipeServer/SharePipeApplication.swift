@@ -1,4 +1,5 @@
 public import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -42,9 +43,16 @@ extension ServerContext {
         addPreviewRoutes(to: router)
         addOpenAPIRoute(to: router)
         addMetricsRoute(to: router)
+        let decoder = HTTP1Channel.Configuration.DecoderConfiguration()
         return Application(
             router: router,
-            server: .http1(configuration: .init(idleTimeout: TimeAmount(configuration.connectionIdleTimeout))),
+            server: .http1(
+                configuration: .init(
+                    additionalChannelHandlers: [MalformedRequestHandler(headLimit: decoder.maxHeaderListSize)],
+                    idleTimeout: TimeAmount(configuration.connectionIdleTimeout),
+                    httpDecoderConfiguration: decoder
+                )
+            ),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port),
                 serverName: "SharePipe"

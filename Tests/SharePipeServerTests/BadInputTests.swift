@@ -115,6 +115,53 @@ struct BadInputTests {
         }
     }
 
+    @Test("A request the HTTP parser refuses gets a problem too: 400 malformed-request, 431 for a huge head")
+    func requestsTheParserRefuses() async throws {
+        try await ServerFixture.run { _, client in
+            let port = try #require(client.port)
+            let requests = [
+                (
+                    "a space in a header name", "GET /health HTTP/1.1\r\nHost: x\r\nBad Header: 1\r\n\r\n", 400,
+                    "malformed-request"
+                ),
+                (
+                    "a Content-Length that is not a number",
+                    "POST /v1/shares HTTP/1.1\r\nHost: x\r\nContent-Length: ten\r\n\r\n",
+                    400, "malformed-request"
+                ),
+                ("a request line that is not HTTP", "HELLO THERE\r\n\r\n", 400, "malformed-request"),
+                (
+                    "a 100 KiB header",
+                    "GET /health HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "a", count: 100 << 10))\r\n\r\n",
+                    431, "request-head-too-large"
+                ),
+            ]
+            for (name, request, status, slug) in requests {
+                let answer = try await RawHTTPExchange.send(request, port: port)
+                #expect(answer.hasPrefix("HTTP/1.1 \(status)"), "\(name): \(answer.prefix(200))")
+                let head = answer.prefix { $0 != "{" }.lowercased()
+                #expect(head.contains("content-type: application/problem+json"), "\(name): \(head)")
+                #expect(head.contains("x-request-id: "), "\(name): \(head)")
+                let body = try #require(answer.firstIndex(of: "{").map { answer[$0...] }, "\(name): no body")
+                let problem = try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]
+                #expect(problem?["type"] as? String == ProblemDetails.TypeURI.base + slug, "\(name): \(body)")
+                #expect(problem?["status"] as? Int == status, "\(name): \(body)")
+                #expect((problem?["detail"] as? String)?.isEmpty == false, "\(name): \(body)")
+            }
+            // After a good request on the same connection: the good one is answered, then the problem.
+            let pipelined = try await RawHTTPExchange.send(
+                "GET /health HTTP/1.1\r\nHost: x\r\n\r\nHELLO THERE\r\n\r\n",
+                port: port,
+                untilClose: true
+            )
+            #expect(pipelined.hasPrefix("HTTP/1.1 200"), "\(pipelined.prefix(200))")
+            #expect(pipelined.contains("HTTP/1.1 400") && pipelined.contains("malformed-request"), "\(pipelined)")
+            // The server goes on answering.
+            let health = try await RawHTTPExchange.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n", port: port)
+            #expect(health.hasPrefix("HTTP/1.1 200"))
+        }
+    }
+
     @Test("A connection that never finishes its request's head is closed after the idle timeout")
     func idleConnections() async throws {
         try await ServerFixture.run(configure: { $0.connectionIdleTimeout = .seconds(1) }) { _, client in

@@ -11,6 +11,8 @@ struct ProblemDetailsTests {
             (ProblemDetails.idempotencyKeyMissing, 400, "idempotency-key-missing"),
             (ProblemDetails.idempotencyKeyInvalid(detail: "too long"), 400, "idempotency-key-invalid"),
             (ProblemDetails.malformedBody, 400, "malformed-body"),
+            (ProblemDetails.malformedRequest(reason: "invalid HTTP method"), 400, "malformed-request"),
+            (ProblemDetails.requestHeadTooLarge(limit: 80 << 10), 431, "request-head-too-large"),
             (ProblemDetails.tokenMissing, 401, "token-missing"),
             (ProblemDetails.tokenInvalid, 401, "token-invalid"),
             (ProblemDetails.tokenRevoked, 401, "token-revoked"),
@@ -42,7 +44,8 @@ struct ProblemDetailsTests {
             T.malformedJSON, T.wrongFieldType, T.idempotencyKeyMissing, T.idempotencyKeyInvalid, T.tokenMissing,
             T.tokenInvalid, T.tokenRevoked, T.tokenExpired, T.insufficientScope, T.notFound, T.idempotencyKeyInFlight,
             T.bodyTooLarge, T.unsupportedMediaType, T.validationFailed, T.idempotencyKeyReused, T.rateLimited,
-            T.internalError, T.unavailable, T.malformedBody, T.methodNotAllowed,
+            T.internalError, T.unavailable, T.malformedBody, T.methodNotAllowed, T.malformedRequest,
+            T.requestHeadTooLarge,
         ]
         #expect(Set(all).count == all.count)
         #expect(all.allSatisfy { $0.hasPrefix(ProblemDetails.TypeURI.base) })

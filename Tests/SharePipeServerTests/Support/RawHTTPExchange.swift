@@ -13,7 +13,8 @@ enum RawHTTPExchange {
 
     /// Sends `request` to 127.0.0.1:`port`, then, when `hangUp`, closes the sending half (the
     /// server sees the body end early); returns what arrives until one whole response (head and
-    /// `Content-Length` body) is in or the server closes: empty when it closed without answering.
+    /// `Content-Length` body) is in — or, with `untilClose`, every response (pipelined requests) — or the
+    /// server closes: empty when it closed without answering.
     /// A reset counts as a close: a server that closes while bytes it has not read are still in its
     /// socket (a busy machine reads late) resets the connection rather than finishing it, and to
     /// the client both mean the same thing. Throws ``NoAnswer`` when neither happens within `timeout`.
@@ -21,6 +22,7 @@ enum RawHTTPExchange {
         _ request: String,
         port: Int,
         hangUp: Bool = false,
+        untilClose: Bool = false,
         timeout: Duration = .seconds(30)
     ) async throws -> String {
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -46,7 +48,7 @@ enum RawHTTPExchange {
             do {
                 for try await chunk in inbound {
                     received += String(buffer: chunk)
-                    if isComplete(received) { break }
+                    if !untilClose && isComplete(received) { break }
                 }
             } catch let error as IOError where error.errnoCode == ECONNRESET {
                 return received

@@ -67,6 +67,10 @@ extension ProblemDetails {
         public static let idempotencyKeyInFlight = base + "idempotency-key-in-flight"
         /// 413: the body exceeds the limit.
         public static let bodyTooLarge = base + "body-too-large"
+        /// 400: the HTTP parser could not read the request's head.
+        public static let malformedRequest = base + "malformed-request"
+        /// 431: the request's head is over the parser's limit.
+        public static let requestHeadTooLarge = base + "request-head-too-large"
         /// 415: the body's media type is not accepted.
         public static let unsupportedMediaType = base + "unsupported-media-type"
         /// 422: well-formed JSON with invalid values.
@@ -109,6 +113,30 @@ extension ProblemDetails {
             title: "The body could not be read",
             status: 400,
             detail: "The body ended early or its chunked framing is malformed. Send it again whole."
+        )
+    }
+
+    /// 400: the request's head (request line and headers) is not HTTP/1.1 the parser can read: a
+    /// malformed request line, header or `Content-Length`, or a `Content-Length` with
+    /// `Transfer-Encoding`. The connection closes after it.
+    /// - Parameter reason: What the parser stumbled on, in words.
+    public static func malformedRequest(reason: String) -> ProblemDetails {
+        ProblemDetails(
+            type: TypeURI.malformedRequest,
+            title: "The request could not be read",
+            status: 400,
+            detail: "The request's head is not valid HTTP/1.1 (\(reason)). Fix the request and send it again."
+        )
+    }
+
+    /// 431: the request's head is over the parser's limit. The connection closes after it.
+    /// - Parameter limit: The largest head accepted, in bytes.
+    public static func requestHeadTooLarge(limit: Int) -> ProblemDetails {
+        ProblemDetails(
+            type: TypeURI.requestHeadTooLarge,
+            title: "The request's head is too large",
+            status: 431,
+            detail: "The request line and headers are over \(limit / 1024) KiB. Send fewer or shorter headers."
         )
     }
 
