@@ -176,6 +176,13 @@ struct ExtractionRuleTests {
         ("<svg><foreignObject><div>x</div></foreignObject><title>Icon</title></svg><title>Real</title>", "Real"),
         ("<math><mi><p>x</p></mi><title>Math</title></math><title>Real</title>", "Real"),
         ("<svg><foreignObject><title>In HTML again</title></foreignObject></svg>", "In HTML again"),
+        // An SVG <style/> or <script/> is an empty element, not raw text that swallows the page.
+        ("<head><svg><style/></svg><title>After SVG</title>", "After SVG"),
+        ("<svg><script/><style>.a { fill: red }</style></svg><title>After SVG</title>", "After SVG"),
+        ("<svg><title>Icon &amp; <b>bold</b></title></svg><title>Real</title>", "Real"),
+        // The first <title> anywhere names the page, also inside an open paragraph or heading.
+        ("<body><p>Intro <title>Inside P</title> more</p>", "Inside P"),
+        ("<body><h1>Heading <title>Inside H1</title></h1>", "Inside H1"),
     ])
     func titlesAreTheDocumentsOwn(html: String, title: String) {
         #expect(MetadataExtractor.extract(from: Array(html.utf8), url: ExtractionFixtures.pageURL).title == title)

@@ -10,6 +10,10 @@ extension ObservationCollector {
     /// deep is not one whose metadata is inside it).
     static let maxForeignDepth = 256
 
+    /// Whether the last start tag was an SVG or MathML element, which never switches the tokenizer's
+    /// content model (``HTMLTokenSink/startTagSwitchesContentModel``).
+    var startTagSwitchesContentModel: Bool { !lastStartTagIsForeign }
+
     /// Whether the current tag is inside foreign content (and not in an integration point in it).
     var isInForeignContent: Bool { foreignStack.last.map { !$0.isIntegrationPoint } ?? false }
 
@@ -26,6 +30,7 @@ extension ObservationCollector {
     ///   `<mn>`, `<ms>`, `<mtext>`, an HTML `<annotation-xml>`), HTML is read again, and nothing there
     ///   breaks out of the `<svg>` or `<math>` around it.
     mutating func admits(_ tag: HTMLTag) -> Bool {
+        lastStartTagIsForeign = false
         if templateDepth > 0 {
             if tag.hasName("template") { templateDepth += 1 }
             return false
@@ -38,6 +43,7 @@ extension ObservationCollector {
             popForeignContent()
             return true
         }
+        lastStartTagIsForeign = true
         if !tag.isSelfClosing {
             if Self.isIntegrationPoint(tag) {
                 push(tag, integrationPoint: true)

@@ -24,6 +24,8 @@ struct ObservationCollector: HTMLTokenSink {
     /// Inline `<svg>` and `<math>` elements, and integration points in them, open around the current
     /// tag (see ``admits(_:)``).
     var foreignStack: [ForeignFrame] = []
+    /// The last start tag was an element of inline SVG or MathML (see ``admits(_:)``).
+    var lastStartTagIsForeign = false
     /// `<template>` elements open around the current tag (see ``admits(_:)``).
     var templateDepth = 0
     var sawHeading = false
@@ -106,8 +108,14 @@ struct ObservationCollector: HTMLTokenSink {
                 recordMediaElement(tag, kind: tag.hasName("audio") ? .audio : .video)
             } else if tag.hasName("title") {
                 metadataTagCount += 1
-                if observations.title == nil && capture == nil {
-                    begin(.title, tag: tag, limit: limits.maxTitleLength * 4)
+                if observations.title == nil {
+                    // A `<title>` in the body still names the page (`document.title` is the first one
+                    // anywhere); a paragraph or heading being read around it ends there.
+                    if let open = capture, open.purpose != .title {
+                        capture = nil
+                        finish(open)
+                    }
+                    if capture == nil { begin(.title, tag: tag, limit: limits.maxTitleLength * 4) }
                 }
             } else if tag.hasName("input") {
                 recordInput(tag)

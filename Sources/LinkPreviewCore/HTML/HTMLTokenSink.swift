@@ -27,6 +27,12 @@ public protocol HTMLTokenSink {
     /// Whether the sink has all it wants: when true the tokenizer stops at the next token boundary and
     /// ignores further input.
     var isFinished: Bool { get }
+    /// Whether the start tag just given to ``startTag(_:)`` may switch the tokenizer's content model,
+    /// as the tree builder switches it for HTML elements (`<title>` → RCDATA, `<style>` → RAWTEXT…;
+    /// see ``HTMLTokenizer/switchesContentModel``). A sink that follows inline SVG and MathML answers
+    /// false for their elements, which the tree builder never switches for: `<svg><style/>` is an
+    /// empty SVG element, not the start of raw text that would swallow the rest of the page.
+    var startTagSwitchesContentModel: Bool { get }
 }
 
 extension HTMLTokenSink {
@@ -36,4 +42,5 @@ extension HTMLTokenSink {
     public mutating func comment(_ text: UnsafeBufferPointer<UInt8>) {}
     public mutating func doctype(_ doctype: HTMLDoctype) {}
     public var isFinished: Bool { false }
+    public var startTagSwitchesContentModel: Bool { true }
 }

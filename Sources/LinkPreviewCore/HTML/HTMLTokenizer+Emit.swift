@@ -39,7 +39,9 @@ extension HTMLTokenizer {
             sink.endTag(tag)
         } else {
             sink.startTag(tag)
-            if switchesContentModel, let model = Self.contentModel(after: tag.nameBytes.elements) {
+            if switchesContentModel, sink.startTagSwitchesContentModel,
+                let model = Self.contentModel(after: tag.nameBytes.elements)
+            {
                 // The last start tag's name only matters in the text states it opens, which only a
                 // switch (or the initial state) enters. Copied, not shared: sharing would make the
                 // next tag's reset allocate a new buffer.
