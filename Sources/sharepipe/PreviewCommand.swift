@@ -25,7 +25,7 @@ struct PreviewCommand: AsyncParsableCommand {
     @Flag(help: "Do not check the icon and image or read oEmbed and the web-app manifest.")
     var noSubresources = false
 
-    @Option(help: "Seconds a preview may take, subresources included.")
+    @Option(parsing: .unconditional, help: "Seconds a preview may take, subresources included.")
     var timeout: Double = 30
 
     @Option(help: "A folder to keep previews in between runs (created if missing).")
@@ -34,10 +34,10 @@ struct PreviewCommand: AsyncParsableCommand {
     @Option(help: "An address range (CIDR) or host to allow even if private, e.g. 10.0.0.0/8 or wiki.corp. Repeatable.")
     var allow: [String] = []
 
-    @Option(help: "A port to allow besides 80 and 443. Repeatable.")
+    @Option(parsing: .unconditionalSingleValue, help: "A port to allow besides 80 and 443. Repeatable.")
     var allowPort: [Int] = []
 
-    @Option(help: "How many links are fetched at the same time.")
+    @Option(parsing: .unconditional, help: "How many links are fetched at the same time.")
     var concurrency: Int = 8
 
     @Flag(help: "Fetch again even when the cache holds a fresh preview.")

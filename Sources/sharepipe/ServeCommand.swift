@@ -24,19 +24,25 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Address to listen on.")
     var host: String = ProcessInfo.processInfo.environment["SHAREPIPE_HOST"] ?? "127.0.0.1"
 
-    @Option(help: "Port to listen on.")
+    @Option(parsing: .unconditional, help: "Port to listen on.")
     var port: Int = ProcessInfo.processInfo.environment["SHAREPIPE_PORT"].flatMap(Int.init) ?? 8080
 
-    @Option(help: "Largest request body, in bytes.")
+    @Option(parsing: .unconditional, help: "Largest request body, in bytes.")
     var maxBodyBytes: Int = 64 << 10
 
-    @Option(help: "Preview fetches at the same time.")
+    @Option(parsing: .unconditional, help: "Preview fetches at the same time.")
     var previewWorkers: Int = 8
 
-    @Option(help: "/v1/ requests per second per token (bursts of twice as many); 0 for no limit.")
+    @Option(
+        parsing: .unconditional,
+        help: "/v1/ requests per second per token (bursts of twice as many); 0 for no limit."
+    )
     var requestsPerSecondPerToken: Int = 100
 
-    @Option(help: "/v1/ requests per second per client address (bursts of twice as many); 0 for no limit.")
+    @Option(
+        parsing: .unconditional,
+        help: "/v1/ requests per second per client address (bursts of twice as many); 0 for no limit."
+    )
     var requestsPerSecondPerAddress: Int = 200
 
     @Flag(
@@ -57,7 +63,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "A CIDR range or host previews may fetch from even if private (10.0.0.0/8, wiki.corp). Repeatable.")
     var allowFetchFrom: [String] = []
 
-    @Option(help: "A port the previews may fetch from besides 80 and 443. Repeatable.")
+    @Option(
+        parsing: .unconditionalSingleValue,
+        help: "A port the previews may fetch from besides 80 and 443. Repeatable."
+    )
     var allowFetchPort: [Int] = []
 
     func validate() throws {

@@ -52,7 +52,8 @@ struct PreviewCommandArgumentTests {
 
     @Test("--timeout must be more than 0 and at most 600 seconds")
     func refusesABadTimeout() {
-        for timeout in ["0", "601"] {
+        // A negative number is a value, not an option that left --timeout without one.
+        for timeout in ["0", "601", "-1"] {
             let message = Self.refusal(["https://example.com/", "--timeout", timeout])
             #expect(message == "--timeout must be more than 0 and at most 600 seconds (got \(timeout)).")
         }
@@ -64,7 +65,7 @@ struct PreviewCommandArgumentTests {
 
     @Test("--allow-port must be a port")
     func refusesABadPort() {
-        for port in ["0", "65536"] {
+        for port in ["0", "65536", "-80"] {
             let message = Self.refusal(["https://example.com/", "--allow-port", port])
             #expect(message == "--allow-port \(port) is not a port (1–65535).", "\(port)")
         }
