@@ -39,8 +39,8 @@ extension HTMLTokenizer {
             sink.endTag(tag)
         } else {
             sink.startTag(tag)
-            if switchesContentModel, sink.startTagSwitchesContentModel,
-                let model = Self.contentModel(after: tag.nameBytes.elements)
+            if switchesContentModel, let model = Self.contentModel(after: tag.nameBytes.elements),
+                sink.startTagSwitchesContentModel
             {
                 // The last start tag's name only matters in the text states it opens, which only a
                 // switch (or the initial state) enters. Copied, not shared: sharing would make the
