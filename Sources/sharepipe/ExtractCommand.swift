@@ -28,8 +28,11 @@ struct ExtractCommand: AsyncParsableCommand {
     @Flag(help: "Read the whole document instead of stopping at </head> when it has what it needs.")
     var wholeDocument = false
 
+    /// `--url` as a browser reads it (escapes already in it kept).
+    var baseURL: URL? { URLResolver.parseAbsolute(url, maxLength: .max) }
+
     func validate() throws {
-        guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(),
+        guard let parsed = baseURL, let scheme = parsed.scheme?.lowercased(),
             scheme == "http" || scheme == "https", parsed.host?.isEmpty == false
         else {
             throw ValidationError(
@@ -52,7 +55,7 @@ struct ExtractCommand: AsyncParsableCommand {
         }
         let metadata = MetadataExtractor.extract(
             from: data,
-            url: URL(string: url)!,
+            url: baseURL!,
             transportCharset: charset,
             configuration: .init(stopsEarly: !wholeDocument)
         )

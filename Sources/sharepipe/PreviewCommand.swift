@@ -149,8 +149,10 @@ struct PreviewCommand: AsyncParsableCommand {
         return nil
     }
 
+    /// The link as a browser's address bar reads it (``URLResolver/parseAbsolute(_:maxLength:)``: escapes
+    /// already in it are kept), if it is an http or https URL with a host.
     static func parse(_ text: String) -> URL? {
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+        guard let url = URLResolver.parseAbsolute(text, maxLength: .max), let scheme = url.scheme?.lowercased(),
             scheme == "http" || scheme == "https", url.host()?.isEmpty == false
         else { return nil }
         return url

@@ -56,6 +56,24 @@ struct URLResolverTests {
         #expect(resolved(reference) == expected)
     }
 
+    /// A pasted URL is read as a browser's address bar reads it: what needs encoding is encoded, the
+    /// escapes already there are kept (`URL(string:)` would encode their `%` again).
+    @Test(arguments: [
+        ("https://example.com/page?a=%E2%82%AC&b=€", "https://example.com/page?a=%E2%82%AC&b=%E2%82%AC"),
+        ("http://example.com/p?q=a b&r=%20", "http://example.com/p?q=a%20b&r=%20"),
+        ("http://example.com/caf%C3%A9/é/../page", "http://example.com/caf%C3%A9/page"),
+        (" HTTPS://Example.COM:443/x\\y ", "https://example.com/x/y"),
+        ("ftp://example.com/file", "ftp://example.com/file"),
+    ])
+    func parsesPastedURLsKeepingTheirEscapes(text: String, expected: String) {
+        #expect(URLResolver.parseAbsolute(text)?.absoluteString == expected)
+    }
+
+    @Test(arguments: ["example.com/page", "/path", "//example.com/", "https://", "https://example.com:70000/"])
+    func aPastedURLMustBeAbsolute(text: String) {
+        #expect(URLResolver.parseAbsolute(text) == nil)
+    }
+
     @Test func refusesPortsAboveTheRangeHoweverLong() {
         #expect(resolved("https://example.com:65536/a") == nil)
         #expect(resolved("https://example.com:99999999999999999999/a") == nil)

@@ -63,6 +63,12 @@ struct PreviewCommandArgumentTests {
         #expect(Self.refusal(["https://example.com/", "--timeout", "0.5"]) == nil)
     }
 
+    @Test("A link with escapes and a character that needs encoding keeps its escapes")
+    func keepsTheEscapesOfALink() throws {
+        let url = try #require(PreviewCommand.parse("https://example.com/page?a=%E2%82%AC&b=€"))
+        #expect(url.absoluteString == "https://example.com/page?a=%E2%82%AC&b=%E2%82%AC")
+    }
+
     @Test("--allow-port must be a port")
     func refusesABadPort() {
         for port in ["0", "65536", "-80"] {

@@ -72,6 +72,8 @@ struct ShareSubmissionValidationTests {
             ("http://[2001:db8::1]:8080/", "http://[2001:db8::1]:8080/"),
             ("http://192.0.2.1/", "http://192.0.2.1/"),
             ("https://bücher.example/Straße", "https://xn--bcher-kva.example/Stra%C3%9Fe"),
+            // Escapes already in a URL are kept when another character needs encoding.
+            ("https://example.com/caf%C3%A9?a=%E2%82%AC&b=€", "https://example.com/caf%C3%A9?a=%E2%82%AC&b=%E2%82%AC"),
             ("https://example.com/" + String(repeating: "a", count: 2028), nil),
         ]
     )

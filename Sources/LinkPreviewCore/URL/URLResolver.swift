@@ -56,6 +56,22 @@ package enum URLResolver {
         resolved(reference, against: base, maxLength: maxLength)?.url
     }
 
+    /// Reads `text` as a whole URL, as a browser's address bar reads one pasted in: the clean-up of
+    /// ``resolve(_:against:maxLength:)`` without a base. Existing escapes are kept while what needs
+    /// encoding is encoded (`?a=%E2%82%AC&b=€` → `?a=%E2%82%AC&b=%E2%82%AC`, where `URL(string:)`
+    /// would encode the `%` of every escape as soon as one character needs encoding), `\` is read as
+    /// `/`, dot segments are removed and a default port dropped.
+    ///
+    /// - Returns: An absolute URL of any scheme, or nil for a relative reference, an `http(s)` URL
+    ///   without a host, a port beyond 65535, or text longer than `maxLength` UTF-8 bytes.
+    package static func parseAbsolute(_ text: String, maxLength: Int = defaultMaxLength) -> URL? {
+        guard let prepared = URLReference.prepare(text, baseScheme: { nil }, maxLength: maxLength),
+            URLReference.isAbsoluteWeb(prepared) || URLReference.hasNonWebScheme(prepared),
+            let url = URL(string: prepared)
+        else { return nil }
+        return validated(url, maxLength: maxLength)?.url
+    }
+
     /// Resolves the URL of an image, icon, video or audio object: like ``resolve(_:against:maxLength:)``
     /// but only `http` and `https` results are returned.
     ///

@@ -19,7 +19,7 @@ extension ServerContext {
         if let wait = previewLimiter.take(principal.user.id.uuidString) {
             throw ProblemDetails.rateLimited(retryAfter: wait)
         }
-        guard let text = request.uri.queryParameters["url"], let url = URL(string: String(text)),
+        guard let text = request.uri.queryParameters["url"], let url = WebURLRules.parse(String(text)),
             let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host() != nil
         else {
             throw ProblemDetails.validationFailed([.init(pointer: "url", detail: "An absolute http or https URL.")])

@@ -63,7 +63,9 @@ public enum URLExtraction {
             if trimmedEnd > start + schemeLength {
                 var candidate = String.UnicodeScalarView()
                 candidate.append(contentsOf: scalars[start..<trimmedEnd])
-                if let url = URL(string: String(candidate)), let host = url.host(percentEncoded: true), !host.isEmpty {
+                if let url = WebURLRules.parse(String(candidate)), let host = url.host(percentEncoded: true),
+                    !host.isEmpty
+                {
                     guard body(url) else { return }
                 }
             }

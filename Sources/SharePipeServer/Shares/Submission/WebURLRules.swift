@@ -1,9 +1,10 @@
 internal import Foundation
+import LinkPreviewCore
 
 /// The rules every URL in a share must meet: absolute `http` or `https`, a host, a port in
 /// 1…65535 if one is given, no user name or password, no whitespace or control characters, and
 /// at most a limit of bytes as stored. Other characters outside RFC 3986 (an IDN host, accented
-/// letters in a path) are accepted and encoded as a browser would.
+/// letters in a path) are accepted and encoded as a browser would, keeping the escapes already there.
 enum WebURLRules {
     /// Checks a URL string.
     /// - Parameters:
@@ -21,10 +22,21 @@ enum WebURLRules {
         }) {
             return .failure(FieldProblem("\(field) contains spaces or control characters; percent-encode them."))
         }
-        guard let url = URL(string: trimmed) else {
+        guard let url = parse(trimmed) else {
             return .failure(FieldProblem("\(field) is not a URL; send an absolute http or https URL."))
         }
         return check(url, field: field, maxLength: maxLength)
+    }
+
+    /// Reads a URL string: as sent when it is a valid URL as it stands; otherwise with what needs
+    /// percent-encoding (`é`, `€`, `|`) encoded as a browser encodes it and the escapes already there
+    /// kept (``URLResolver/parseAbsolute(_:maxLength:)``), where `URL(string:)` would encode the `%` of
+    /// every escape again (`%E2%82%AC` → `%25E2%2582%25AC`) as soon as one character needs encoding.
+    /// Foundation's own reading is the last resort, so a check can still say what is wrong.
+    static func parse(_ text: String) -> URL? {
+        URL(string: text, encodingInvalidCharacters: false)
+            ?? URLResolver.parseAbsolute(text, maxLength: .max)
+            ?? URL(string: text)
     }
 
     /// Checks a parsed URL; see ``check(_:field:maxLength:)-(String,_,_)``.
