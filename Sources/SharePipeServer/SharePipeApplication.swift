@@ -48,7 +48,10 @@ extension ServerContext {
             router: router,
             server: .http1(
                 configuration: .init(
-                    additionalChannelHandlers: [MalformedRequestHandler(headLimit: decoder.maxHeaderListSize)],
+                    additionalChannelHandlers: [
+                        MalformedRequestHandler(headLimit: decoder.maxHeaderListSize), ConnectionEndHandler(),
+                        ExpectContinueHandler(),
+                    ],
                     idleTimeout: TimeAmount(configuration.connectionIdleTimeout),
                     httpDecoderConfiguration: decoder
                 )

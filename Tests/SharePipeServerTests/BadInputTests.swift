@@ -162,6 +162,101 @@ struct BadInputTests {
         }
     }
 
+    @Test("A body whose end cannot be found (Transfer-Encoding not ending in chunked) is refused, not run")
+    func transferCodingsThatHideTheBodysEnd() async throws {
+        try await ServerFixture.run { fixture, client in
+            let port = try #require(client.port)
+            let other = try await fixture.context.database.createDevice(userID: fixture.user.id, name: "tablet")
+            for coding in ["gzip", "identity", "chunked, gzip"] {
+                let answer = try await RawHTTPExchange.send(
+                    "DELETE /v1/devices/\(other.device.id) HTTP/1.1\r\nHost: x\r\n"
+                        + "Authorization: Bearer \(fixture.appToken)\r\nTransfer-Encoding: \(coding)\r\n\r\n",
+                    port: port,
+                    untilClose: true
+                )
+                #expect(answer.hasPrefix("HTTP/1.1 400"), "\(coding): \(answer.prefix(300))")
+                #expect(answer.contains(ProblemDetails.TypeURI.malformedRequest), "\(coding): \(answer)")
+                #expect(answer.components(separatedBy: "X-Request-Id").count == 2, "one answer only: \(answer)")
+            }
+            let devices = try await fixture.context.database.devices(userID: fixture.user.id)
+            #expect(devices.first { $0.id == other.device.id }?.revokedAt == nil, "the DELETE must not have run")
+        }
+    }
+
+    @Test("CONNECT is 405 with Allow and the connection ends: the server is no proxy")
+    func connectIsRefused() async throws {
+        try await ServerFixture.run { _, client in
+            let port = try #require(client.port)
+            let answer = try await RawHTTPExchange.send(
+                "CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n",
+                port: port,
+                untilClose: true,
+                timeout: .seconds(10)
+            )
+            #expect(answer.hasPrefix("HTTP/1.1 405"), "\(answer.prefix(300))")
+            #expect(answer.lowercased().contains("allow: get, head, post, put, delete"), "\(answer)")
+            // NIO's encoder sends no body after a CONNECT, so the head says none is coming.
+            #expect(!answer.lowercased().contains("content-type"), "\(answer)")
+        }
+    }
+
+    @Test(
+        "Answered before its body arrived, a request gets one answer and the connection ends; a huge declared body is 413 at once"
+    )
+    func earlyAnswersEndTheConnection() async throws {
+        try await ServerFixture.run { fixture, client in
+            let port = try #require(client.port)
+            // The body never comes: without the early end the connection would wait for it.
+            let unknown = try await RawHTTPExchange.send(
+                "POST /nope HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n",
+                port: port,
+                untilClose: true,
+                timeout: .seconds(10)
+            )
+            #expect(unknown.hasPrefix("HTTP/1.1 404"), "\(unknown.prefix(300))")
+            #expect(unknown.components(separatedBy: "X-Request-Id").count == 2, "one answer only: \(unknown)")
+            let huge = try await RawHTTPExchange.send(
+                "POST /v1/devices HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{",
+                port: port,
+                untilClose: true,
+                timeout: .seconds(10)
+            )
+            #expect(huge.hasPrefix("HTTP/1.1 413"), "\(huge.prefix(300))")
+            #expect(huge.contains(ProblemDetails.TypeURI.bodyTooLarge), "\(huge)")
+        }
+    }
+
+    @Test("Connection: close is obeyed in any case and among other options")
+    func connectionCloseInAnyCase() async throws {
+        try await ServerFixture.run { _, client in
+            let port = try #require(client.port)
+            for value in ["Close", "TE, close", "keep-alive, CLOSE"] {
+                let answer = try await RawHTTPExchange.send(
+                    "GET /health HTTP/1.1\r\nHost: x\r\nConnection: \(value)\r\n\r\n",
+                    port: port,
+                    untilClose: true,
+                    timeout: .seconds(10)
+                )
+                #expect(answer.hasPrefix("HTTP/1.1 200"), "\(value): \(answer.prefix(300))")
+            }
+        }
+    }
+
+    @Test("Expect: 100-continue is answered 100 Continue before the body is sent")
+    func expectContinue() async throws {
+        try await ServerFixture.run { _, client in
+            let port = try #require(client.port)
+            let head =
+                "POST /v1/devices HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                + "Content-Length: 2\r\nExpect: 100-continue\r\n\r\n"
+            // The body is never sent, so no final answer comes: what arrived by the deadline is the 100.
+            let waiting = await #expect(throws: RawHTTPExchange.NoAnswer.self) {
+                _ = try await RawHTTPExchange.send(head, port: port, timeout: .seconds(3))
+            }
+            #expect(waiting?.received.hasPrefix("HTTP/1.1 100 Continue") == true, "\(String(describing: waiting))")
+        }
+    }
+
     @Test("A connection that never finishes its request's head is closed after the idle timeout")
     func idleConnections() async throws {
         try await ServerFixture.run(configure: { $0.connectionIdleTimeout = .seconds(1) }) { _, client in

@@ -129,14 +129,17 @@ extension ProblemDetails {
         )
     }
 
-    /// 431: the request's head is over the parser's limit. The connection closes after it.
-    /// - Parameter limit: The largest head accepted, in bytes.
-    public static func requestHeadTooLarge(limit: Int) -> ProblemDetails {
+    /// 431: the request's head is over the parser's limits. The connection closes after it.
+    /// - Parameters:
+    ///   - limit: The largest head accepted, in bytes.
+    ///   - maxHeaders: The most header fields accepted.
+    public static func requestHeadTooLarge(limit: Int, maxHeaders: Int = 1000) -> ProblemDetails {
         ProblemDetails(
             type: TypeURI.requestHeadTooLarge,
             title: "The request's head is too large",
             status: 431,
-            detail: "The request line and headers are over \(limit / 1024) KiB. Send fewer or shorter headers."
+            detail: "The request line and headers are over \(limit / 1024) KiB, or there are over "
+                + "\(maxHeaders) headers. Send fewer or shorter headers."
         )
     }
 
