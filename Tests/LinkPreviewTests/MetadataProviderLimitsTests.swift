@@ -71,9 +71,10 @@ struct MetadataProviderLimitsTests {
         }
     }
 
-    @Test("A server that stops sending is dropped after the read timeout")
+    @Test("A server that stops sending before anything names the page is dropped after the read timeout")
     func stalled() async throws {
-        let stall = LoopbackResponse(headers: [("Content-Type", "text/html")], body: .stall(Self.head))
+        let nameless = Array(#"<!doctype html><html><head><meta charset="utf-8">"#.utf8)
+        let stall = LoopbackResponse(headers: [("Content-Type", "text/html")], body: .stall(nameless))
         try await ProviderFixture.run({ _ in stall }, configure: { $0.policy.timeouts.read = .milliseconds(500) }) {
             server,
             provider in
@@ -272,11 +273,25 @@ struct MetadataProviderLimitsTests {
         }
     }
 
-    @Test("A page whose head comes before megabytes of compressible filler keeps its head past the ratio limit")
+    @Test("An empty body with Content-Encoding: gzip is an empty page, not a malformed response")
+    func emptyCompressedBody() async throws {
+        let response = LoopbackResponse(
+            headers: [("Content-Type", "text/html"), ("Content-Encoding", "gzip")],
+            body: .whole([])
+        )
+        try await ProviderFixture.run({ _ in response }, configure: { $0.includeSubresources = false }) {
+            server,
+            provider in
+            let metadata = try await provider.metadata(for: server.url("/empty"))
+            #expect(metadata.title == nil && metadata.url == server.url("/empty"))
+        }
+    }
+
+    @Test("A page whose title comes before megabytes of compressible filler keeps it past the ratio limit")
     func paddedPageOverTheRatio() async throws {
-        // 8 MiB of spaces after `</head>` squeeze into 8 KB: 1,000× over all. Sent 200 bytes at a time,
-        // the first piece (the head and the first spaces) expands past 100× before the extractor's
-        // body budget ends its reading, so decompression stops with the head read.
+        // 8 MiB of template indentation after the `<title>`, inside the head, squeeze into 8 KB: 1,000×
+        // over all. Sent 200 bytes at a time, the first piece (the title and the first spaces) expands
+        // past 100×, so decompression stops with the title read and the rest of the head unread.
         let padded = try Array(
             Data(contentsOf: #require(Bundle.module.url(forResource: "Fixtures/padded.html", withExtension: "gz")))
         )

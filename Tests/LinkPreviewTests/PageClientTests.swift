@@ -45,9 +45,9 @@ struct PageClientTests {
         }
     }
 
-    @Test("A connection closed before the declared length fails as a protocol error")
+    @Test("A connection closed before the declared length, before anything names the page, fails as a protocol error")
     func truncated() async throws {
-        let head = Array("<!doctype html><html><head><title>Cut".utf8)
+        let head = Array(#"<!doctype html><html><head><meta charset="utf-8"><link rel="stylesh"#.utf8)
         let answer = Self.response(
             ["HTTP/1.1 200 OK", "Content-Type: text/html", "Content-Length: 100000"],
             body: head
@@ -56,6 +56,19 @@ struct PageClientTests {
             let error = await ProviderFixture.error { _ = try await provider.metadata(for: server.url("/cut")) }
             #expect(error?.code == .protocolError, "\(String(describing: error))")
             #expect(error?.category == .fetchFailed)
+        }
+    }
+
+    @Test("A connection closed inside the title gives the title read so far, as document.title does")
+    func truncatedInTheTitle() async throws {
+        let head = Array("<!doctype html><html><head><title>Cut short".utf8)
+        let answer = Self.response(
+            ["HTTP/1.1 200 OK", "Content-Type: text/html", "Content-Length: 100000"],
+            body: head
+        )
+        try await ProviderFixture.run({ _ in answer }) { server, provider in
+            let report = try await provider.preview(for: server.url("/cut"))
+            #expect(report.metadata.title == "Cut short")
         }
     }
 

@@ -130,6 +130,31 @@ struct SubresourceTests {
         }
     }
 
+    @Test("An oEmbed thumbnail whose check cannot finish is left out, even while a slow icon uses up the time")
+    func thumbnailBesideASlowIcon() async throws {
+        let page = """
+            <html><head><link rel="icon" href="/slow-icon">
+            <link rel="alternate" type="application/json+oembed" href="/oembed"></head></html>
+            """
+        let oEmbed = #"{"type": "photo", "title": "A photo", "thumbnail_url": "/thumb.png"}"#
+        try await ProviderFixture.run(
+            { request in
+                switch request.path {
+                case "/": .html(page)
+                case "/oembed": .bytes(Array(oEmbed.utf8), contentType: "application/json")
+                case "/slow-icon": LoopbackResponse(headers: [("Content-Type", "image/png")], body: .stall([]))
+                case "/thumb.png": .html("<html>Sign in to see this photo</html>")
+                default: .status(404)
+                }
+            },
+            configure: { $0.policy.timeouts.subresources = .seconds(2) }
+        ) { server, provider in
+            let metadata = try await provider.metadata(for: server.url("/"))
+            #expect(metadata.title == "A photo")
+            #expect(metadata.images.isEmpty, "\(metadata.images)")
+        }
+    }
+
     @Test("oEmbed text is cleaned and cut like the page's, and sizes out of range are dropped, never a crash")
     func hostileOEmbed() async throws {
         let page = #"<html><head><link rel="alternate" type="application/json+oembed" href="/oembed"></head></html>"#

@@ -172,13 +172,14 @@ struct PageReader: Sendable {
     }
 
     /// The page, when the response stopped short of its end (the site went silent for the read
-    /// timeout, or closed the connection): an HTML document whose head was read is taken as if it ended
-    /// there, since the metadata a preview shows lives in the head, as a browser shows what arrived.
-    /// Nil for anything else, and the exchange fails as it would have.
+    /// timeout, closed the connection, or sent compressed filler past the ratio limit): an HTML
+    /// document whose bytes so far give it a title is taken as if it ended there, as a browser shows
+    /// what arrived (the metadata a preview shows lives in the head). Nil for anything else —
+    /// something that names nothing is no page — and the exchange fails as it would have.
     mutating func finishCutShort() throws -> FetchedPage? {
         guard case .extracting = state else { return nil }
         let metadata = extractor!.finish()
-        guard extractor!.hasReadHead else { return nil }
+        guard metadata.title != nil else { return nil }
         var page = try page(metadata, isDocument: true)
         page.isCutShort = true
         return page

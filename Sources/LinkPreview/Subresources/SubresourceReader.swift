@@ -27,19 +27,23 @@ struct SubresourceReader: Sendable {
         async let icons = bounded(deadline) {
             await verifiedIcons(candidates, pageURL: metadata.url, deadline: deadline)
         }
-        var result = metadata
         // A kind whose checks did not finish in time keeps what the page declared.
-        result.images = await images ?? metadata.images
+        let pageImages = await images ?? metadata.images
+        let facts = await oEmbed
+        // An oEmbed thumbnail stands in for a page without a working image: it is checked like one,
+        // while the icons are, and left out when it is not an image or its check does not finish.
+        let thumbnail = pageImages.isEmpty ? facts?.thumbnail : nil
+        async let checkedThumbnail = bounded(deadline) { () async -> [LinkMedia]? in
+            guard let thumbnail else { return nil }
+            return await verifiedImages([thumbnail], deadline: deadline)
+        }
+        var result = metadata
+        result.images = pageImages
         result.icons = await icons ?? declaredIcons
         if let manifestFacts { manifestFacts.fill(&result) }
-        if let facts = await oEmbed {
-            let pageHasImage = !result.images.isEmpty
+        if let facts {
             facts.fill(&result)
-            // The thumbnail stands in for a page without a working image: it is checked like one.
-            if !pageHasImage, let thumbnail = facts.thumbnail {
-                result.images =
-                    await bounded(deadline) { await verifiedImages([thumbnail], deadline: deadline) } ?? [thumbnail]
-            }
+            if thumbnail != nil { result.images = await checkedThumbnail ?? [] }
         }
         return result
     }

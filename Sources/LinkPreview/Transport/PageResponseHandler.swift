@@ -120,7 +120,10 @@ final class PageResponseHandler<Reader: ResponseReader>: ChannelInboundHandler, 
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        if !attempt.isCancelled, Self.endsBodyEarly(error) {
+        if !attempt.isCancelled, bodyBytes == 0, Self.isTruncatedCompression(error) {
+            // `Content-Encoding: gzip` on an empty body: no stream to undo, and nothing missing from it.
+            do { try finish(context: context) } catch { fail(error, context: context) }
+        } else if !attempt.isCancelled, Self.endsBodyEarly(error) {
             cutShort(error, context: context)
         } else {
             fail(error, context: context)
@@ -160,13 +163,18 @@ final class PageResponseHandler<Reader: ResponseReader>: ChannelInboundHandler, 
     /// - a connection closed in the middle of the body: the codec reports it when it was told the
     ///   body's length, TLS when the peer closed without `close_notify` (most sites close that way);
     /// - a compressed body that expands past the ratio limit: the decompressor hands on what it
-    ///   inflated, up to the limit, before it stops, so a page whose head came before highly
-    ///   compressible filler (a long run of spaces) still has that head. Without a head, it is a bomb.
+    ///   inflated, up to the limit, before it stops, so a page whose title came before highly
+    ///   compressible filler (a long run of spaces) still has it. Without a title, it is a bomb;
+    /// - a compressed stream that stops before its end.
     private static func endsBodyEarly(_ error: any Error) -> Bool {
         if let error = error as? HTTPParserError { return error == .invalidEOFState }
         if let error = error as? NIOSSLError { return error == .uncleanShutdown }
         if let error = error as? NIOHTTPDecompression.DecompressionError { return error == .limit }
-        return false
+        return isTruncatedCompression(error)
+    }
+
+    private static func isTruncatedCompression(_ error: any Error) -> Bool {
+        (error as? NIOHTTPDecompression.ExtraDecompressionError) == .truncatedData
     }
 
     /// The response stopped short of its end: the reader may still make a result of what arrived
