@@ -49,8 +49,12 @@ extension ServerContext {
             server: .http1(
                 configuration: .init(
                     additionalChannelHandlers: [
-                        MalformedRequestHandler(headLimit: decoder.maxHeaderListSize), ConnectionEndHandler(),
-                        ExpectContinueHandler(),
+                        MalformedRequestHandler(
+                            headLimit: decoder.maxHeaderListSize,
+                            maxHeaders: decoder.maxHeaderFieldCount
+                        ),
+                        ConnectionEndHandler(),
+                        ExpectContinueHandler(maxBodyBytes: configuration.maxBodyBytes),
                     ],
                     idleTimeout: TimeAmount(configuration.connectionIdleTimeout),
                     httpDecoderConfiguration: decoder

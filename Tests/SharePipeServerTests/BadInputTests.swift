@@ -214,6 +214,10 @@ struct BadInputTests {
                 timeout: .seconds(10)
             )
             #expect(unknown.hasPrefix("HTTP/1.1 404"), "\(unknown.prefix(300))")
+            #expect(
+                unknown.lowercased().contains("connection: close"),
+                "the answer says the connection ends: \(unknown)"
+            )
             #expect(unknown.components(separatedBy: "X-Request-Id").count == 2, "one answer only: \(unknown)")
             let huge = try await RawHTTPExchange.send(
                 "POST /v1/devices HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{",
@@ -226,19 +230,37 @@ struct BadInputTests {
         }
     }
 
-    @Test("Connection: close is obeyed in any case and among other options")
+    @Test("Connection: close is obeyed in any case and among other options; requests after it are not served")
     func connectionCloseInAnyCase() async throws {
         try await ServerFixture.run { _, client in
             let port = try #require(client.port)
             for value in ["Close", "TE, close", "keep-alive, CLOSE"] {
+                // Without the close, the connection would stay open past the 10 s the exchange waits.
                 let answer = try await RawHTTPExchange.send(
-                    "GET /health HTTP/1.1\r\nHost: x\r\nConnection: \(value)\r\n\r\n",
+                    "GET /health HTTP/1.1\r\nHost: x\r\nConnection: \(value)\r\n\r\n"
+                        + "GET /health HTTP/1.1\r\nHost: x\r\n\r\n",
                     port: port,
                     untilClose: true,
                     timeout: .seconds(10)
                 )
                 #expect(answer.hasPrefix("HTTP/1.1 200"), "\(value): \(answer.prefix(300))")
+                #expect(answer.components(separatedBy: "X-Request-Id").count == 2, "\(value): one answer: \(answer)")
             }
+        }
+    }
+
+    @Test("A malformed chunk after a head a route answers without reading the body gets no second answer")
+    func malformedBodyOfAnAnsweredRequest() async throws {
+        try await ServerFixture.run { _, client in
+            let port = try #require(client.port)
+            let answer = try await RawHTTPExchange.send(
+                "GET /health HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nZZZ\r\n",
+                port: port,
+                untilClose: true,
+                timeout: .seconds(10)
+            )
+            #expect(answer.hasPrefix("HTTP/1.1 200"), "\(answer.prefix(300))")
+            #expect(answer.components(separatedBy: "HTTP/1.1 ").count == 2, "one answer only: \(answer)")
         }
     }
 

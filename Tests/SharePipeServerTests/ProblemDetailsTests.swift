@@ -12,7 +12,7 @@ struct ProblemDetailsTests {
             (ProblemDetails.idempotencyKeyInvalid(detail: "too long"), 400, "idempotency-key-invalid"),
             (ProblemDetails.malformedBody, 400, "malformed-body"),
             (ProblemDetails.malformedRequest(reason: "invalid HTTP method"), 400, "malformed-request"),
-            (ProblemDetails.requestHeadTooLarge(limit: 80 << 10), 431, "request-head-too-large"),
+            (ProblemDetails.requestHeadTooLarge(limit: 80 << 10, maxHeaders: 1000), 431, "request-head-too-large"),
             (ProblemDetails.tokenMissing, 401, "token-missing"),
             (ProblemDetails.tokenInvalid, 401, "token-invalid"),
             (ProblemDetails.tokenRevoked, 401, "token-revoked"),

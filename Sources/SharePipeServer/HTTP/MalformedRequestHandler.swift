@@ -13,15 +13,17 @@ import NIOHTTPTypes
 /// `Transfer-Encoding` whose last coding is not `chunked` (RFC 9112 §6.3: the body's end cannot be
 /// found, so the request must be refused, not run) and `CONNECT` (SharePipe is no proxy). This
 /// handler sits between the HTTP codec and Hummingbird and answers them as
-/// ``ProblemDetails/requestHeadTooLarge(limit:)`` (431), ``ProblemDetails/methodNotAllowed(allowed:)``
+/// ``ProblemDetails/requestHeadTooLarge(limit:maxHeaders:)`` (431), ``ProblemDetails/methodNotAllowed(allowed:)``
 /// (405) or ``ProblemDetails/malformedRequest(reason:)`` (400), `application/problem+json` with an
-/// `X-Request-Id`, after the answers owed to pipelined requests before it, then closes the
-/// connection: nothing after bytes the parser could not read can be trusted to start a request.
-/// (The answer to `CONNECT` is its head alone: NIO's encoder sends no body after a `CONNECT`.)
+/// `X-Request-Id`, after the answers owed to pipelined requests before it, then ends the connection
+/// (``LingeringClose``): nothing after bytes the parser could not read can be trusted to start a
+/// request. (The answer to `CONNECT` is its head alone: NIO's encoder sends no body after a `CONNECT`.)
 ///
-/// A parser error inside a body that a route is reading passes on to that route, which answers
-/// `malformed-body`. One inside a body a route answered before reading closes the connection: the
-/// request has its answer, and a second one would be taken for the next request's.
+/// A parser error inside a body passes on to the route of that request, which answers
+/// `malformed-body` if it reads the body; the connection ends after that request's answer, and
+/// nothing written after it (Hummingbird's own bare 400) reaches the client, which would take it for
+/// the answer to its next request. A route that does not read its body still runs: the head was
+/// valid, and only the body's framing turned out not to be.
 final class MalformedRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -33,6 +35,8 @@ final class MalformedRequestHandler: ChannelDuplexHandler, RemovableChannelHandl
 
     /// The largest request head the parser accepts, named in the 431's detail.
     private let headLimit: Int
+    /// The most header fields the parser accepts, named in the 431's detail.
+    private let maxHeaders: Int
     /// No request is open: the next bytes start a request's head.
     private var awaitingHead = true
     /// Requests whose response has not ended yet (pipelined requests queue up).
@@ -41,11 +45,16 @@ final class MalformedRequestHandler: ChannelDuplexHandler, RemovableChannelHandl
     private var isEnding = false
     /// The problem to answer once the responses owed are written.
     private var deferredProblem: ProblemDetails?
+    /// The connection ends once the responses owed are written (a body's framing failed).
+    private var endsAfterOwedResponses = false
+    /// The connection's last response is written: anything written after it is dropped.
+    private var lastResponseWritten = false
     /// The problem answers a `CONNECT`, whose answer NIO's encoder sends without a body.
     private var answersConnect = false
 
-    init(headLimit: Int) {
+    init(headLimit: Int, maxHeaders: Int) {
         self.headLimit = headLimit
+        self.maxHeaders = maxHeaders
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -65,31 +74,50 @@ final class MalformedRequestHandler: ChannelDuplexHandler, RemovableChannelHandl
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        guard !lastResponseWritten else { return promise?.fail(ChannelError.outputClosed) ?? () }
         context.write(data, promise: promise)
         guard case .end = unwrapOutboundIn(data) else { return }
-        responsesOwed -= 1
-        if responsesOwed == 0, let problem = deferredProblem {
+        responsesOwed = max(0, responsesOwed - 1)
+        guard responsesOwed == 0 else { return }
+        if let problem = deferredProblem {
             deferredProblem = nil
             answer(problem, context: context)
+        } else if endsAfterOwedResponses {
+            context.flush()
+            endAfterOwedResponses(context: context)
         }
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         guard let parserError = error as? HTTPParserError else { return context.fireErrorCaught(error) }
         if isEnding { return }
+        if parserError == .closedConnection {
+            // Bytes after a request that asked to close: not a request to answer (RFC 9112 §9.6).
+            isEnding = true
+            return endAfterOwedResponses(context: context)
+        }
         if awaitingHead {
             let problem =
                 parserError == .headerOverflow
-                ? ProblemDetails.requestHeadTooLarge(limit: headLimit)
+                ? ProblemDetails.requestHeadTooLarge(limit: headLimit, maxHeaders: maxHeaders)
                 : ProblemDetails.malformedRequest(reason: Self.reason(parserError))
             return end(with: problem, context: context)
         }
-        if responsesOwed == 0 {
-            // The open request was answered before its body was read; that body cannot be read.
-            isEnding = true
-            return context.close(promise: nil)
-        }
+        isEnding = true
+        // The open request was answered before its body was read: that body cannot be read.
+        if responsesOwed == 0 { return endAfterOwedResponses(context: context) }
+        endsAfterOwedResponses = true
         context.fireErrorCaught(error)
+    }
+
+    /// Ends the connection once the responses owed are written, at once when none is.
+    private func endAfterOwedResponses(context: ChannelHandlerContext) {
+        guard responsesOwed == 0 else {
+            endsAfterOwedResponses = true
+            return
+        }
+        lastResponseWritten = true
+        LingeringClose.close(context)
     }
 
     /// Why a head that parsed cannot be served, if it cannot.
@@ -122,7 +150,8 @@ final class MalformedRequestHandler: ChannelDuplexHandler, RemovableChannelHandl
         case .unexpectedContentLength: "a Content-Length beside Transfer-Encoding"
         case .paused: "a request an HTTP/1.1 server cannot go on from (HTTP/2 without negotiation, or an upgrade)"
         case .unknown, .strictModeAssertion, .invalidInternalState, .invalidConstant:
-            "framing (Content-Length, Transfer-Encoding) that does not say where the body ends"
+            "line endings or framing HTTP/1.1 does not allow (a bare line feed, or Content-Length and "
+                + "Transfer-Encoding that do not say where the body ends)"
         default: error.debugDescription
         }
     }
@@ -149,9 +178,9 @@ final class MalformedRequestHandler: ChannelDuplexHandler, RemovableChannelHandl
         let head = HTTPResponse(status: .init(code: problem.status), headerFields: fields)
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         if let body { context.write(wrapOutboundOut(.body(body)), promise: nil) }
-        let written = context.writeAndFlush(wrapOutboundOut(.end(nil)))
-        let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
-        written.whenComplete { _ in loopBound.value.close(promise: nil) }
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        lastResponseWritten = true
+        LingeringClose.close(context)
     }
 }
 

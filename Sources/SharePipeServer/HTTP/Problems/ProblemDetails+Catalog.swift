@@ -133,7 +133,7 @@ extension ProblemDetails {
     /// - Parameters:
     ///   - limit: The largest head accepted, in bytes.
     ///   - maxHeaders: The most header fields accepted.
-    public static func requestHeadTooLarge(limit: Int, maxHeaders: Int = 1000) -> ProblemDetails {
+    public static func requestHeadTooLarge(limit: Int, maxHeaders: Int) -> ProblemDetails {
         ProblemDetails(
             type: TypeURI.requestHeadTooLarge,
             title: "The request's head is too large",
