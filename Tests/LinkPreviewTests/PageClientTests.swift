@@ -59,6 +59,45 @@ struct PageClientTests {
         }
     }
 
+    @Test(
+        "A connection closed after a head without a title, or a wall's, gives what it said",
+        arguments: [
+            (#"<html><head><meta property="og:description" content="Only a summary"></head><body><p>x"#, false),
+            (
+                #"<html><head><title>Sign in</title></head><body><form action="/login"><input type="password"> Pass"#,
+                true
+            ),
+        ]
+    )
+    func truncatedAfterAHeadWithoutTitle(html: String, isWall: Bool) async throws {
+        let answer = Self.response(
+            ["HTTP/1.1 200 OK", "Content-Type: text/html", "Content-Length: 100000"],
+            body: Array(html.utf8)
+        )
+        try await ProviderFixture.run({ _ in answer }) { server, provider in
+            let metadata = try await provider.metadata(for: server.url("/cut"))
+            if isWall {
+                #expect(metadata.wall != nil && metadata.title == nil, "\(metadata)")
+            } else {
+                #expect(metadata.summary == "Only a summary", "\(metadata)")
+            }
+        }
+    }
+
+    @Test("A gzip stream cut off before it inflates anything fails; it is not an empty page")
+    func truncatedCompressedStream() async throws {
+        // A gzip header and nothing more, then the connection closes: no `Content-Length`, so the close ends the body.
+        let gzipHeader: [UInt8] = [0x1F, 0x8B, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03]
+        let answer = Self.response(
+            ["HTTP/1.1 200 OK", "Content-Type: text/html", "Content-Encoding: gzip", "Connection: close"],
+            body: gzipHeader
+        )
+        try await ProviderFixture.run({ _ in answer }) { server, provider in
+            let error = await ProviderFixture.error { _ = try await provider.metadata(for: server.url("/gz")) }
+            #expect(error?.category == .fetchFailed, "\(String(describing: error))")
+        }
+    }
+
     @Test("A connection closed inside the title gives the title read so far, as document.title does")
     func truncatedInTheTitle() async throws {
         let head = Array("<!doctype html><html><head><title>Cut short".utf8)

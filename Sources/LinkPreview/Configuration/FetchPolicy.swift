@@ -81,8 +81,9 @@ extension FetchPolicy {
         /// by ``htmlReadWindow``, ``mediaHeaderBytes`` or ``documentBytes``.) Default 64 MiB.
         public var hardCap: Int
         /// The most a compressed body may expand (decompressed ÷ compressed). Default 100. Past it, an
-        /// HTML page whose bytes so far give it a title ends where decompression stopped (as a page cut short);
-        /// anything else fails with ``LinkPreviewError/Code/decompressionBomb``.
+        /// HTML page ends where decompression stopped, as a body cut short, when what arrived said
+        /// something (its head, a title, a wall); anything else fails with
+        /// ``LinkPreviewError/Code/decompressionBomb``.
         public var maxDecompressionRatio: Int
         /// Bytes read of an image, video, audio or PDF response: enough for its header. Default 64 KiB.
         public var mediaHeaderBytes: Int

@@ -14,7 +14,7 @@ struct FetchedPage: Sendable {
     var notModified: Bool
     /// An HTML or XHTML document (its subresources can be read).
     var isDocument: Bool
-    /// The response stopped short of its end after naming the page (``PageReader/finishCutShort()``): the
+    /// The response stopped short of its end, after what arrived said something (``PageReader/finishCutShort()``): the
     /// preview is kept only for the shortest freshness, without validators, so a 304 never keeps it.
     var isCutShort = false
 

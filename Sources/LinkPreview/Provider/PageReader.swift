@@ -173,13 +173,13 @@ struct PageReader: Sendable {
 
     /// The page, when the response stopped short of its end (the site went silent for the read
     /// timeout, closed the connection, or sent compressed filler past the ratio limit): an HTML
-    /// document whose bytes so far give it a title is taken as if it ended there, as a browser shows
-    /// what arrived (the metadata a preview shows lives in the head). Nil for anything else —
-    /// something that names nothing is no page — and the exchange fails as it would have.
+    /// document is taken as if it ended there, as a browser shows what arrived, once what arrived
+    /// says something: its head was read, or it gave the page a title (`<title>`, `og:title`…) or
+    /// showed a wall. Nil for anything else, and the exchange fails as it would have.
     mutating func finishCutShort() throws -> FetchedPage? {
         guard case .extracting = state else { return nil }
         let metadata = extractor!.finish()
-        guard metadata.title != nil else { return nil }
+        guard extractor!.hasReadHead || metadata.title != nil || metadata.wall != nil else { return nil }
         var page = try page(metadata, isDocument: true)
         page.isCutShort = true
         return page

@@ -22,6 +22,8 @@ final class PageResponseHandler<Reader: ResponseReader>: ChannelInboundHandler, 
     private var deadlineTimer: Scheduled<Void>?
     private var isDone = false
     private var bodyBytes = 0
+    /// A body part arrived, even an empty one (the decompressor hands one on for any compressed input).
+    private var sawBodyPart = false
     private let readSizing: PageReadSizing
     /// Cancelling the exchange closes the connection; that close is a cancellation, not a response cut
     /// short.
@@ -87,6 +89,7 @@ final class PageResponseHandler<Reader: ResponseReader>: ChannelInboundHandler, 
                 }
                 if try !reader.head(head) { try finish(context: context) }
             case .body(let bytes):
+                sawBodyPart = true
                 bodyBytes += bytes.readableBytes
                 if try !reader.body(bytes) { try finish(context: context) }
             case .end where skippingInformational:
@@ -120,7 +123,8 @@ final class PageResponseHandler<Reader: ResponseReader>: ChannelInboundHandler, 
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        if !attempt.isCancelled, bodyBytes == 0, Self.isTruncatedCompression(error) {
+        if isDone { return }
+        if !attempt.isCancelled, !sawBodyPart, Self.isTruncatedCompression(error) {
             // `Content-Encoding: gzip` on an empty body: no stream to undo, and nothing missing from it.
             do { try finish(context: context) } catch { fail(error, context: context) }
         } else if !attempt.isCancelled, Self.endsBodyEarly(error) {
@@ -163,8 +167,8 @@ final class PageResponseHandler<Reader: ResponseReader>: ChannelInboundHandler, 
     /// - a connection closed in the middle of the body: the codec reports it when it was told the
     ///   body's length, TLS when the peer closed without `close_notify` (most sites close that way);
     /// - a compressed body that expands past the ratio limit: the decompressor hands on what it
-    ///   inflated, up to the limit, before it stops, so a page whose title came before highly
-    ///   compressible filler (a long run of spaces) still has it. Without a title, it is a bomb;
+    ///   inflated before the step that crossed the limit, so a page whose title came before highly
+    ///   compressible filler (a long run of spaces) still has it. If nothing was said, it is a bomb;
     /// - a compressed stream that stops before its end.
     private static func endsBodyEarly(_ error: any Error) -> Bool {
         if let error = error as? HTTPParserError { return error == .invalidEOFState }

@@ -113,6 +113,14 @@ public struct MetadataExtractor: Sendable {
         tokenizer.isStopped || collector.isFinished || bytesRead >= configuration.limits.maxInputBytes
     }
 
+    /// Whether the document's head has been read: an explicit `</head>` or `<body>`, or content that
+    /// belongs in a body, was seen. Bytes the charset sniffer holds back are not tokenized until there
+    /// are enough of them or ``finish()`` is called, so this can turn true only at ``finish()``.
+    ///
+    /// A fetcher whose connection stalls or closes after the head can still offer what was read: the
+    /// metadata a preview shows lives in the head.
+    public var hasReadHead: Bool { collector.observations.bodyStarted }
+
     /// The character encoding the document was decoded with, once it is known.
     public var encoding: TextEncoding? { decoder?.decision?.encoding }
 

@@ -10,8 +10,8 @@
 /// HTML elements when ``switchesContentModel`` is on (the default): `title`/`textarea` → RCDATA;
 /// `style`, `xmp`, `iframe`, `noembed`, `noframes`, `noscript` → RAWTEXT (scripting on); `script` →
 /// script data; `plaintext` → PLAINTEXT — unless the sink says the tag was not an HTML element
-/// (``HTMLTokenSink/startTagSwitchesContentModel``: an SVG `<style>`). CDATA sections are comments unless ``allowsCDATA`` is on
-/// (they are only CDATA in foreign content).
+/// (``HTMLTokenSink/startTagSwitchesContentModel``: an SVG `<style>`). CDATA sections are comments
+/// unless ``allowsCDATA`` is on (they are only CDATA in foreign content).
 ///
 /// ```swift
 /// var tokenizer = HTMLTokenizer()
