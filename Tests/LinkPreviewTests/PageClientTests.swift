@@ -98,29 +98,23 @@ struct PageClientTests {
         }
     }
 
-    @Test("A connection closed inside the title gives the title read so far, as document.title does")
-    func truncatedInTheTitle() async throws {
-        let head = Array("<!doctype html><html><head><title>Cut short".utf8)
+    /// After the head, or inside the title: the title read so far, as `document.title` gives it.
+    @Test(
+        "A connection closed before the declared length gives what arrived",
+        arguments: [
+            ("<!doctype html><html><head><title>Cut after the head</title></head><body><p>Te", "Cut after the head"),
+            ("<!doctype html><html><head><title>Cut short", "Cut short"),
+        ]
+    )
+    func truncatedAfterHead(html: String, title: String) async throws {
+        let head = Array(html.utf8)
         let answer = Self.response(
             ["HTTP/1.1 200 OK", "Content-Type: text/html", "Content-Length: 100000"],
             body: head
         )
         try await ProviderFixture.run({ _ in answer }) { server, provider in
             let report = try await provider.preview(for: server.url("/cut"))
-            #expect(report.metadata.title == "Cut short")
-        }
-    }
-
-    @Test("A connection closed after the head, before the declared length, gives what the head said")
-    func truncatedAfterHead() async throws {
-        let head = Array("<!doctype html><html><head><title>Cut after the head</title></head><body><p>Te".utf8)
-        let answer = Self.response(
-            ["HTTP/1.1 200 OK", "Content-Type: text/html", "Content-Length: 100000"],
-            body: head
-        )
-        try await ProviderFixture.run({ _ in answer }) { server, provider in
-            let report = try await provider.preview(for: server.url("/cut"))
-            #expect(report.metadata.title == "Cut after the head")
+            #expect(report.metadata.title == title)
             #expect(report.bytesRead == head.count)
         }
     }

@@ -108,49 +108,32 @@ struct SubresourceTests {
         }
     }
 
-    @Test("An oEmbed thumbnail is checked like the page's images: one that is not an image is left out")
-    func brokenOEmbedThumbnail() async throws {
-        let page = #"<html><head><link rel="alternate" type="application/json+oembed" href="/oembed"></head></html>"#
-        let oEmbed = #"{"type": "photo", "title": "A photo", "thumbnail_url": "/thumb.png"}"#
-        try await ProviderFixture.run(
-            { request in
-                switch request.path {
-                case "/": .html(page)
-                case "/oembed": .bytes(Array(oEmbed.utf8), contentType: "application/json")
-                case "/thumb.png": .html("<html>Sign in to see this photo</html>")
-                default: .status(404)
-                }
-            },
-            configure: Self.patient
-        ) { server, provider in
-            let metadata = try await provider.metadata(for: server.url("/"))
-            #expect(metadata.title == "A photo")
-            #expect(server.requestCount("/thumb.png") == 1)
-            #expect(metadata.images.isEmpty, "\(metadata.images)")
-        }
-    }
-
-    @Test("An oEmbed thumbnail whose check cannot finish is left out, even while a slow icon uses up the time")
-    func thumbnailBesideASlowIcon() async throws {
+    /// The thumbnail stands in for a page without an image, so it is checked like one: a thumbnail
+    /// that is a sign-in page, or one whose check cannot finish while a slow icon uses up the time,
+    /// is left out.
+    @Test("An oEmbed thumbnail that is not shown to be an image is left out", arguments: [false, true])
+    func uncheckedOEmbedThumbnail(stalls: Bool) async throws {
         let page = """
             <html><head><link rel="icon" href="/slow-icon">
             <link rel="alternate" type="application/json+oembed" href="/oembed"></head></html>
             """
         let oEmbed = #"{"type": "photo", "title": "A photo", "thumbnail_url": "/thumb.png"}"#
+        let stall = LoopbackResponse(headers: [("Content-Type", "image/png")], body: .stall([]))
         try await ProviderFixture.run(
             { request in
                 switch request.path {
                 case "/": .html(page)
                 case "/oembed": .bytes(Array(oEmbed.utf8), contentType: "application/json")
-                case "/slow-icon", "/thumb.png":
-                    LoopbackResponse(headers: [("Content-Type", "image/png")], body: .stall([]))
+                case "/slow-icon" where stalls: stall
+                case "/thumb.png": stalls ? stall : .html("<html>Sign in to see this photo</html>")
                 default: .status(404)
                 }
             },
-            configure: { $0.policy.timeouts.subresources = .seconds(2) }
+            configure: stalls ? { $0.policy.timeouts.subresources = .seconds(2) } : Self.patient
         ) { server, provider in
             let metadata = try await provider.metadata(for: server.url("/"))
             #expect(metadata.title == "A photo")
+            if !stalls { #expect(server.requestCount("/thumb.png") == 1) }
             #expect(metadata.images.isEmpty, "\(metadata.images)")
         }
     }
