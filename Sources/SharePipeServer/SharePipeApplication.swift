@@ -49,12 +49,11 @@ extension ServerContext {
             server: .http1(
                 configuration: .init(
                     additionalChannelHandlers: [
-                        MalformedRequestHandler(
+                        HTTP1ConnectionHandler(
                             headLimit: decoder.maxHeaderListSize,
-                            maxHeaders: decoder.maxHeaderFieldCount
-                        ),
-                        ConnectionEndHandler(),
-                        ExpectContinueHandler(maxBodyBytes: configuration.maxBodyBytes),
+                            maxHeaders: decoder.maxHeaderFieldCount,
+                            maxBodyBytes: configuration.maxBodyBytes
+                        )
                     ],
                     idleTimeout: TimeAmount(configuration.connectionIdleTimeout),
                     httpDecoderConfiguration: decoder
