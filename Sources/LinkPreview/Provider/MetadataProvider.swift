@@ -152,9 +152,10 @@ public final class MetadataProvider: Sendable {
         return report
     }
 
-    /// An absolute http(s) URL as a browser would request it: without its fragment, and read by the
-    /// resolver that reads links and `Location`s (``URLResolver``), so dot segments are removed
-    /// (`/a/../b` → `/b`), the scheme and host lowercased and a default port dropped.
+    /// An absolute http(s) URL as a browser would request it: without its fragment, and read as a
+    /// pasted URL is (``URLResolver/parseAbsolute(_:maxLength:)``, the resolver that reads links and
+    /// `Location`s), so dot segments are removed (`/a/../b` → `/b`), the scheme and host lowercased
+    /// and a default port dropped.
     static func validated(_ url: URL) throws -> URL {
         guard let scheme = url.scheme?.lowercased(), url.host(percentEncoded: true)?.isEmpty == false else {
             throw LinkPreviewError(.invalidURL, "\(url.absoluteString) is not a web address.", url: url)
@@ -166,7 +167,7 @@ public final class MetadataProvider: Sendable {
                 url: url
             )
         }
-        let url = URLResolver.resolve(url.absoluteString, against: url, maxLength: .max) ?? url.absoluteURL
+        let url = URLResolver.parseAbsolute(url.absoluteString, maxLength: .max) ?? url.absoluteURL
         guard url.fragment != nil, var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
             return url
         }
