@@ -69,7 +69,7 @@ enum HTTP1Rules {
     /// keep-alive clients expect (they send the body of a request the server is already refusing).
     static func bodyMayRunLong(_ head: HTTPRequest, maxBodyBytes: Int) -> Bool {
         if head.headerFields[.transferEncoding] != nil { return true }
-        let declared = head.headerFields[.contentLength].flatMap { Int($0) } ?? 0
+        let declared = head.headerFields.declaredContentLength ?? 0
         return declared > maxBodyBytes
     }
 
@@ -77,7 +77,7 @@ enum HTTP1Rules {
     /// `maxBodyBytes` is refused at once with 413, so no 100 invites it.
     static func expectsContinue(_ head: HTTPRequest, maxBodyBytes: Int) -> Bool {
         guard head.headerFields[.expect]?.caseInsensitiveCompare("100-continue") == .orderedSame else { return false }
-        let declared = head.headerFields[.contentLength].flatMap { Int($0) } ?? 0
+        let declared = head.headerFields.declaredContentLength ?? 0
         return declared <= maxBodyBytes
     }
 }

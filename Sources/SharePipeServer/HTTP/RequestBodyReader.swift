@@ -10,7 +10,7 @@ extension Request {
     func collectBody(upTo limit: Int) async throws -> ByteBuffer {
         // A declared length over the limit is refused before a byte is read, so a client that sends
         // it slowly does not hold the connection to be told at the end.
-        if let declared = headers[.contentLength].flatMap({ Int($0) }), declared > limit {
+        if let declared = headers.declaredContentLength, declared > limit {
             throw ProblemDetails.bodyTooLarge(limit: limit)
         }
         do {
