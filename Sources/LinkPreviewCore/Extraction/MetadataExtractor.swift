@@ -101,7 +101,12 @@ public struct MetadataExtractor: Sendable {
         )
         self.retained = transportCharset.flatMap(TextEncoding.forLabel) == nil ? [] : nil
         self.tokenizer = HTMLTokenizer(limits: configuration.limits.tokenizer)
-        self.collector = ObservationCollector(
+        self.collector = Self.collector(for: configuration)
+    }
+
+    /// A collector as a document's reading starts, set up by `configuration`.
+    private static func collector(for configuration: Configuration) -> ObservationCollector {
+        ObservationCollector(
             limits: configuration.limits,
             stopsEarly: configuration.stopsEarly,
             waitsForArticleDetails: configuration.waitsForArticleDetails
@@ -257,11 +262,7 @@ public struct MetadataExtractor: Sendable {
     private mutating func startOver(readingAs encoding: TextEncoding, _ bytes: [UInt8]) {
         decoder = HTMLInputDecoder(decided: CharsetDecision(encoding: encoding, source: .metaWhileParsing))
         tokenizer = HTMLTokenizer(limits: configuration.limits.tokenizer)
-        collector = ObservationCollector(
-            limits: configuration.limits,
-            stopsEarly: configuration.stopsEarly,
-            waitsForArticleDetails: configuration.waitsForArticleDetails
-        )
+        collector = Self.collector(for: configuration)
         bytesRead = 0
         bytesReadAtBodyStart = nil
         bytesReadAtHeadEnd = nil
