@@ -86,6 +86,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
             ],
             resources: [.copy("OpenAPI/openapi.json"), .copy("Web/Templates"), .copy("Web/Assets")],
             swiftSettings: swiftSettings

@@ -46,7 +46,7 @@ extension ServerContext {
         let decoder = HTTP1Channel.Configuration.DecoderConfiguration()
         return Application(
             router: router,
-            server: .http1(
+            server: .sharePipeHTTP1(
                 configuration: .init(
                     additionalChannelHandlers: [
                         HTTP1ConnectionHandler(

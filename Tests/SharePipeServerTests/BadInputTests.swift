@@ -249,6 +249,72 @@ struct BadInputTests {
         }
     }
 
+    @Test(
+        "Host is required once and well formed: a request without it (HTTP/1.1), with two or with a path in it is 400",
+        arguments: [
+            ("no Host", "GET /health HTTP/1.1\r\n\r\n", "no Host field"),
+            ("two Hosts", "GET /health HTTP/1.1\r\nHost: a.example\r\nHost: b.example\r\n\r\n", "2 Host fields"),
+            ("a path in Host", "GET /health HTTP/1.1\r\nHost: a.example/b\r\n\r\n", "not a host name"),
+            ("a port that is not a number", "GET /health HTTP/1.1\r\nHost: a.example:http\r\n\r\n", "not a host name"),
+        ]
+    )
+    func hostIsRequiredOnce(name: String, request: String, reason: String) async throws {
+        try await ServerFixture.run { _, client in
+            let port = try #require(client.port)
+            // A good request first, on the same connection: it is answered, then the refusal.
+            let answer = try await RawHTTPExchange.send(
+                "GET /health HTTP/1.1\r\nHost: x\r\n\r\n" + request,
+                port: port,
+                untilClose: true,
+                timeout: .seconds(10)
+            )
+            #expect(answer.hasPrefix("HTTP/1.1 200"), "\(name): \(answer.prefix(300))")
+            let refusal = try #require(
+                answer.range(of: "HTTP/1.1 400").map { answer[$0.lowerBound...] },
+                "\(name): \(answer)"
+            )
+            #expect(
+                refusal.contains(ProblemDetails.TypeURI.malformedRequest) && refusal.contains(reason),
+                "\(name): \(refusal)"
+            )
+            #expect(refusal.lowercased().contains("connection: close"), "\(name): \(refusal)")
+            // Well-formed hosts are served: an IPv6 literal with a port, an empty Host, none at all in HTTP/1.0.
+            for good in ["Host: [::1]:8080\r\n", "Host:\r\n"] {
+                let served = try await RawHTTPExchange.send("GET /health HTTP/1.1\r\n\(good)\r\n", port: port)
+                #expect(served.hasPrefix("HTTP/1.1 200"), "\(good): \(served.prefix(300))")
+            }
+        }
+    }
+
+    @Test("An HTTP/1.0 request is answered as HTTP/1.0 and the connection closes after it, keep-alive or not")
+    func http10ClosesTheConnection() async throws {
+        try await ServerFixture.run { _, client in
+            let port = try #require(client.port)
+            for connection in ["", "Connection: keep-alive\r\n"] {
+                // Without the close, the connection would stay open for the idle timeout, past the 10 s waited.
+                let answer = try await RawHTTPExchange.send(
+                    "GET /health HTTP/1.0\r\n\(connection)\r\nGET /health HTTP/1.0\r\n\r\n",
+                    port: port,
+                    untilClose: true,
+                    timeout: .seconds(10)
+                )
+                #expect(answer.hasPrefix("HTTP/1.0 200"), "\(connection): \(answer.prefix(300))")
+                #expect(answer.lowercased().contains("connection: close"), "\(connection): \(answer)")
+                #expect(answer.components(separatedBy: "HTTP/1.").count == 2, "\(connection): one answer: \(answer)")
+            }
+            // A 1.0 client gets no 100 Continue (RFC 9110 §10.1.1): the expectation is ignored.
+            let waiting = await #expect(throws: RawHTTPExchange.NoAnswer.self) {
+                _ = try await RawHTTPExchange.send(
+                    "POST /v1/devices HTTP/1.0\r\nContent-Type: application/json\r\nContent-Length: 2\r\n"
+                        + "Expect: 100-continue\r\n\r\n",
+                    port: port,
+                    timeout: .seconds(3)
+                )
+            }
+            #expect(waiting?.received.isEmpty == true, "\(String(describing: waiting))")
+        }
+    }
+
     @Test("A malformed chunk after a head a route answers without reading the body gets no second answer")
     func malformedBodyOfAnAnsweredRequest() async throws {
         try await ServerFixture.run { _, client in

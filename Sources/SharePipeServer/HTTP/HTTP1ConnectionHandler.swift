@@ -10,7 +10,8 @@ import NIOHTTPTypes
 /// - **Requests that cannot be served get a problem, never run.** A head the parser refuses (a
 ///   malformed request line, header or `Content-Length`; over 80 KiB or 1,000 headers) never
 ///   becomes a request, and Hummingbird would answer `400` with an empty body. A `Transfer-Encoding`
-///   that does not end in `chunked`, and `CONNECT`, parse but cannot be served. Each is answered 400
+///   that does not end in `chunked`, and `CONNECT`, parse but cannot be served, nor can the `Host`
+///   lines ``HTTP1RequestHeadHandler`` refuses (``HTTP1HeadRefusal``). Each is answered 400
 ///   `malformed-request`, 431 `request-head-too-large` or 405 as `application/problem+json` with an
 ///   `X-Request-Id`, after the answers owed to the requests before it, and the connection ends:
 ///   nothing after bytes the parser could not read can be trusted to start a request. (The answer to
@@ -116,6 +117,10 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandle
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if let refusal = error as? HTTP1HeadRefusal {
+            guard case .no = ending else { return }
+            return end(with: refusal.problem, context: context)
+        }
         guard let parserError = error as? HTTPParserError else { return context.fireErrorCaught(error) }
         guard case .no = ending else { return }
         if parserError == .closedConnection {
