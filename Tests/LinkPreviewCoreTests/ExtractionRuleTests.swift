@@ -180,6 +180,17 @@ struct ExtractionRuleTests {
         ("<head><svg><style/></svg><title>After SVG</title>", "After SVG"),
         ("<svg><script/><style>.a { fill: red }</style></svg><title>After SVG</title>", "After SVG"),
         ("<svg><title>Icon &amp; <b>bold</b></title></svg><title>Real</title>", "Real"),
+        // The same inside a template, whose foreign content the tokenizer reads alike.
+        ("<template><svg><style/></svg></template><title>After template</title>", "After template"),
+        ("<template><svg><style/></template><title>Unclosed SVG</title>", "Unclosed SVG"),
+        ("<template><svg><p></template><svg><style/></svg><title>Broke out</title>", "Broke out"),
+        // An HTML <style> inside a template is raw text as anywhere: its "<title>" is text.
+        ("<template><style><title>Style text</title></style></template><title>Real</title>", "Real"),
+        // A template inside an integration point ends without closing the <svg> around it.
+        (
+            "<svg><foreignObject><template><svg></template></foreignObject><title>Icon</title></svg><title>Real</title>",
+            "Real"
+        ),
         // The first <title> anywhere names the page, also inside an open paragraph or heading.
         ("<body><p>Intro <title>Inside P</title> more</p>", "Inside P"),
         ("<body><h1>Heading <title>Inside H1</title></h1>", "Inside H1"),

@@ -20,7 +20,9 @@ extension ObservationCollector {
     /// Whether a start tag is read as part of the page, as a browser's tree builder places it:
     ///
     /// - Inside a `<template>`, nothing is: its contents are a fragment a script may clone, not the
-    ///   document (a `<title>`, `<meta>` or `<base>` there is not the page's).
+    ///   document (a `<title>`, `<meta>` or `<base>` there is not the page's). Foreign content is
+    ///   still tracked there, since it decides how the tokenizer reads what follows (an SVG `<style/>`
+    ///   starts no raw text, in a template as anywhere).
     /// - Inside inline `<svg>` or `<math>`, elements are SVG or MathML (an SVG `<title>` is an icon's
     ///   label, an SVG `<link>` no link of the page), except the HTML elements that break out of foreign
     ///   content (`<p>`, `<div>`, `<meta>`, `<img>`… — ``breaksOutOfForeignContent(_:)``): the parser
@@ -31,49 +33,51 @@ extension ObservationCollector {
     ///   breaks out of the `<svg>` or `<math>` around it.
     mutating func admits(_ tag: HTMLTag) -> Bool {
         lastStartTagIsForeign = false
-        if templateDepth > 0 {
-            if tag.hasName("template") { templateDepth += 1 }
+        if isInForeignContent {
+            guard Self.breaksOutOfForeignContent(tag) else {
+                lastStartTagIsForeign = true
+                if !tag.isSelfClosing {
+                    if Self.isIntegrationPoint(tag) {
+                        push(tag, integrationPoint: true)
+                    } else if tag.hasName("svg") || tag.hasName("math") {
+                        push(tag, integrationPoint: false)
+                    }
+                }
+                return false
+            }
+            popForeignContent()
+        }
+        if (tag.hasName("svg") || tag.hasName("math")) && !tag.isSelfClosing { push(tag, integrationPoint: false) }
+        if tag.hasName("template") {
+            templateStarts.append(foreignStack.count)
             return false
         }
-        guard isInForeignContent else {
-            if (tag.hasName("svg") || tag.hasName("math")) && !tag.isSelfClosing { push(tag, integrationPoint: false) }
-            return true
-        }
-        if Self.breaksOutOfForeignContent(tag) {
-            popForeignContent()
-            return true
-        }
-        lastStartTagIsForeign = true
-        if !tag.isSelfClosing {
-            if Self.isIntegrationPoint(tag) {
-                push(tag, integrationPoint: true)
-            } else if tag.hasName("svg") || tag.hasName("math") {
-                push(tag, integrationPoint: false)
-            }
-        }
-        return false
+        return templateStarts.isEmpty
     }
 
-    /// ``admits(_:)`` for end tags: `</template>`, an integration point's end, `</svg>` and `</math>`
-    /// close what they opened, and a `</p>` or `</br>` in foreign content breaks out of it as the parser
-    /// does.
+    /// ``admits(_:)`` for end tags: `</template>` closes its template and any foreign content opened
+    /// in it, an integration point's end, `</svg>` and `</math>` close what they opened, and a `</p>`
+    /// or `</br>` in foreign content breaks out of it as the parser does.
     mutating func admitsEnd(_ tag: HTMLTag) -> Bool {
-        if templateDepth > 0 {
-            if tag.hasName("template") { templateDepth -= 1 }
+        let floor = templateStarts.last ?? 0
+        if foreignStack.count > floor, let top = foreignStack.last {
+            if top.isIntegrationPoint {
+                if tag.nameBytes.elementsEqual(top.name) {
+                    foreignStack.removeLast()
+                    return false
+                }
+            } else if tag.hasName("p") || tag.hasName("br") {
+                popForeignContent()
+            } else if !(tag.hasName("template") && !templateStarts.isEmpty) {
+                if tag.nameBytes.elementsEqual(top.name) { foreignStack.removeLast() }
+                return false
+            }
+        }
+        if tag.hasName("template"), let start = templateStarts.popLast() {
+            if start < foreignStack.count { foreignStack.removeSubrange(start...) }
             return false
         }
-        guard let top = foreignStack.last else { return true }
-        if top.isIntegrationPoint {
-            guard tag.nameBytes.elementsEqual(top.name) else { return true }
-            foreignStack.removeLast()
-            return false
-        }
-        if tag.hasName("p") || tag.hasName("br") {
-            popForeignContent()
-            return true
-        }
-        if tag.nameBytes.elementsEqual(top.name) { foreignStack.removeLast() }
-        return false
+        return templateStarts.isEmpty
     }
 
     private mutating func push(_ tag: HTMLTag, integrationPoint: Bool) {
@@ -81,9 +85,13 @@ extension ObservationCollector {
         foreignStack.append(ForeignFrame(name: Array(tag.nameBytes.elements), isIntegrationPoint: integrationPoint))
     }
 
-    /// Closes foreign content back to HTML: to the integration point it sits in, or to the top level.
+    /// Closes foreign content back to HTML: to the integration point it sits in, or to the template or
+    /// top level it was opened in.
     private mutating func popForeignContent() {
-        while let top = foreignStack.last, !top.isIntegrationPoint { foreignStack.removeLast() }
+        let floor = templateStarts.last ?? 0
+        while foreignStack.count > floor, let top = foreignStack.last, !top.isIntegrationPoint {
+            foreignStack.removeLast()
+        }
     }
 
     /// The start tags that end foreign content (WHATWG HTML, "the rules for parsing tokens in foreign

@@ -26,8 +26,9 @@ struct ObservationCollector: HTMLTokenSink {
     var foreignStack: [ForeignFrame] = []
     /// The last start tag was an element of inline SVG or MathML (see ``admits(_:)``).
     var lastStartTagIsForeign = false
-    /// `<template>` elements open around the current tag (see ``admits(_:)``).
-    var templateDepth = 0
+    /// For each `<template>` open around the current tag, outermost first: how many ``foreignStack``
+    /// frames were open when it started (see ``admits(_:)``).
+    var templateStarts: [Int] = []
     var sawHeading = false
     var paragraphsSeen = 0
     var essentials = Essentials()
@@ -129,8 +130,6 @@ struct ObservationCollector: HTMLTokenSink {
                 recordCaptchaMarker(in: tag)
                 recordCaptchaClass(tag)
             }
-        case 8:
-            if tag.hasName("template") { templateDepth += 1 }
         default:
             break
         }
