@@ -57,14 +57,30 @@ struct CredentialTests {
         defer { folder.remove() }
         let store = FileCredentialStore(file: folder.url.appendingPathComponent("credentials.json"))
         let account = ShareAccount(store: store, container: folder.url)
-        _ = try Self.signIn(account)
-        try account.markNeedsSignIn()
+        let first = try Self.signIn(account)
+        try account.markNeedsSignIn(refused: first.shareToken)
         #expect(try account.state() == .expired)
         let again = try Self.signIn(account)
         #expect(try account.state() == .valid(again))
         try account.signOut()
         #expect(try account.state() == .missing)
         #expect(account.marker.current() == nil)
+    }
+
+    /// The extension's upload with the old token is refused while the user signs in again in the app:
+    /// the new credential is not the one the server refused.
+    @Test("A refusal of an old token does not mark the credential stored since")
+    func refusalOfAnOldToken() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = FileCredentialStore(file: folder.url.appendingPathComponent("credentials.json"))
+        let account = ShareAccount(store: store, container: folder.url)
+        let old = try Self.signIn(account)
+        var fresh = try Self.signIn(account)
+        fresh.shareToken = "sps_fresh"
+        try store.save(fresh)
+        try account.markNeedsSignIn(refused: old.shareToken)
+        #expect(try account.state() == .valid(fresh))
     }
 
     @Test("A damaged credential file is an error that says to sign in again, not a crash")

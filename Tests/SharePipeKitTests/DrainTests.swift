@@ -54,6 +54,8 @@ struct DrainTests {
         #expect(report.needsSignIn)
         #expect(refused.sent.withLock { $0 } == ["a"])
         #expect(inbox.count == 2)
+        // Waiting for the account is no attempt at the item: it is sent at once after sign-in.
+        #expect(try inbox.pending().map(\.state.attempts) == [0, 0])
         let after = try await inbox.drain(using: ScriptedUploader([:]))
         #expect(after.delivered.count == 2)
         #expect(inbox.count == 0)

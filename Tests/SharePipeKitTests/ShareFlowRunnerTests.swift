@@ -53,8 +53,9 @@ struct ShareFlowRunnerTests {
     func savedUnderTheSignedInUser() async throws {
         let setup = try Setup(signedIn: false)
         defer { setup.folder.remove() }
-        let user = try CredentialTests.signIn(setup.account).userID
-        try setup.account.markNeedsSignIn()
+        let credential = try CredentialTests.signIn(setup.account)
+        let user = credential.userID
+        try setup.account.markNeedsSignIn(refused: credential.shareToken)
         await setup.runner().share(.link("a"), host: RecordingHost())
         #expect(try setup.inbox.pending().map(\.item.account) == [user])
     }
@@ -90,7 +91,9 @@ struct ShareFlowRunnerTests {
         #expect(host.log == ["persisted", "show: " + ShareFlow.Message.savedSignIn])
         #expect(setup.inbox.count == 1)
         #expect(try setup.account.state() == .expired)
-        #expect(try setup.inbox.claimNext(lease: .seconds(60)) != nil)  // claimable for the app after sign-in
+        // Claimable for the app after sign-in, and not counted as an attempt: no backoff follows.
+        #expect(try setup.inbox.pending().first?.state.attempts == 0)
+        #expect(try setup.inbox.claimNext(lease: .seconds(60)) != nil)
     }
 
     @Test("Offline: the share waits with a backoff and the user is told, with a notification when allowed")

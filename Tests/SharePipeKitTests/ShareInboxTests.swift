@@ -1,4 +1,5 @@
 import Foundation
+import LinkPreviewCore
 import SharePipeKit
 import Synchronization
 import TestSupport
@@ -349,6 +350,58 @@ struct ShareInboxTests {
         let writer = try ShareInbox(folder: folder.url)
         try writer.add(.link("a"))
         _ = await changes.next()
+        #expect(inbox.count == 1)
+    }
+
+    /// A watcher drains, skips the item another process holds, and has no due time to wait for; the
+    /// holder's failure must wake it, or the item waits for an unrelated change.
+    @Test("The change stream wakes when another instance gives back an item it held", .timeLimit(.minutes(1)))
+    func changeSignalOnRelease() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let holder = try ShareInbox(folder: folder.url)
+        let item = try holder.add(.link("a"))
+        _ = try #require(try holder.claimNext(lease: .seconds(60)))
+        let watcher = try ShareInbox(folder: folder.url)
+        #expect(try watcher.nextAttemptDate() == nil)
+        var changes = watcher.changes(pollingEvery: .milliseconds(20)).makeAsyncIterator()
+        _ = await changes.next()  // the initial element
+        try await Task.sleep(for: .milliseconds(50))  // past the folder's time-stamp granularity
+        try holder.release(item.id, retryAfter: .seconds(5))
+        _ = await changes.next()
+        #expect(try watcher.nextAttemptDate() != nil)
+    }
+
+    @Test("A backoff written while the clock was ahead does not park an item beyond the longest wait")
+    func clockThatWasAhead() {
+        let now = Date()
+        let written = DeliveryState(attempts: 1, notBefore: now.addingTimeInterval(365 * 86_400))
+        #expect(written.isClaimable(at: now, longestWait: .seconds(3600)))
+        #expect(written.dueDate(at: now, longestWait: .seconds(3600)) == now)
+        let usual = DeliveryState(attempts: 1, notBefore: now.addingTimeInterval(600))
+        #expect(!usual.isClaimable(at: now, longestWait: .seconds(3600)))
+        #expect(usual.dueDate(at: now, longestWait: .seconds(3600)) == usual.notBefore)
+    }
+
+    @Test("Provided dates outside a page's plausible years read back; what cannot read back is not saved")
+    func providedDatesReadBack() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let inbox = try ShareInbox(folder: folder.url)
+        var metadata = LinkMetadata(title: "The Federalist No. 10")
+        metadata.published = Date(timeIntervalSince1970: -5_700_000_000)  // 1789
+        metadata.modified = .distantPast
+        var item = ShareItem.link("federalist")
+        item.provided = metadata
+        try inbox.add(item)
+        let claim = try #require(try inbox.claimNext(lease: .seconds(60)))
+        #expect(claim.item.provided?.published == metadata.published)
+        #expect(claim.item.provided?.modified == .distantPast)
+        #expect(inbox.quarantined().isEmpty)
+        var unreadable = ShareItem.link("julian")
+        unreadable.provided = LinkMetadata(title: "Before the era")
+        unreadable.provided?.published = Date(timeIntervalSince1970: -1e12)  // 4713 BC: ISO 8601 cannot say it
+        #expect(throws: ShareInboxError.self) { try inbox.add(unreadable) }
         #expect(inbox.count == 1)
     }
 }

@@ -12,6 +12,7 @@ struct UploadOutcomeTests {
     }
 
     static let created = #"{"share":{"id":"6F9619FF-8B86-D011-B42D-00C04FC964FF"},"link":{}}"#
+    static let problem = ["Content-Type": "application/problem+json"]
 
     @Test("201 is uploaded; the server's replay (Idempotent-Replayed: true) is a replay of the same share")
     func acknowledged() {
@@ -42,19 +43,19 @@ struct UploadOutcomeTests {
             #"{"type":"https://sharepipe.dev/problems/validation-failed","title":"t","status":422,"#
             + #""detail":"1 field is invalid.","errors":[{"pointer":"/note","detail":"At most 2000 characters."}]}"#
         #expect(
-            Self.classify(422, [:], problem)
+            Self.classify(422, Self.problem, problem)
                 == .rejected(status: 422, message: "1 field is invalid. /note: At most 2000 characters.")
         )
-        #expect(Self.classify(413, [:], "").kind == .rejected)
+        #expect(Self.classify(413, ["Content-Type": "Application/Problem+JSON; charset=utf-8"], "{}").kind == .rejected)
     }
 
     @Test("401 and 403 mean sign in again; 409 in flight, 429, 5xx are transient with the server's Retry-After")
     func unauthorizedAndTransient() {
         #expect(
-            Self.classify(401, [:], #"{"detail":"This device was signed out."}"#)
+            Self.classify(401, Self.problem, #"{"detail":"This device was signed out."}"#)
                 == .unauthorized(status: 401, message: "This device was signed out.")
         )
-        #expect(Self.classify(403).kind == .unauthorized)
+        #expect(Self.classify(403, Self.problem).kind == .unauthorized)
         #expect(Self.classify(409).kind == .transient)
         #expect(
             Self.classify(429, ["Retry-After": "7"])
@@ -62,6 +63,17 @@ struct UploadOutcomeTests {
         )
         #expect(Self.classify(503).kind == .transient)
         #expect(Self.classify(500).isAcknowledged == false)
+    }
+
+    /// A proxy's 407, a load balancer's 400, a firewall's 403, a deploy's 404: not the server's word
+    /// on the share, which must neither be parked for good nor sign the user out.
+    @Test("A 4xx that is not a problem comes from something other than SharePipe: the item is tried again")
+    func foreignRefusalsAreTransient() {
+        for status in [400, 401, 403, 404, 407, 410, 413, 422] {
+            let outcome = Self.classify(status, ["Content-Type": "text/html"], "<html><h1>Forbidden</h1></html>")
+            #expect(outcome.kind == .transient, "\(status): \(outcome)")
+        }
+        #expect(Self.classify(403).kind == .transient)
     }
 
     @Test("The upload body carries what the server's ShareSubmission takes")

@@ -68,7 +68,9 @@ extension LinkMetadata: Codable {
 
     private static func decodeDate(_ c: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) throws -> Date? {
         guard let text = try c.decodeIfPresent(String.self, forKey: key) else { return nil }
-        guard let date = MetadataDate.parse(text) else {
+        // Any date ``formatDate(_:)`` writes reads back, also one outside the years a page's date is
+        // believed in (a sharer's 1789 document, `Date.distantPast`).
+        guard let date = MetadataDate.parse(text) ?? (try? Date(text, strategy: .iso8601)) else {
             throw DecodingError.dataCorruptedError(
                 forKey: key,
                 in: c,

@@ -55,7 +55,8 @@ extension ShareInbox {
                 try reject(item.id, message: message)
                 report.rejected.append(item)
             case .unauthorized(_, let message):
-                try release(item.id, retryAfter: .zero, error: message)
+                // Not an attempt at the item: it waits for the account, not for a backoff.
+                try hold(item.id, reason: message)
                 report.needsSignIn = true
                 return report
             case .transient(let reason, let retryAfter):

@@ -75,8 +75,15 @@ public struct ShareAccount: Sendable {
     }
 
     /// Marks the stored credential as refused by the server: ``state()`` then reports `.expired`.
-    public func markNeedsSignIn() throws {
-        guard var credential = try store.load(), !credential.needsSignIn else { return }
+    ///
+    /// Only when the stored credential still holds `shareToken`, the token the server refused: an
+    /// upload refused with an old token can end after the user signed in again, and the new
+    /// credential must not be taken for the refused one.
+    /// - Parameter shareToken: The share token the server refused.
+    public func markNeedsSignIn(refused shareToken: String) throws {
+        guard var credential = try store.load(), !credential.needsSignIn, credential.shareToken == shareToken else {
+            return
+        }
         credential.needsSignIn = true
         try store.save(credential)
     }

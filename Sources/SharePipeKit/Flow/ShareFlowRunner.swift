@@ -72,7 +72,9 @@ public struct ShareFlowRunner: Sendable {
             host: await host.abilities()
         )
         var decision = ShareFlow.decide(situation)
+        var uploadedWith: ShareCredential?
         if decision == .uploadNow, case .valid(let stored) = credential {
+            uploadedWith = stored
             guard let claim = try? inbox.claim(item.id, lease: .seconds(60)) else {
                 await host.show(ShareFlow.Message.savedWillSend)  // the app took it meanwhile
                 return Result(saved: true, upload: nil)
@@ -81,7 +83,9 @@ public struct ShareFlowRunner: Sendable {
             decision = ShareFlow.decide(situation)
         }
         if case .conclude(let actions) = decision {
-            for action in actions { await perform(action, item: item, upload: situation.upload, host: host) }
+            for action in actions {
+                await perform(action, item: item, upload: situation.upload, credential: uploadedWith, host: host)
+            }
         }
         return Result(saved: persistence == .persisted, upload: situation.upload)
     }
@@ -90,6 +94,7 @@ public struct ShareFlowRunner: Sendable {
         _ action: ShareFlowAction,
         item: ShareItem,
         upload: UploadOutcome?,
+        credential: ShareCredential?,
         host: some ShareFlowHost
     ) async {
         do {
@@ -101,11 +106,12 @@ public struct ShareFlowRunner: Sendable {
                 if case .transient(_, let retryAfter) = upload { wait = retryAfter }
                 try inbox.release(item.id, retryAfter: wait, error: Self.describe(upload))
             case .keepUntilSignIn:
-                try inbox.release(item.id, retryAfter: .zero, error: Self.describe(upload))
+                // Not an attempt at the item: it waits for the account, not for a backoff.
+                try inbox.hold(item.id, reason: Self.describe(upload) ?? "Waiting for sign-in.")
             case .keepRejected(let message):
                 try inbox.reject(item.id, message: message)
             case .markNeedsSignIn:
-                try account.markNeedsSignIn()
+                if let credential { try account.markNeedsSignIn(refused: credential.shareToken) }
             case .show(let message):
                 await host.show(message)
             case .postNotification(let message):

@@ -21,9 +21,21 @@ public struct DeliveryState: Sendable, Hashable, Codable {
         self.rejection = rejection
     }
 
-    /// Whether the item may be claimed at `now`.
-    public func isClaimable(at now: Date) -> Bool {
-        rejection == nil && (notBefore.map { $0 <= now } ?? true)
+    /// Whether the item may be claimed at `now`: not rejected, and its backoff over (``dueDate(at:longestWait:)``).
+    /// - Parameters:
+    ///   - now: The time to judge at.
+    ///   - longestWait: The longest backoff the inbox writes (its ``RetryPolicy/maxDelay``); default 1 hour.
+    public func isClaimable(at now: Date, longestWait: Duration = .seconds(3600)) -> Bool {
+        rejection == nil && (dueDate(at: now, longestWait: longestWait).map { $0 <= now } ?? true)
+    }
+
+    /// When the item's backoff ends, judged at `now`: ``notBefore``, unless that lies further ahead
+    /// than any backoff the inbox writes (`longestWait`), which only a clock that was set ahead when
+    /// the backoff was written can cause; such an item is due `now` rather than parked for as long as
+    /// the clock was wrong. `nil` when the item has no backoff.
+    public func dueDate(at now: Date, longestWait: Duration = .seconds(3600)) -> Date? {
+        guard let notBefore else { return nil }
+        return notBefore > now.addingTimeInterval(longestWait.timeInterval) ? now : notBefore
     }
 }
 
@@ -60,9 +72,16 @@ struct Lease {
     var expiresAt: Date
     var processStart: UInt64?
 
-    /// Whether the lease still holds at `now`: not expired, and its process still exists.
+    /// The longest a lease holds, whatever it says: a lease written while the clock was set ahead
+    /// holds no longer than this after the clock is right again.
+    static let longest: TimeInterval = 3600
+
+    /// Whether the lease still holds at `now`: not expired (nor further ahead than ``longest``), and
+    /// its process still exists.
     func holds(at now: Date) -> Bool {
-        guard expiresAt > now, POSIXFile.processExists(pid) else { return false }
+        guard expiresAt > now, expiresAt <= now.addingTimeInterval(Self.longest), POSIXFile.processExists(pid) else {
+            return false
+        }
         guard let processStart, let current = POSIXFile.processStartTime(pid) else { return true }
         return current == processStart
     }

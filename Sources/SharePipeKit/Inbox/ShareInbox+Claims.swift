@@ -13,7 +13,7 @@ extension ShareInbox {
     /// by a live lease, waiting out its backoff, or rejected.
     /// - Parameters:
     ///   - lease: How long the claim holds if this process neither completes nor releases it (if it
-    ///     dies, the claim ends sooner: a lease whose process is gone does not hold).
+    ///     dies, the claim ends sooner: a lease whose process is gone does not hold); at most an hour.
     ///   - excluding: Ids not to claim (the ones this pass already handled).
     /// - Throws: ``ShareInboxError`` with code `io`.
     public func claimNext(lease: Duration, excluding: Set<UUID> = []) throws -> ShareClaim? {
@@ -23,7 +23,7 @@ extension ShareInbox {
                 guard let id = InboxLayout.id(inRecordName: name), !excluding.contains(id) else { continue }
                 if let current = try readLease(id), current.holds(at: now) { continue }
                 let (state, hasState) = try readStateFile(id)
-                guard state.isClaimable(at: now) else { continue }
+                guard state.isClaimable(at: now, longestWait: retryPolicy.maxDelay) else { continue }
                 guard let item = try readRecord(name) else { continue }
                 claimedNames.remember(
                     .init(name: name, hasAttachments: !item.attachments.isEmpty, hasState: hasState),
@@ -70,7 +70,7 @@ extension ShareInbox {
     /// - Returns: The item's new delivery state.
     @discardableResult
     public func release(_ id: UUID, retryAfter: Duration? = nil, error: String? = nil) throws -> DeliveryState {
-        try FileLock.withLock(layout.lock) {
+        let state = try FileLock.withLock(layout.lock) {
             var state = try readState(id)
             state.attempts += 1
             // A server's Retry-After is bounded by the policy's longest wait, so no answer can park
@@ -82,26 +82,30 @@ extension ShareInbox {
             try dropLease(of: id)
             return state
         }
+        announceStateChange()
+        return state
     }
 
     /// Gives back a claimed item without trying it (it is not counted as an attempt): it waits, with
     /// `reason` for the app to show, and can be claimed again at once.
     @discardableResult
     public func hold(_ id: UUID, reason: String) throws -> DeliveryState {
-        try FileLock.withLock(layout.lock) {
+        let state = try FileLock.withLock(layout.lock) {
             var state = try readState(id)
             state.lastError = reason
             try writeState(state, of: id)
             try dropLease(of: id)
             return state
         }
+        announceStateChange()
+        return state
     }
 
     /// Parks an item the server refused (a validation failure): it keeps `message` for the app to
     /// show and is not claimed again until the user discards it.
     @discardableResult
     public func reject(_ id: UUID, message: String) throws -> DeliveryState {
-        try FileLock.withLock(layout.lock) {
+        let state = try FileLock.withLock(layout.lock) {
             var state = try readState(id)
             state.attempts += 1
             state.rejection = message
@@ -109,6 +113,8 @@ extension ShareInbox {
             try dropLease(of: id)
             return state
         }
+        announceStateChange()
+        return state
     }
 
     /// Removes every item (records, attachments, state), as a user's "clear" does.
@@ -121,6 +127,14 @@ extension ShareInbox {
             if try complete(id) { removed += 1 }
         }
         return removed
+    }
+
+    /// Tells watchers (``changes(pollingEvery:)``) that an item's state changed although no item was
+    /// added or removed: one that skipped the item while it was claimed learns its new due time. The
+    /// `items/` folder's modification time is set to now, as adding or removing an item sets it.
+    private func announceStateChange() {
+        _ = futimens(itemsFolder, nil)
+        InboxChangeSignal.post(for: folder)
     }
 
     // MARK: Files of one item
@@ -160,7 +174,7 @@ extension ShareInbox {
     /// written) and returns its expiry. Not synced: a lease lost in a power cut only makes the item
     /// claimable again, which the server's idempotency makes harmless.
     func writeLease(_ id: UUID, now: Date, lease: Duration) throws -> Date {
-        let expiresAt = now.addingTimeInterval(lease.timeInterval)
+        let expiresAt = now.addingTimeInterval(min(lease.timeInterval, Lease.longest))
         let data = Lease(
             owner: owner,
             pid: POSIXFile.processID,
@@ -231,7 +245,9 @@ extension ShareInbox {
             guard let name = layout.recordName(of: id) else { return nil }
             if let current = try readLease(id), current.holds(at: now) { return nil }
             let (state, hasState) = try readStateFile(id)
-            guard state.isClaimable(at: now), let item = try readRecord(name) else { return nil }
+            guard state.isClaimable(at: now, longestWait: retryPolicy.maxDelay), let item = try readRecord(name) else {
+                return nil
+            }
             claimedNames.remember(
                 .init(name: name, hasAttachments: !item.attachments.isEmpty, hasState: hasState),
                 for: id

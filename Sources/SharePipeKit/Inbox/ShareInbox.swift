@@ -80,7 +80,8 @@ public final class ShareInbox: Sendable {
     ///   - attachments: Files to store beside the record.
     /// - Returns: The item as stored (with its attachment records).
     /// - Throws: ``ShareInboxError`` — `full` (the inbox is at a limit: nothing was written),
-    ///   `itemTooLarge`, `duplicate` (an item with this id is already there), `io`.
+    ///   `itemTooLarge`, `invalid` (the item would not read back), `duplicate` (an item with this id is
+    ///   already there), `io`.
     @discardableResult
     public func add(_ item: ShareItem, attachments: [ShareAttachment.Content] = []) throws -> ShareItem {
         try checkSize(of: attachments)
@@ -107,6 +108,16 @@ public final class ShareInbox: Sendable {
         do {
             stored.attachments = try writeAttachments(attachments, for: item.id)
             let record = try stored.recordData()
+            // What cannot be read back would be quarantined by the first reader: never sent, and the
+            // user told it was saved.
+            do {
+                _ = try ShareItem.decodeRecord(record)
+            } catch {
+                throw ShareInboxError(
+                    code: .invalid,
+                    message: "This share could not be saved as it is: its details do not read back (\(error))."
+                )
+            }
             // Readers take records of at most this size (anything larger is quarantined unread).
             guard record.count <= POSIXFile.maxReadBytes else {
                 throw ShareInboxError(
@@ -155,9 +166,10 @@ public final class ShareInbox: Sendable {
     /// Items refused by the server, or being sent, are not counted.
     public func nextAttemptDate() throws -> Date? {
         let now = Date()
+        let longestWait = retryPolicy.maxDelay
         return try pending().lazy
             .filter { $0.state.rejection == nil && !$0.isClaimed }
-            .compactMap { $0.state.notBefore }
+            .compactMap { $0.state.dueDate(at: now, longestWait: longestWait) }
             .filter { $0 > now }
             .min()
     }

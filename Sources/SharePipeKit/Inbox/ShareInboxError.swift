@@ -22,6 +22,9 @@ public struct ShareInboxError: Error, Sendable, CustomStringConvertible {
         public static let itemTooLarge = Code("itemTooLarge")
         /// An item with this id is already in the inbox.
         public static let duplicate = Code("duplicate")
+        /// The item could never be delivered: it would not read back, or the server would refuse it
+        /// (no link, text without a link, a field over the server's limits). Nothing was saved.
+        public static let invalid = Code("invalid")
         /// No item with this id in the inbox.
         public static let notFound = Code("notFound")
         /// A file operation failed (disk full, permissions, a missing container).

@@ -7,6 +7,11 @@ extension UploadOutcome {
     /// marks the stored answer to an earlier attempt). Any other 2xx, and every 3xx, is something
     /// else answering — a Wi-Fi sign-in portal, a proxy, a moved server — and the item stays saved:
     /// taking it for a delivery would lose the share.
+    ///
+    /// A 4xx counts as the server's word on the share (`rejected`, or `unauthorized` for 401 and 403)
+    /// only when it is a problem (`application/problem+json`), as every SharePipe refusal is. A
+    /// proxy's 407, a load balancer's 400, a firewall's 403 or the 404 of a server being deployed
+    /// say nothing about the share: the item stays saved and is tried again later.
     /// - Parameters:
     ///   - status: The HTTP status.
     ///   - header: Looks up a response header by name, case-insensitively.
@@ -37,13 +42,19 @@ extension UploadOutcome {
                     + "redirect points. If the server moved, sign in with its new address.",
                 retryAfter: nil
             )
-        case 401, 403:
-            return .unauthorized(status: status, message: problemMessage(body) ?? "The server refused the token.")
         case 408, 409, 425, 429:
             return .transient(
                 reason: "HTTP \(status): " + (problemMessage(body) ?? "try again later"),
                 retryAfter: retryAfter ?? .seconds(1)
             )
+        case 400...499 where !isProblem(header):
+            return .transient(
+                reason: "HTTP \(status) without a SharePipe problem: something other than the server answered "
+                    + "(a proxy, a firewall, a server being deployed?).",
+                retryAfter: retryAfter
+            )
+        case 401, 403:
+            return .unauthorized(status: status, message: problemMessage(body) ?? "The server refused the token.")
         case 400...499:
             return .rejected(
                 status: status,
@@ -55,6 +66,13 @@ extension UploadOutcome {
                 retryAfter: retryAfter
             )
         }
+    }
+
+    /// Whether the answer is an RFC 9457 problem (`application/problem+json`, parameters allowed).
+    private static func isProblem(_ header: (String) -> String?) -> Bool {
+        guard let contentType = header("Content-Type") else { return false }
+        let essence = contentType.split(separator: ";", maxSplits: 1).first ?? ""
+        return essence.trimmingCharacters(in: .whitespaces).lowercased() == "application/problem+json"
     }
 
     /// The problem's `detail` and each field error's detail, or `nil` when the body is not a problem.

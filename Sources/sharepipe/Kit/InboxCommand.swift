@@ -27,7 +27,9 @@ struct InboxCommand: AsyncParsableCommand {
                     line += "  [refused by the server: \(rejection)]"
                 } else if share.state.attempts > 0 {
                     line += "  [\(share.state.attempts) attempt(s)"
-                    if let next = share.state.notBefore, next > Date() {
+                    if let next = share.state.dueDate(at: Date(), longestWait: inbox.retryPolicy.maxDelay),
+                        next > Date()
+                    {
                         line += ", next after \(next.formatted(.iso8601))"
                     }
                     line += share.state.lastError.map { ": \($0)]" } ?? "]"
@@ -93,7 +95,7 @@ struct InboxCommand: AsyncParsableCommand {
                 return
             }
             let report = try await inbox.drain(using: ShareUploader(credential: credential))
-            if report.needsSignIn { try account.markNeedsSignIn() }
+            if report.needsSignIn { try account.markNeedsSignIn(refused: credential.shareToken) }
             var summary = "Sent \(report.delivered.count)"
             if !report.deferred.isEmpty { summary += ", \(report.deferred.count) will be retried" }
             if !report.rejected.isEmpty {
