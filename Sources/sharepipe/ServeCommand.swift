@@ -47,9 +47,21 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Flag(
         inversion: .prefixedNo,
-        help: "Whether anyone may create an account on the web page (SHAREPIPE_SIGN_UP=off turns it off)."
+        help: "Whether anyone may create an account on the web page (SHAREPIPE_SIGN_UP=off or on)."
     )
-    var signUp: Bool = ProcessInfo.processInfo.environment["SHAREPIPE_SIGN_UP"]?.lowercased() != "off"
+    var signUp: Bool = Self.signUp(fromEnvironment: ProcessInfo.processInfo.environment) ?? true
+
+    /// SHAREPIPE_SIGN_UP read as a switch: `off`, `false`, `no`, `0` turn sign-up off; `on`, `true`,
+    /// `yes`, `1` leave it on; `nil` without the variable, and for anything else, which ``validate()``
+    /// refuses rather than read as on (a security switch must not fail open).
+    static func signUp(fromEnvironment environment: [String: String]) -> Bool? {
+        guard let value = environment["SHAREPIPE_SIGN_UP"] else { return nil }
+        switch value.trimmingCharacters(in: .whitespaces).lowercased() {
+        case "off", "false", "no", "0": return false
+        case "on", "true", "yes", "1": return true
+        default: return nil
+        }
+    }
 
     @Option(help: "The address users reach the server at (https://share.example.com), for public page URLs.")
     var publicURL: String?
@@ -70,6 +82,10 @@ struct ServeCommand: AsyncParsableCommand {
     var allowFetchPort: [Int] = []
 
     func validate() throws {
+        let environment = ProcessInfo.processInfo.environment
+        if let value = environment["SHAREPIPE_SIGN_UP"], Self.signUp(fromEnvironment: environment) == nil {
+            throw ValidationError("SHAREPIPE_SIGN_UP must be on or off (got “\(value)”).")
+        }
         guard (1...65535).contains(port) else { throw ValidationError("--port must be 1–65535 (got \(port)).") }
         guard (1...64).contains(previewWorkers) else {
             throw ValidationError("--preview-workers must be 1–64 (got \(previewWorkers)).")

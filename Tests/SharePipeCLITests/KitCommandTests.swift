@@ -88,3 +88,21 @@ struct KitCommandTests {
         #expect(!FileManager.default.fileExists(atPath: container + "/credentials.json"))
     }
 }
+
+@Suite("sharepipe serve: SHAREPIPE_SIGN_UP")
+struct ServeSignUpSwitchTests {
+    /// A security switch must not fail open: `false` or `0` left sign-up on before.
+    @Test("off, false, no and 0 close sign-up; on, true, yes and 1 open it; anything else is not read as on")
+    func signUpSwitch() {
+        for value in ["off", "OFF", "false", "no", "0", " off "] {
+            #expect(ServeCommand.signUp(fromEnvironment: ["SHAREPIPE_SIGN_UP": value]) == false, "\(value)")
+        }
+        for value in ["on", "true", "Yes", "1"] {
+            #expect(ServeCommand.signUp(fromEnvironment: ["SHAREPIPE_SIGN_UP": value]) == true, "\(value)")
+        }
+        for value in ["disabled", "", "nope"] {
+            #expect(ServeCommand.signUp(fromEnvironment: ["SHAREPIPE_SIGN_UP": value]) == nil, "\(value)")
+        }
+        #expect(ServeCommand.signUp(fromEnvironment: [:]) == nil)
+    }
+}

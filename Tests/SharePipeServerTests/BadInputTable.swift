@@ -63,6 +63,36 @@ extension BadInput {
         BadInput(.post, "/v1/conversations", body: .json(padded(17_000)), 413, "body-too-large"),
         BadInput(.patch, "/v1/conversations/\(unknown)", body: .json(padded(2_000)), 413, "body-too-large"),
         BadInput(.post, "/v1/highlights/\(unknown)/reply", body: .json(padded(17_000)), 413, "body-too-large"),
+        // A NUL in any text: PostgreSQL refuses it (a 500 before), SQLite cut the text at it.
+        BadInput(
+            .post,
+            "/v1/conversations",
+            body: .json(#"{"members": ["bob", "cat"], "title": "ab\u0000cd"}"#),
+            422,
+            "validation-failed"
+        ),
+        BadInput(
+            .post,
+            "/v1/devices",
+            .none,
+            body: .json(#"{"handle": "ada", "password": "x", "name": "ph\u0000one"}"#),
+            422,
+            "validation-failed"
+        ),
+        BadInput(
+            .post,
+            "/v1/highlights/\(unknown)/remove",
+            body: .json(#"{"reason": "a\u0000b"}"#),
+            422,
+            "validation-failed"
+        ),
+        BadInput(
+            .post,
+            "/v1/highlights/\(unknown)/reply",
+            body: .json(#"{"note": "a\u0000b"}"#),
+            422,
+            "validation-failed"
+        ),
         // The right JSON type, but not a value the member takes.
         BadInput(
             .post,

@@ -45,12 +45,24 @@ struct BadInputTests {
                     body: body
                 )
                 let problem = (try? ServerFixture.json(response)) ?? [:]
-                let wrong = Self.mismatches(
+                var wrong = Self.mismatches(
                     row,
                     status: Int(response.status.code),
                     contentType: response.headers[.contentType],
                     problem: problem
                 )
+                // Every 401 names its scheme (RFC 9110 §11.6.1), with RFC 6750's error for a refused token.
+                if response.status.code == 401 {
+                    let challenge = response.headers[.wwwAuthenticate] ?? ""
+                    if !challenge.hasPrefix("Bearer realm=\"SharePipe\"") {
+                        wrong.append("WWW-Authenticate “\(challenge)”")
+                    }
+                    if ["token-invalid", "token-revoked", "token-expired"].contains(row.type),
+                        !challenge.contains(#"error="invalid_token""#)
+                    {
+                        wrong.append("WWW-Authenticate without invalid_token: “\(challenge)”")
+                    }
+                }
                 #expect(
                     wrong.isEmpty,
                     "\(row): \(wrong.joined(separator: "; ")) — got \(response.status.code) \(problem)"

@@ -48,7 +48,8 @@ struct CircuitBreakerJobTests {
             // more fetches than the two that opened the circuit.
             #expect((Self.sample(metrics, "sharepipe_preview_jobs_total", [#"outcome="postponed""#]) ?? 0) >= 4)
             #expect(
-                Self.sample(metrics, "sharepipe_preview_fetches_total", [#"source="job""#, #"result="httpStatus""#]) == 2
+                Self.sample(metrics, "sharepipe_preview_fetches_total", [#"source="job""#, #"result="httpStatus""#])
+                    == 2
             )
             let fetched = (1...6).map { site.requestCount("/down/\($0)") }.reduce(0, +)
             #expect(fetched == 2)

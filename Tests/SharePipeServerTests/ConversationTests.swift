@@ -7,16 +7,28 @@ import Testing
 
 @Suite("Conversations")
 struct ConversationTests {
-    @Test("A direct conversation is one per pair; groups have members that change; strangers see nothing", arguments: TestDatabase.all)
+    @Test(
+        "A direct conversation is one per pair; groups have members that change; strangers see nothing",
+        arguments: TestDatabase.all
+    )
     func lifecycle(database: TestDatabase) async throws {
         try await ServerFixture.run(on: database) { fixture, client in
             let world = try await ShelfWorld.make(fixture, client)
-            let first = try ServerFixture.json(try await world.request("ada", .post, "/v1/conversations", #"{"members": ["@bob"]}"#))
-            let again = try ServerFixture.json(try await world.request("bob", .post, "/v1/conversations", #"{"members": ["ada"]}"#))
+            let first = try ServerFixture.json(
+                try await world.request("ada", .post, "/v1/conversations", #"{"members": ["@bob"]}"#)
+            )
+            let again = try ServerFixture.json(
+                try await world.request("bob", .post, "/v1/conversations", #"{"members": ["ada"]}"#)
+            )
             #expect(first["kind"] as? String == "direct")
             #expect(first["id"] as? String == again["id"] as? String)
 
-            let created = try await world.request("ada", .post, "/v1/conversations", #"{"members": ["@bob", "@cat"], "title": "Book club"}"#)
+            let created = try await world.request(
+                "ada",
+                .post,
+                "/v1/conversations",
+                #"{"members": ["@bob", "@cat"], "title": "Book club"}"#
+            )
             #expect(created.status == .created)
             let group = try ServerFixture.json(created)
             let id = try #require(group["id"] as? String)
@@ -25,7 +37,12 @@ struct ConversationTests {
             let added = try await world.request("bob", .post, "/v1/conversations/\(id)/members", #"{"handle": "@dan"}"#)
             #expect((try ServerFixture.json(added)["members"] as? [[String: Any]])?.count == 4)
             let direct = try #require(first["id"] as? String)
-            let noChange = try await world.request("ada", .post, "/v1/conversations/\(direct)/members", #"{"handle": "@dan"}"#)
+            let noChange = try await world.request(
+                "ada",
+                .post,
+                "/v1/conversations/\(direct)/members",
+                #"{"handle": "@dan"}"#
+            )
             #expect(noChange.status == .unprocessableContent)
 
             // dan sees the group now; a share into it reaches the others' shelves but not dan's own.
@@ -39,18 +56,25 @@ struct ConversationTests {
             #expect(try await world.request("cat", .get, "/v1/conversations/\(id)").status == .notFound)
             let unknownMember = try await world.request("ada", .post, "/v1/conversations", #"{"members": ["@zed"]}"#)
             #expect(unknownMember.status == .unprocessableContent)
-            let messages = try ServerFixture.json(try await world.request("bob", .get, "/v1/conversations/\(id)"))["messages"] as? [[String: Any]]
+            let messages =
+                try ServerFixture.json(try await world.request("bob", .get, "/v1/conversations/\(id)"))["messages"]
+                as? [[String: Any]]
             #expect(messages?.count == 1)
         }
     }
 
-    @Test("Sharing to several handles makes one group of exactly those people, found again next time", arguments: TestDatabase.all)
+    @Test(
+        "Sharing to several handles makes one group of exactly those people, found again next time",
+        arguments: TestDatabase.all
+    )
     func groupFromRecipients(database: TestDatabase) async throws {
         try await ServerFixture.run(on: database) { fixture, client in
             let world = try await ShelfWorld.make(fixture, client)
             try await world.share("ada", "https://example.com/1", to: ["@bob", "@cat"])
             try await world.share("ada", "https://example.com/2", to: ["@cat", "@bob"])
-            let conversations = try ServerFixture.json(try await world.request("ada", .get, "/v1/conversations"))["conversations"] as? [[String: Any]] ?? []
+            let conversations =
+                try ServerFixture.json(try await world.request("ada", .get, "/v1/conversations"))["conversations"]
+                as? [[String: Any]] ?? []
             #expect(conversations.count == 1)
             #expect(conversations.first?["kind"] as? String == "group")
             #expect(Set(try await world.shelfURLs("bob")) == ["https://example.com/1", "https://example.com/2"])

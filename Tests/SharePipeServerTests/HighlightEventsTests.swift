@@ -136,6 +136,30 @@ struct HighlightEventsTests {
         }
     }
 
+    @Test("Revoking a device ends its open stream within the recheck interval", arguments: TestDatabase.all)
+    func revokedDeviceStreamEnds(database: TestDatabase) async throws {
+        try await ServerFixture.run(on: database, configure: { $0.shelfEventRecheckInterval = .seconds(1) }) {
+            fixture,
+            client in
+            let port = try #require(client.port)
+            let database = fixture.context.database
+            let tablet = try await database.createDevice(userID: fixture.user.id, name: "tablet")
+            let stream = try await EventStream(port: port, token: tablet.appToken)
+            #expect(stream.status == .ok)
+            #expect(try await database.revokeDevice(id: tablet.device.id, userID: fixture.user.id))
+            // A change the revoked device must not see; the stream ends instead (next() is nil).
+            try await database.run { sql in
+                try await sql.raw(
+                    """
+                    INSERT INTO shelf_events (user_id, seq, change, link_id, created_at)
+                    VALUES (\(bind: fixture.user.id.uuidString), 1, 'added', \(bind: UUID().uuidString), 0)
+                    """
+                ).run()
+            }
+            #expect(try await stream.next() == nil)
+        }
+    }
+
     @Test("A change whose notification was lost still reaches the stream", arguments: TestDatabase.all)
     func lostNotification(database: TestDatabase) async throws {
         try await ServerFixture.run(on: database, configure: { $0.shelfEventRecheckInterval = .seconds(1) }) {

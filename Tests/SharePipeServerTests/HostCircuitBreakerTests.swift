@@ -1,5 +1,6 @@
-@testable import SharePipeServer
 import Testing
+
+@testable import SharePipeServer
 
 @Suite("Circuit breaking per host")
 struct HostCircuitBreakerTests {

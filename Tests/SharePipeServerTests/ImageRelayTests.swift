@@ -3,8 +3,9 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import LinkPreviewTesting
-@testable import SharePipeServer
 import Testing
+
+@testable import SharePipeServer
 
 @Suite("The web page's image relay")
 struct ImageRelayTests {
@@ -20,7 +21,11 @@ struct ImageRelayTests {
         let site = try await LoopbackHTTPServer.start { request in
             switch request.path {
             case "/cover.png": return .bytes(Self.png, contentType: "image/gif")
-            case "/logo.svg": return .bytes(Array(#"<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>"#.utf8), contentType: "image/svg+xml")
+            case "/logo.svg":
+                return .bytes(
+                    Array(#"<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>"#.utf8),
+                    contentType: "image/svg+xml"
+                )
             case "/page.html": return .html("<title>Not an image</title>")
             default: return .status(404)
             }

@@ -5,9 +5,10 @@ import HummingbirdTesting
 import LinkPreview
 import LinkPreviewCore
 import LinkPreviewTesting
-@testable import SharePipeServer
 import Synchronization
 import Testing
+
+@testable import SharePipeServer
 
 @Suite("Housekeeping: refreshes that revalidate, the database cache, forgetting old idempotency keys")
 struct MaintenanceTests {
@@ -31,7 +32,10 @@ struct MaintenanceTests {
         }
     }
 
-    @Test("An expired preview is refreshed with If-None-Match; a 304 keeps it and moves its expiry", arguments: TestDatabase.all)
+    @Test(
+        "An expired preview is refreshed with If-None-Match; a 304 keeps it and moves its expiry",
+        arguments: TestDatabase.all
+    )
     func refreshRevalidates(database: TestDatabase) async throws {
         let validators = Mutex<[String?]>([])
         let site = try await LoopbackHTTPServer.start { request in
@@ -66,7 +70,11 @@ struct MaintenanceTests {
             }
             #expect(validators.withLock { $0 } == [nil, "\"v1\""])
             let link = try ServerFixture.json(
-                try await client.execute(uri: "/v1/links/\(linkID)", method: .get, headers: ServerFixture.headers(token: fixture.appToken))
+                try await client.execute(
+                    uri: "/v1/links/\(linkID)",
+                    method: .get,
+                    headers: ServerFixture.headers(token: fixture.appToken)
+                )
             )
             #expect(link["status"] as? String == "ready")
             #expect((link["metadata"] as? [String: Any])?["title"] as? String == "The plan")

@@ -3,9 +3,10 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import LinkPreviewCore
-@testable import SharePipeServer
 import SQLKit
 import Testing
+
+@testable import SharePipeServer
 
 @Suite("Public share pages")
 struct PublicPageTests {
@@ -19,7 +20,10 @@ struct PublicPageTests {
         return String(html[range.upperBound...].prefix { $0 != "\"" })
     }
 
-    @Test("A published share's page carries the sharer's title and image as Open Graph and Twitter tags, and oEmbed", arguments: TestDatabase.all)
+    @Test(
+        "A published share's page carries the sharer's title and image as Open Graph and Twitter tags, and oEmbed",
+        arguments: TestDatabase.all
+    )
     func page(database: TestDatabase) async throws {
         try await ServerFixture.run(on: database) { fixture, client in
             let world = try await ShelfWorld.make(fixture, client)
@@ -67,7 +71,12 @@ struct PublicPageTests {
     func wallNeverShown() async throws {
         try await ServerFixture.run { fixture, client in
             let world = try await ShelfWorld.make(fixture, client)
-            let created = try await world.request("ada", .post, "/v1/shares", #"{"url": "https://private.example.com/doc"}"#)
+            let created = try await world.request(
+                "ada",
+                .post,
+                "/v1/shares",
+                #"{"url": "https://private.example.com/doc"}"#
+            )
             let body = try ServerFixture.json(created)
             let share = (body["share"] as? [String: Any])?["id"] as? String ?? ""
             let link = (body["link"] as? [String: Any])?["id"] as? String ?? ""
@@ -75,9 +84,12 @@ struct PublicPageTests {
             wall.title = "Sign in to continue"
             let json = try MetadataJSON.encode(wall)
             try await fixture.context.database.run { sql in
-                try await sql.raw("UPDATE links SET status = 'wall', metadata = \(bind: json) WHERE id = \(bind: link)").run()
+                try await sql.raw("UPDATE links SET status = 'wall', metadata = \(bind: json) WHERE id = \(bind: link)")
+                    .run()
             }
-            let url = try #require(try ServerFixture.json(try await Self.publish(world, "ada", share: share))["url"] as? String)
+            let url = try #require(
+                try ServerFixture.json(try await Self.publish(world, "ada", share: share))["url"] as? String
+            )
             let html = String(buffer: try await client.execute(uri: URL(string: url)!.path, method: .get).body)
             #expect(!html.contains("Sign in to continue"))
             #expect(Self.meta(html, "og:title") == "private.example.com")

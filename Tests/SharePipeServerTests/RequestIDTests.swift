@@ -23,7 +23,11 @@ struct RequestIDTests {
 
             let own = try await client.execute(uri: "/v1/me", method: .get, headers: [Self.header: "share-1234.abc:7"])
             #expect(own.headers[Self.header] == "share-1234.abc:7")
-            let bad = try await client.execute(uri: "/health", method: .get, headers: [Self.header: "no spaces <allowed>"])
+            let bad = try await client.execute(
+                uri: "/health",
+                method: .get,
+                headers: [Self.header: "no spaces <allowed>"]
+            )
             #expect(bad.headers[Self.header].map { $0 != "no spaces <allowed>" && !$0.isEmpty } == true)
         }
     }

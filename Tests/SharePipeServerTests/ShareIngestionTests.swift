@@ -33,6 +33,8 @@ struct ShareIngestionTests {
             )
             #expect(replay.status == .created)
             #expect(replay.headers[HTTPField.Name("Idempotent-Replayed")!] == "true")
+            // The stored response, head too: a client whose first answer was lost learns where the share is.
+            #expect(replay.headers[.location] != nil && replay.headers[.location] == first.headers[.location])
             #expect(ServerFixture.bytes(replay) == ServerFixture.bytes(first))
             let other = try await client.execute(
                 uri: "/v1/shares",

@@ -9,7 +9,10 @@ import Testing
 struct ShelfTests {
     static func url(_ name: String) -> String { "https://example.com/\(name)" }
 
-    @Test("One item per link however often it was shared; attributions aggregate sharers and conversations", arguments: TestDatabase.all)
+    @Test(
+        "One item per link however often it was shared; attributions aggregate sharers and conversations",
+        arguments: TestDatabase.all
+    )
     func oneItemPerLink(database: TestDatabase) async throws {
         try await ServerFixture.run(on: database) { fixture, client in
             let world = try await ShelfWorld.make(fixture, client)
@@ -29,14 +32,19 @@ struct ShelfTests {
         }
     }
 
-    @Test("The suggestion first, then pins (newest pin first), then the rest newest first; Show more stays stable", arguments: TestDatabase.all)
+    @Test(
+        "The suggestion first, then pins (newest pin first), then the rest newest first; Show more stays stable",
+        arguments: TestDatabase.all
+    )
     func order(database: TestDatabase) async throws {
         try await ServerFixture.run(on: database) { fixture, client in
             let world = try await ShelfWorld.make(fixture, client)
             // "popular" is shared by three people: the suggestion.
             for sharer in ["bob", "cat", "dan"] { try await world.share(sharer, Self.url("popular"), to: ["@ada"]) }
             var links: [String: String] = [:]
-            for name in ["p1", "p2", "r1", "r2", "r3", "r4"] { links[name] = try await world.share("bob", Self.url(name), to: ["@ada"]) }
+            for name in ["p1", "p2", "r1", "r2", "r3", "r4"] {
+                links[name] = try await world.share("bob", Self.url(name), to: ["@ada"])
+            }
             for name in ["p1", "p2"] {
                 #expect(try await world.request("ada", .put, "/v1/highlights/\(links[name]!)/pin").status == .noContent)
                 try await Task.sleep(for: .milliseconds(5))
@@ -56,12 +64,18 @@ struct ShelfTests {
         }
     }
 
-    @Test("A removed item never returns, even when shared again; pins survive a switched-off conversation, the rest does not", arguments: TestDatabase.all)
+    @Test(
+        "A removed item never returns, even when shared again; pins survive a switched-off conversation, the rest does not",
+        arguments: TestDatabase.all
+    )
     func removeAndSwitch(database: TestDatabase) async throws {
         try await ServerFixture.run(on: database) { fixture, client in
             let world = try await ShelfWorld.make(fixture, client)
             let gone = try await world.share("bob", Self.url("gone"), to: ["@ada"])
-            #expect(try await world.request("ada", .post, "/v1/highlights/\(gone)/remove", #"{"reason": "not for me"}"#).status == .noContent)
+            #expect(
+                try await world.request("ada", .post, "/v1/highlights/\(gone)/remove", #"{"reason": "not for me"}"#)
+                    .status == .noContent
+            )
             try await world.share("cat", Self.url("gone"), to: ["@ada"])
             #expect(try await world.shelfURLs("ada").isEmpty)
             #expect(try await world.request("ada", .put, "/v1/highlights/\(gone)/pin").status == .notFound)
@@ -69,12 +83,21 @@ struct ShelfTests {
             let kept = try await world.share("dan", Self.url("kept"), to: ["@ada"])
             try await world.share("dan", Self.url("quiet"), to: ["@ada"])
             #expect(try await world.request("ada", .put, "/v1/highlights/\(kept)/pin").status == .noContent)
-            let conversations = try ServerFixture.json(try await world.request("ada", .get, "/v1/conversations"))["conversations"] as? [[String: Any]] ?? []
-            let withDan = try #require(conversations.first { conversation in
-                (conversation["members"] as? [[String: Any]] ?? []).contains { $0["handle"] as? String == "dan" }
-            })
+            let conversations =
+                try ServerFixture.json(try await world.request("ada", .get, "/v1/conversations"))["conversations"]
+                as? [[String: Any]] ?? []
+            let withDan = try #require(
+                conversations.first { conversation in
+                    (conversation["members"] as? [[String: Any]] ?? []).contains { $0["handle"] as? String == "dan" }
+                }
+            )
             let id = try #require(withDan["id"] as? String)
-            let off = try await world.request("ada", .patch, "/v1/conversations/\(id)", #"{"showInSharedWithYou": false}"#)
+            let off = try await world.request(
+                "ada",
+                .patch,
+                "/v1/conversations/\(id)",
+                #"{"showInSharedWithYou": false}"#
+            )
             #expect(off.status == .ok)
             #expect(try ServerFixture.json(off)["showInSharedWithYou"] as? Bool == false)
             #expect(try await world.shelfURLs("ada") == [Self.url("kept")])
@@ -100,12 +123,20 @@ struct ShelfTests {
                 #expect(response.status == .noContent)
             }
             #expect(try await world.shelfURLs("ada").first == Self.url("older"))
-            let bad = try await world.request("ada", .post, "/v1/highlights/\(newer)/feedback", #"{"displayContext": "banner", "event": "open"}"#)
+            let bad = try await world.request(
+                "ada",
+                .post,
+                "/v1/highlights/\(newer)/feedback",
+                #"{"displayContext": "banner", "event": "open"}"#
+            )
             #expect(bad.status.code >= 400 && bad.status.code < 500)
         }
     }
 
-    @Test("Reply goes to the one conversation a link came from; from several, the client must choose", arguments: TestDatabase.all)
+    @Test(
+        "Reply goes to the one conversation a link came from; from several, the client must choose",
+        arguments: TestDatabase.all
+    )
     func reply(database: TestDatabase) async throws {
         try await ServerFixture.run(on: database) { fixture, client in
             let world = try await ShelfWorld.make(fixture, client)
@@ -122,9 +153,16 @@ struct ShelfTests {
             #expect(errors.first?["pointer"] as? String == "/conversationId")
             let item = try await world.shelf("ada").items.first { $0["linkID"] as? String == both }
             let choice = try #require((item?["attributions"] as? [[String: Any]])?.last?["conversationID"] as? String)
-            let chosen = try await world.request("ada", .post, "/v1/highlights/\(both)/reply", #"{"conversationId": "\#(choice)"}"#)
+            let chosen = try await world.request(
+                "ada",
+                .post,
+                "/v1/highlights/\(both)/reply",
+                #"{"conversationId": "\#(choice)"}"#
+            )
             #expect(chosen.status == .created)
-            let messages = try ServerFixture.json(try await world.request("ada", .get, "/v1/conversations/\(choice)"))["messages"] as? [[String: Any]] ?? []
+            let messages =
+                try ServerFixture.json(try await world.request("ada", .get, "/v1/conversations/\(choice)"))["messages"]
+                as? [[String: Any]] ?? []
             #expect(messages.first?["senderID"] as? String == world.ids["ada"]?.uuidString)
         }
     }
@@ -133,7 +171,12 @@ struct ShelfTests {
     func badRecipients(database: TestDatabase) async throws {
         try await ServerFixture.run(on: database) { fixture, client in
             let world = try await ShelfWorld.make(fixture, client)
-            let unknown = try await world.request("bob", .post, "/v1/shares", #"{"url": "https://example.com/x", "recipients": ["@nobody"]}"#)
+            let unknown = try await world.request(
+                "bob",
+                .post,
+                "/v1/shares",
+                #"{"url": "https://example.com/x", "recipients": ["@nobody"]}"#
+            )
             #expect(unknown.status == .unprocessableContent)
             let errors = try ServerFixture.json(unknown)["errors"] as? [[String: Any]] ?? []
             #expect(errors.first?["pointer"] as? String == "/recipients")
@@ -145,7 +188,9 @@ struct ShelfTests {
                 #"{"url": "https://example.com/x", "recipients": ["conversation:\#(UUID().uuidString)"]}"#
             )
             #expect(stranger.status == .unprocessableContent)
-            let mine = try ServerFixture.json(try await world.request("bob", .get, "/v1/shares"))["shares"] as? [[String: Any]] ?? []
+            let mine =
+                try ServerFixture.json(try await world.request("bob", .get, "/v1/shares"))["shares"] as? [[String: Any]]
+                ?? []
             #expect(mine.isEmpty)
         }
     }

@@ -96,7 +96,10 @@ enum Cases {
         .init("utm_ removed", "https://example.com/?utm_source=feed", "https://example.com/"),
         .init("utm in the middle", "https://example.com/p?a=1&utm_medium=email&b=2", "https://example.com/p?a=1&b=2"),
         .init(
-            "every utm_ suffix", "https://example.com/?utm_source=a&utm_whatever=b&id=3", "https://example.com/?id=3"),
+            "every utm_ suffix",
+            "https://example.com/?utm_source=a&utm_whatever=b&id=3",
+            "https://example.com/?id=3"
+        ),
         .init("order kept", "https://example.com/s?z=1&a=2&m=3", "https://example.com/s?z=1&a=2&m=3"),
         .init("repeated keys kept", "https://example.com/s?tag=a&fbclid=x&tag=b", "https://example.com/s?tag=a&tag=b"),
         .init("? alone removed", "https://example.com/a?", "https://example.com/a"),
@@ -104,8 +107,10 @@ enum Cases {
         .init("all removed, ? removed", "https://example.com/a?fbclid=1&gclid=2", "https://example.com/a"),
         .init("empty pairs dropped", "https://example.com/?a=1&&b=2&", "https://example.com/?a=1&b=2"),
         .init(
-            "names case-insensitive", "https://example.com/?UTM_Source=x&FBCLID=y&sccid=z&q=1",
-            "https://example.com/?q=1"),
+            "names case-insensitive",
+            "https://example.com/?UTM_Source=x&FBCLID=y&sccid=z&q=1",
+            "https://example.com/?q=1"
+        ),
         .init("ScCid as written", "https://example.com/?ScCid=z&q=1", "https://example.com/?q=1"),
         .init("encoded tracking name", "https://example.com/?utm%5fsource=x&q=1", "https://example.com/?q=1"),
         .init("value escapes normalised", "https://example.com/?q=%7e%2f", "https://example.com/?q=~%2F"),
@@ -113,21 +118,29 @@ enum Cases {
         .init("key without value kept", "https://example.com/?flag&utm_id=1", "https://example.com/?flag"),
         .init("empty value kept", "https://example.com/?q=&x=1", "https://example.com/?q=&x=1"),
         .init(
-            "lookalike names kept", "https://example.com/?utm=1&my_utm_source=2&gclid2=3",
-            "https://example.com/?utm=1&my_utm_source=2&gclid2=3"),
+            "lookalike names kept",
+            "https://example.com/?utm=1&my_utm_source=2&gclid2=3",
+            "https://example.com/?utm=1&my_utm_source=2&gclid2=3"
+        ),
         .init("tracking value, other name kept", "https://example.com/?q=fbclid", "https://example.com/?q=fbclid"),
         .init("query case kept", "https://example.com/?Q=Abc", "https://example.com/?Q=Abc"),
         .init("si kept on other hosts", "https://example.com/?si=1", "https://example.com/?si=1"),
         .init(
-            "si removed on YouTube", "https://www.youtube.com/watch?v=abc&si=xyz", "https://www.youtube.com/watch?v=abc"
+            "si removed on YouTube",
+            "https://www.youtube.com/watch?v=abc&si=xyz",
+            "https://www.youtube.com/watch?v=abc"
         ),
         .init("si removed on Spotify", "https://open.spotify.com/track/42?si=abc", "https://open.spotify.com/track/42"),
         .init(
-            "ref_src removed on X", "https://x.com/swiftlang/status/1?ref_src=twsrc", "https://x.com/swiftlang/status/1"
+            "ref_src removed on X",
+            "https://x.com/swiftlang/status/1?ref_src=twsrc",
+            "https://x.com/swiftlang/status/1"
         ),
         .init(
-            "ref_url removed on Twitter", "https://twitter.com/a/status/1?ref_url=x&s=20",
-            "https://twitter.com/a/status/1?s=20"),
+            "ref_url removed on Twitter",
+            "https://twitter.com/a/status/1?ref_url=x&s=20",
+            "https://twitter.com/a/status/1?s=20"
+        ),
         .init("ref_src kept elsewhere", "https://example.com/?ref_src=a", "https://example.com/?ref_src=a"),
     ]
 
@@ -143,28 +156,42 @@ enum Cases {
     static let equivalences: [NormalizationCase] = [
         .init("youtu.be", "https://youtu.be/dQw4w9WgXcQ", "https://www.youtube.com/watch?v=dQw4w9WgXcQ"),
         .init(
-            "youtu.be keeps t", "https://youtu.be/dQw4w9WgXcQ?t=42", "https://www.youtube.com/watch?v=dQw4w9WgXcQ&t=42"),
+            "youtu.be keeps t",
+            "https://youtu.be/dQw4w9WgXcQ?t=42",
+            "https://www.youtube.com/watch?v=dQw4w9WgXcQ&t=42"
+        ),
         .init(
-            "youtu.be drops si", "https://youtu.be/dQw4w9WgXcQ?si=Ab12&t=42",
-            "https://www.youtube.com/watch?v=dQw4w9WgXcQ&t=42"),
+            "youtu.be drops si",
+            "https://youtu.be/dQw4w9WgXcQ?si=Ab12&t=42",
+            "https://www.youtube.com/watch?v=dQw4w9WgXcQ&t=42"
+        ),
         .init(
-            "youtu.be keeps list", "http://youtu.be/dQw4w9WgXcQ?list=PL1",
-            "https://www.youtube.com/watch?v=dQw4w9WgXcQ&list=PL1"),
+            "youtu.be keeps list",
+            "http://youtu.be/dQw4w9WgXcQ?list=PL1",
+            "https://www.youtube.com/watch?v=dQw4w9WgXcQ&list=PL1"
+        ),
         .init("youtu.be root kept", "https://youtu.be/", "https://youtu.be/"),
         .init("youtu.be deeper path kept", "https://youtu.be/a/b", "https://youtu.be/a/b"),
         .init("youtube.com", "https://youtube.com/watch?v=abc", "https://www.youtube.com/watch?v=abc"),
         .init(
-            "m.youtube.com", "https://m.youtube.com/watch?v=abc&feature=share",
-            "https://www.youtube.com/watch?v=abc&feature=share"),
+            "m.youtube.com",
+            "https://m.youtube.com/watch?v=abc&feature=share",
+            "https://www.youtube.com/watch?v=abc&feature=share"
+        ),
         .init(
-            "music.youtube.com kept", "https://music.youtube.com/watch?v=abc", "https://music.youtube.com/watch?v=abc"),
+            "music.youtube.com kept",
+            "https://music.youtube.com/watch?v=abc",
+            "https://music.youtube.com/watch?v=abc"
+        ),
         .init("mobile.twitter.com", "https://mobile.twitter.com/swiftlang", "https://twitter.com/swiftlang"),
         .init("twitter.com not x.com", "https://twitter.com/swiftlang", "https://twitter.com/swiftlang"),
         .init("x.com not twitter.com", "https://x.com/swiftlang", "https://x.com/swiftlang"),
         .init("en.m.wikipedia.org", "https://en.m.wikipedia.org/wiki/Swift", "https://en.wikipedia.org/wiki/Swift"),
         .init(
-            "de.m.wikipedia.org", "https://DE.M.Wikipedia.org/wiki/M%c3%bcnchen",
-            "https://de.wikipedia.org/wiki/M%C3%BCnchen"),
+            "de.m.wikipedia.org",
+            "https://DE.M.Wikipedia.org/wiki/M%c3%bcnchen",
+            "https://de.wikipedia.org/wiki/M%C3%BCnchen"
+        ),
         .init("m.wikipedia.org portal kept", "https://m.wikipedia.org/", "https://m.wikipedia.org/"),
         .init("other m. hosts kept", "https://m.example.com/", "https://m.example.com/"),
     ]
@@ -234,7 +261,10 @@ enum Cases {
 
     @Test(arguments: [
         URLPair(
-            "tracking junk", "https://example.com/a?id=1", "https://Example.com:443/a?utm_source=x&id=1&fbclid=y#top"),
+            "tracking junk",
+            "https://example.com/a?id=1",
+            "https://Example.com:443/a?utm_source=x&id=1&fbclid=y#top"
+        ),
         URLPair("default port and case", "HTTP://EXAMPLE.COM:80", "http://example.com/"),
         URLPair("escapes", "https://example.com/~user/a%2Fb", "https://example.com/%7Euser/a%2fb"),
         URLPair("YouTube forms", "https://youtu.be/abc?t=9", "https://m.youtube.com/watch?v=abc&t=9&si=q"),

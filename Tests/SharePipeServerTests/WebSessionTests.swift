@@ -12,7 +12,9 @@ struct Browser {
     var headers: HTTPFields {
         var headers = HTTPFields()
         if !cookies.isEmpty {
-            headers[.cookie] = cookies.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
+            headers[.cookie] = cookies.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(
+                separator: "; "
+            )
         }
         return headers
     }
@@ -24,7 +26,11 @@ struct Browser {
         for line in lines {
             let pair = line.split(separator: ";")[0].split(separator: "=", maxSplits: 1)
             let name = String(pair[0])
-            if line.contains("Max-Age=0") { cookies[name] = nil } else { cookies[name] = pair.count > 1 ? String(pair[1]) : "" }
+            if line.contains("Max-Age=0") {
+                cookies[name] = nil
+            } else {
+                cookies[name] = pair.count > 1 ? String(pair[1]) : ""
+            }
         }
         return lines
     }
@@ -46,7 +52,12 @@ struct Browser {
         if let origin { headers[.origin] = origin }
         let body = form.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" }
             .joined(separator: "&")
-        let response = try await client.execute(uri: uri, method: .post, headers: headers, body: ByteBuffer(string: body))
+        let response = try await client.execute(
+            uri: uri,
+            method: .post,
+            headers: headers,
+            body: ByteBuffer(string: body)
+        )
         receive(response)
         return response
     }
@@ -122,7 +133,11 @@ struct WebSessionTests {
             var browser = Browser()
             let form = try await browser.get(client, "/signin")
             let csrf = try #require(Browser.csrf(in: form))
-            let wrong = try await browser.post(client, "/signin", [("csrf", csrf), ("handle", "grace"), ("password", "nope-nope")])
+            let wrong = try await browser.post(
+                client,
+                "/signin",
+                [("csrf", csrf), ("handle", "grace"), ("password", "nope-nope")]
+            )
             #expect(wrong.status == .unauthorized)
             let page = String(buffer: wrong.body)
             #expect(page.contains("The handle or the password is wrong") && page.contains(#"value="grace""#))
@@ -148,7 +163,11 @@ struct WebSessionTests {
             let csrf = try #require(Browser.csrf(in: form))
             let credentials = [("handle", "grace"), ("password", Self.password)]
             let missing = try await browser.post(client, "/signin", credentials)
-            let other = try await browser.post(client, "/signin", [("csrf", "spc_" + String(repeating: "a", count: 43))] + credentials)
+            let other = try await browser.post(
+                client,
+                "/signin",
+                [("csrf", "spc_" + String(repeating: "a", count: 43))] + credentials
+            )
             let crossSite = try await browser.post(
                 client,
                 "/signin",
@@ -161,6 +180,29 @@ struct WebSessionTests {
                 #expect(response.status == .forbidden)
                 #expect(String(buffer: response.body).contains("Reload the page"))
                 #expect(!response.headers[values: .setCookie].contains { $0.hasPrefix("sharepipe_session=") })
+            }
+        }
+    }
+
+    /// Behind a proxy that rewrites Host, the browser's Origin is the public URL's, not the Host the
+    /// server sees; every form post was refused before.
+    @Test("Behind a proxy, a form post from the public URL's origin is taken; another origin is still refused")
+    func postsBehindAProxy() async throws {
+        try await ServerFixture.run(configure: { $0.publicURL = URL(string: "https://share.example.com") }) {
+            _,
+            client in
+            _ = try await Self.signUp(client, "grace")
+            let credentials = [("handle", "grace"), ("password", Self.password)]
+            for (origin, status) in [
+                ("https://share.example.com", HTTPResponse.Status.seeOther),
+                ("https://Share.Example.com:443", .seeOther),
+                ("http://share.example.com", .forbidden), ("https://share.example.com:8443", .forbidden),
+                ("https://evil.example", .forbidden),
+            ] {
+                var browser = Browser()
+                let csrf = try #require(Browser.csrf(in: try await browser.get(client, "/signin")))
+                let response = try await browser.post(client, "/signin", [("csrf", csrf)] + credentials, origin: origin)
+                #expect(response.status == status, "\(origin)")
             }
         }
     }
@@ -179,10 +221,18 @@ struct WebSessionTests {
             var browser = Browser()
             let form = try await browser.get(client, "/signup")
             let csrf = try #require(Browser.csrf(in: form))
-            let taken = try await browser.post(client, "/signup", [("csrf", csrf), ("handle", "ada"), ("password", Self.password)])
+            let taken = try await browser.post(
+                client,
+                "/signup",
+                [("csrf", csrf), ("handle", "ada"), ("password", Self.password)]
+            )
             #expect(taken.status == .conflict)
             #expect(String(buffer: taken.body).contains("@ada belongs to someone else"))
-            let short = try await browser.post(client, "/signup", [("csrf", csrf), ("handle", "bob"), ("password", "short")])
+            let short = try await browser.post(
+                client,
+                "/signup",
+                [("csrf", csrf), ("handle", "bob"), ("password", "short")]
+            )
             #expect(short.status == .unprocessableContent)
             #expect(String(buffer: short.body).contains("8–72 bytes"))
             let badHandle = try await browser.post(

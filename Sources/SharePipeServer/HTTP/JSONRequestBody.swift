@@ -5,15 +5,16 @@ import Hummingbird
 /// into a `Decodable`, answering every way it can go wrong with the right problem: 415 for another
 /// media type, 413 over `limit`, 400 for a body that cannot be read, bytes that are not JSON or a
 /// member of the wrong type, 422 for a missing member or a value its field does not take (an id
-/// that is not a UUID, a word outside its set).
+/// that is not a UUID, a word outside its set) or text holding a NUL (``NULCharacterRule``).
 enum JSONRequestBody {
     static func decode<T: Decodable>(_: T.Type, from request: Request, limit: Int) async throws -> T {
         guard ShareSubmission.acceptsContentType(request.headers[.contentType]) else {
             throw ProblemDetails.unsupportedMediaType(received: request.headers[.contentType])
         }
-        let body = try await request.collectBody(upTo: limit)
+        let body = Data(try await request.collectBody(upTo: limit).readableBytesView)
+        let value: T
         do {
-            return try JSONDecoder().decode(T.self, from: Data(body.readableBytesView))
+            value = try JSONDecoder().decode(T.self, from: body)
         } catch DecodingError.keyNotFound(let key, let context) {
             throw ProblemDetails.validationFailed([
                 .init(pointer: Self.pointer(context.codingPath + [key]), detail: "This member is required.")
@@ -30,6 +31,10 @@ enum JSONRequestBody {
         } catch {
             throw ProblemDetails.malformedJSON(detail: "The body is not a JSON object of the expected shape.")
         }
+        if let pointer = NULCharacterRule.pointer(inJSON: body) {
+            throw ProblemDetails.validationFailed([.init(pointer: pointer, detail: NULCharacterRule.detail)])
+        }
+        return value
     }
 
     private static func jsonName(_ type: Any.Type) -> String {

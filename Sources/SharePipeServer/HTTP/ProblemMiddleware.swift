@@ -45,10 +45,27 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         var headers = HTTPFields()
         headers[.contentType] = ProblemDetails.mediaType
         if let retryAfter = problem.retryAfter { headers[.retryAfter] = String(retryAfter) }
+        if let challenge = problem.bearerChallenge { headers[.wwwAuthenticate] = challenge }
         return Response(
             status: HTTPResponse.Status(code: problem.status),
             headers: headers,
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: problem.jsonData()))
         )
+    }
+}
+
+extension ProblemDetails {
+    /// The `WWW-Authenticate` challenge the problem is sent with: every 401 carries one (RFC 9110
+    /// §11.6.1), naming the `Bearer` scheme the API takes, with RFC 6750 §3.1's error code when a
+    /// token was sent and refused (`invalid_token`) or lacks the scope (`insufficient_scope`, 403).
+    var bearerChallenge: String? {
+        switch type {
+        case TypeURI.tokenInvalid, TypeURI.tokenRevoked, TypeURI.tokenExpired:
+            #"Bearer realm="SharePipe", error="invalid_token""#
+        case TypeURI.insufficientScope:
+            #"Bearer realm="SharePipe", error="insufficient_scope""#
+        default:
+            status == 401 ? #"Bearer realm="SharePipe""# : nil
+        }
     }
 }

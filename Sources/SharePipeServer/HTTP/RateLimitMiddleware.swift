@@ -27,8 +27,10 @@ struct RateLimitMiddleware: RouterMiddleware {
         if let perAddress, let address = context.remoteAddress?.ipAddress, let wait = perAddress.take(address) {
             throw ProblemDetails.rateLimited(retryAfter: wait)
         }
+        // Keyed by the token as authentication reads it, so rewriting the header (`bearer`, extra
+        // spaces) does not open a new bucket.
         if let perToken, let authorization = request.headers[.authorization],
-            let wait = perToken.take(DeviceToken.hash(authorization))
+            let wait = perToken.take(DeviceToken.hash(BearerToken.token(in: authorization) ?? authorization))
         {
             throw ProblemDetails.rateLimited(retryAfter: wait)
         }

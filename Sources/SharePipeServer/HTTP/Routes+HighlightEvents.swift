@@ -10,7 +10,8 @@ extension ServerContext {
     /// that reconnects with `Last-Event-ID` gets every change it missed (changes are kept 7 days;
     /// past that, or with an id its stream never sent, it gets one event with `"reset": true` and
     /// should reload the shelf). A comment line
-    /// every 15 s keeps proxies from closing the stream; the stream ends when the server shuts down.
+    /// every 15 s keeps proxies from closing the stream; the stream ends when the server shuts down,
+    /// and when its token no longer signs in (checked before every batch and every recheck).
     /// Changes arrive at once through the database's notifications, and at most
     /// ``ServerConfiguration/shelfEventRecheckInterval`` (5 s) late when a notification was lost.
     func addHighlightEventsRoute(to router: Router<ServerRequestContext>) {
@@ -57,6 +58,10 @@ extension ServerContext {
                     }
                     var quiet = Duration.zero
                     while !Task.isCancelled && !Task.isShuttingDownGracefully {
+                        // The token is checked again before every batch and every recheck: a device
+                        // revoked (or an account deleted) while its stream is open stops receiving
+                        // within the recheck interval.
+                        guard (try? await self.principal(request, allowing: [.app])) != nil else { break }
                         let events = try await storage.shelfEvents(userID: user, after: position, limit: 500)
                         if let last = events.last {
                             position = last.sequence

@@ -31,19 +31,35 @@ enum CSRFProtection {
     }
 
     /// Whether a form post carrying `formToken` may be trusted.
-    static func allows(_ request: Request, formToken: String?) -> Bool {
+    static func allows(_ request: Request, formToken: String?, publicURL: URL?) -> Bool {
         guard let formToken, let cookie = request.cookies[cookieName]?.value,
             DeviceToken.constantTimeEquals(formToken, cookie)
         else { return false }
         if request.headers[HTTPField.Name("Sec-Fetch-Site")!]?.lowercased() == "cross-site" { return false }
         if let origin = request.headers[.origin] {
-            guard let host = URLComponents(string: origin)?.host, let authority = request.head.authority else {
-                return false
+            guard let components = URLComponents(string: origin), let host = components.host else { return false }
+            let port = components.port.map { ":\($0)" } ?? ""
+            if let authority = request.head.authority, (host + port).lowercased() == authority.lowercased() {
+                return true
             }
-            let port = URLComponents(string: origin)?.port.map { ":\($0)" } ?? ""
-            return (host + port).lowercased() == authority.lowercased()
+            // Behind a proxy that rewrites Host, the page's origin is the public URL's.
+            return publicURL.map { Self.origin(of: $0) == Self.origin(of: components) } ?? false
         }
         return true
+    }
+
+    /// `scheme://host[:port]` in lowercase, the default port left out, as browsers send `Origin`.
+    private static func origin(of url: URL) -> String? {
+        URLComponents(url: url, resolvingAgainstBaseURL: false).flatMap { origin(of: $0) }
+    }
+
+    private static func origin(of components: URLComponents) -> String? {
+        guard let scheme = components.scheme?.lowercased(), let host = components.host?.lowercased() else {
+            return nil
+        }
+        let defaultPort = scheme == "https" ? 443 : scheme == "http" ? 80 : nil
+        let port = components.port.flatMap { $0 == defaultPort ? nil : ":\($0)" } ?? ""
+        return scheme + "://" + host + port
     }
 
     private static let prefix = "spc_"

@@ -16,7 +16,8 @@ extension ServerContext {
         router.post("/signin") { request, context in
             let form = try await WebForm.decode(SignInForm.self, from: request)
             do {
-                guard CSRFProtection.allows(request, formToken: form.csrf) else { throw ProblemDetails.csrfFailed }
+                guard CSRFProtection.allows(request, formToken: form.csrf, publicURL: self.configuration.publicURL)
+                else { throw ProblemDetails.csrfFailed }
                 let user = try await self.signIn(
                     handle: form.handle,
                     password: form.password,
@@ -34,7 +35,8 @@ extension ServerContext {
         router.post("/signup") { request, _ in
             let form = try await WebForm.decode(SignUpForm.self, from: request)
             do {
-                guard CSRFProtection.allows(request, formToken: form.csrf) else { throw ProblemDetails.csrfFailed }
+                guard CSRFProtection.allows(request, formToken: form.csrf, publicURL: self.configuration.publicURL)
+                else { throw ProblemDetails.csrfFailed }
                 let user = try await self.signUp(
                     handle: form.handle,
                     displayName: form.displayName ?? "",
@@ -47,7 +49,7 @@ extension ServerContext {
         }
         router.post("/signout") { request, _ in
             let form = try await WebForm.decode(SignOutForm.self, from: request)
-            guard CSRFProtection.allows(request, formToken: form.csrf) else {
+            guard CSRFProtection.allows(request, formToken: form.csrf, publicURL: self.configuration.publicURL) else {
                 return self.messagePage(ProblemDetails.csrfFailed)
             }
             if let token = request.cookies[SessionCookie.name]?.value {

@@ -251,7 +251,9 @@ extension ServerContext {
         guard let user = try await webUser(request) else { return Response.redirect(to: "/signin") }
         do {
             let form = try await WebForm.decode(Form.self, from: request)
-            guard CSRFProtection.allows(request, formToken: form.csrf) else { throw ProblemDetails.csrfFailed }
+            guard CSRFProtection.allows(request, formToken: form.csrf, publicURL: self.configuration.publicURL) else {
+                throw ProblemDetails.csrfFailed
+            }
             return try await handle(user, form, form.csrf ?? "")
         } catch let problem as ProblemDetails {
             return messagePage(problem)

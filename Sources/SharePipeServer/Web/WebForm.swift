@@ -1,7 +1,8 @@
 import Foundation
 import Hummingbird
 
-/// Reads an `application/x-www-form-urlencoded` form post of at most `limit` bytes.
+/// Reads an `application/x-www-form-urlencoded` form post of at most `limit` bytes; a field holding a
+/// NUL is refused (``NULCharacterRule``).
 enum WebForm {
     static let limit = 16 << 10
 
@@ -13,9 +14,13 @@ enum WebForm {
                 expected: "application/x-www-form-urlencoded"
             )
         }
-        let body = try await request.collectBody(upTo: limit)
+        let body = String(buffer: try await request.collectBody(upTo: limit))
+        let nulFields = NULCharacterRule.pointers(inForm: body)
+        guard nulFields.isEmpty else {
+            throw ProblemDetails.validationFailed(nulFields.map { .init(pointer: $0, detail: NULCharacterRule.detail) })
+        }
         do {
-            return try URLEncodedFormDecoder().decode(T.self, from: String(buffer: body))
+            return try URLEncodedFormDecoder().decode(T.self, from: body)
         } catch {
             throw ProblemDetails.validationFailed([
                 .init(pointer: "/", detail: "The form is missing a field; reload the page and try again.")
