@@ -51,6 +51,14 @@ let package = Package(
             name: "LinkPreviewCore",
             swiftSettings: swiftSettings
         ),
+        // The wire contract the server and its clients share: what a share submission may be (read,
+        // validated, limited as the server does) and RFC 9457 problems. Foundation only, so the Kit can
+        // refuse a share the server would refuse before it saves it.
+        .target(
+            name: "SharePipeProtocol",
+            dependencies: ["LinkPreviewCore"],
+            swiftSettings: swiftSettings
+        ),
         // The fetcher: a URL in, `LinkMetadata` out, safely (address policy, limits, deadlines) and cached.
         .target(
             name: "LinkPreview",
@@ -70,7 +78,7 @@ let package = Package(
         .target(
             name: "SharePipeServer",
             dependencies: [
-                "LinkPreview", "LinkPreviewCore",
+                "LinkPreview", "LinkPreviewCore", "SharePipeProtocol",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -95,7 +103,7 @@ let package = Package(
         // with the install marker, the uploader and the extension's decision flow. Foundation only.
         .target(
             name: "SharePipeKit",
-            dependencies: ["LinkPreviewCore"],
+            dependencies: ["LinkPreviewCore", "SharePipeProtocol"],
             swiftSettings: swiftSettings
         ),
         // A scriptable loopback HTTP server for the fetcher's tests and benchmarks.
@@ -152,7 +160,8 @@ let package = Package(
         .testTarget(
             name: "SharePipeServerTests",
             dependencies: [
-                "SharePipeServer", "LinkPreview", "LinkPreviewCore", "LinkPreviewTesting", "TestSupport",
+                "SharePipeServer", "SharePipeProtocol", "LinkPreview", "LinkPreviewCore", "LinkPreviewTesting",
+                "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "SQLKit", package: "sql-kit"),

@@ -372,6 +372,43 @@ struct ShareInboxTests {
         #expect(try watcher.nextAttemptDate() != nil)
     }
 
+    /// Each of these was saved and then refused by the server for good: parked forever, with a
+    /// message to "change" what cannot be changed.
+    @Test("A share the server would refuse is not saved, with the server's reason")
+    func undeliverableSharesAreNotSaved() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let inbox = try ShareInbox(folder: folder.url)
+        let link = URL(string: "https://example.com/a")!
+        let refused: [(String, ShareItem, [ShareAttachment.Content], String)] = [
+            ("nothing", ShareItem(), [], "needs `url`"),
+            (
+                "an image alone", ShareItem(), [.init(name: "a.png", contentType: "image/png", data: Data([1]))],
+                "needs `url`"
+            ),
+            ("text without a link", ShareItem(text: "just words"), [], "link"),
+            ("a mail link", ShareItem(url: URL(string: "mailto:ada@example.com")!), [], "http"),
+            (
+                "a URL over 2,048 bytes",
+                ShareItem(url: URL(string: "https://example.com/" + String(repeating: "a", count: 2100))!), [], "2048"
+            ),
+            (
+                "a note over 2,000 characters", ShareItem(url: link, note: String(repeating: "n", count: 2001)), [],
+                "2000"
+            ),
+            ("a recipient that is no handle", ShareItem(url: link, recipients: ["bob smith"]), [], "handle"),
+        ]
+        for (name, item, attachments, reason) in refused {
+            let error = #expect(throws: ShareInboxError.self, "\(name)") {
+                try inbox.add(item, attachments: attachments)
+            }
+            #expect(error?.code == .invalid, "\(name)")
+            #expect(error?.message.contains(reason) == true, "\(name): \(error?.message ?? "")")
+        }
+        #expect(inbox.count == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path + "/attachments").isEmpty)
+    }
+
     @Test("A backoff written while the clock was ahead does not park an item beyond the longest wait")
     func clockThatWasAhead() {
         let now = Date()

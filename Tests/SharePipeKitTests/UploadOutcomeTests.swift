@@ -82,4 +82,21 @@ struct UploadOutcomeTests {
         let json = String(decoding: try item.submissionBody(), as: UTF8.self)
         #expect(json == #"{"note":"hi","recipients":["@bob"],"url":"https://example.com/a"}"#)
     }
+
+    /// The server takes a link or text with a link, not both: words shared beside a link (a title, a
+    /// comment) go with it as the note, after the sharer's own.
+    @Test("A link shared with words beside it sends them as the note; words that only repeat the link are dropped")
+    func linkWithText() throws {
+        let link = URL(string: "https://example.com/a")!
+        var item = ShareItem(url: link, text: "Worth reading", note: "for Bob")
+        #expect(
+            String(decoding: try item.submissionBody(), as: UTF8.self)
+                == #"{"note":"for Bob\n\nWorth reading","url":"https://example.com/a"}"#
+        )
+        #expect(item.deliveryProblem == nil)
+        item = ShareItem(url: link, text: "https://example.com/a")
+        #expect(String(decoding: try item.submissionBody(), as: UTF8.self) == #"{"url":"https://example.com/a"}"#)
+        item = ShareItem(text: "see https://example.com/b")
+        #expect(String(decoding: try item.submissionBody(), as: UTF8.self) == #"{"text":"see https://example.com/b"}"#)
+    }
 }

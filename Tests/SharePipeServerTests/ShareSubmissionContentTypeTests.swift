@@ -1,3 +1,4 @@
+import SharePipeProtocol
 import SharePipeServer
 import Testing
 

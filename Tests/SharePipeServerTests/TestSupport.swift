@@ -1,4 +1,5 @@
 import Foundation
+import SharePipeProtocol
 import SharePipeServer
 import Testing
 

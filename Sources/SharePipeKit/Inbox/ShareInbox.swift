@@ -80,10 +80,13 @@ public final class ShareInbox: Sendable {
     ///   - attachments: Files to store beside the record.
     /// - Returns: The item as stored (with its attachment records).
     /// - Throws: ``ShareInboxError`` — `full` (the inbox is at a limit: nothing was written),
-    ///   `itemTooLarge`, `invalid` (the item would not read back), `duplicate` (an item with this id is
-    ///   already there), `io`.
+    ///   `itemTooLarge`, `invalid` (the server would refuse it: ``ShareItem/deliveryProblem``; or it
+    ///   would not read back), `duplicate` (an item with this id is already there), `io`.
     @discardableResult
     public func add(_ item: ShareItem, attachments: [ShareAttachment.Content] = []) throws -> ShareItem {
+        if let problem = item.deliveryProblem {
+            throw ShareInboxError(code: .invalid, message: "The server would refuse this share: \(problem)")
+        }
         try checkSize(of: attachments)
         // (Checked again under the inbox lock; checked here first so that writing attachments never
         // touches those of an item already stored under this id.)

@@ -1,15 +1,27 @@
 public import Foundation
 import LinkPreviewCore
+import SharePipeProtocol
 
 extension ShareItem {
-    /// The body of `POST /v1/shares` for this item (the server's `ShareSubmission`): the URL, text,
-    /// note, recipients, and the provided metadata's title, summary, site name, best icon and best
-    /// image. Attachments stay on the device: the server's API has no attachment upload yet.
+    /// The body of `POST /v1/shares` for this item (the server's `ShareSubmission`): the URL or the
+    /// text, the note, recipients, and the provided metadata's title, summary, site name, best icon
+    /// and best image. Attachments stay on the device: the server's API has no attachment upload yet.
+    ///
+    /// The server takes a link or text with a link, not both; an app that shares a link with words
+    /// beside it (its title, a comment) has those words sent as the note, after the sharer's own note
+    /// (text that only repeats the link is left out).
     public func submissionBody() throws -> Data {
         var body: [String: Any] = [:]
         if let url { body["url"] = url.absoluteString }
-        if let text, !text.isEmpty { body["text"] = text }
-        if let note, !note.isEmpty { body["note"] = note }
+        var noteParts = [note].compactMap(Self.nonBlank)
+        if let text = Self.nonBlank(text) {
+            if let url {
+                if text != url.absoluteString { noteParts.append(text) }
+            } else {
+                body["text"] = text
+            }
+        }
+        if !noteParts.isEmpty { body["note"] = noteParts.joined(separator: "\n\n") }
         if !recipients.isEmpty { body["recipients"] = recipients }
         if let provided {
             var fields: [String: Any] = [:]
@@ -21,5 +33,21 @@ extension ShareItem {
             if !fields.isEmpty { body["provided"] = fields }
         }
         return try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys, .withoutEscapingSlashes])
+    }
+
+    /// Why the server would refuse this item, in its own words, or `nil` when it would take it: the
+    /// body is read by the server's own reader (`ShareSubmission.decode`, with the server's default
+    /// ``ShareLimits``), so a share it can never accept is refused before it is saved rather than kept
+    /// forever. A server configured with smaller limits can still refuse what passes here.
+    public var deliveryProblem: String? {
+        guard let body = try? submissionBody() else { return "Its details cannot be written as JSON." }
+        guard case .failure(let problem) = ShareSubmission.decode(Array(body)) else { return nil }
+        let fields = (problem.errors ?? []).map(\.detail)
+        return ([problem.detail].compactMap { $0 } + fields).joined(separator: " ")
+    }
+
+    private static func nonBlank(_ text: String?) -> String? {
+        guard let text, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
+        return text
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SharePipeProtocol
 
 extension ServerContext {
     /// The account whose handle and password these are. Attempts are limited per handle and per

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import SharePipeProtocol
 
 extension ServerContext {
     /// The principal of a request's `Authorization: Bearer` token, checked on every request (a

@@ -2,6 +2,7 @@ import HTTPTypes
 import NIOCore
 import NIOHTTP1
 import NIOHTTPTypes
+import SharePipeProtocol
 
 /// What HTTP/1.1 asks of a server's connection that Hummingbird's HTTP/1 channel leaves undone, in
 /// one handler between the HTTP codec and Hummingbird, which sees every request and response of the

@@ -1,5 +1,6 @@
 import NIOCore
 import NIOHTTP1
+import SharePipeProtocol
 
 /// What a request's HTTP/1 head says that Hummingbird's codec drops on its way to `HTTPRequest`: the
 /// protocol version and every `Host` line. It sits between NIO's HTTP/1 parser and that codec.

@@ -1,4 +1,5 @@
 import NIOHTTP1
+import SharePipeProtocol
 
 extension HTTP1Rules {
     /// Why a request's `Host` lines cannot be served, if they cannot (RFC 9112 §3.2): an HTTP/1.1

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import NIOHTTP1
+import SharePipeProtocol
 
 /// What HTTP/1.1 says about a request's head, as ``HTTP1ConnectionHandler`` applies it: pure
 /// functions of the head or the parser's error.

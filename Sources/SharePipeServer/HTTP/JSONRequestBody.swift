@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import SharePipeProtocol
 
 /// Reads small JSON request bodies (everything but the share submission, which has its own reader)
 /// into a `Decodable`, answering every way it can go wrong with the right problem: 415 for another

@@ -1,4 +1,5 @@
 import Foundation
+import SharePipeProtocol
 
 /// No text a client sends may hold the NUL character (U+0000): PostgreSQL refuses it in `text`
 /// (a 500 before this rule), and SQLite keeps a string only up to it (a name silently cut short).

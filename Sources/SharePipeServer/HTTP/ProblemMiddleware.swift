@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import SharePipeProtocol
 
 /// Turns every error into an RFC 9457 `application/problem+json` response: ``ProblemDetails`` as
 /// they are, an unreachable database as 503 with `Retry-After`, Hummingbird's HTTP errors by their

@@ -1,4 +1,5 @@
 import Hummingbird
+import SharePipeProtocol
 
 /// Limits `/v1/` requests per bearer token and per peer address (token buckets; a limit of 0 turns
 /// that one off). Past a limit: 429 problem+json with `Retry-After`.

@@ -1,5 +1,6 @@
 import Hummingbird
 import NIOCore
+import SharePipeProtocol
 
 extension Request {
     /// The whole body, at most `limit` bytes, with every way reading it can fail answered as the

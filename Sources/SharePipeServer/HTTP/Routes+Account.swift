@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import SharePipeProtocol
 
 extension ServerContext {
     func addAccountRoutes(to router: Router<ServerRequestContext>) {

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import SharePipeProtocol
 
 extension ServerContext {
     /// Conversations: start one, list mine, read one with its messages, the "Show in Shared with

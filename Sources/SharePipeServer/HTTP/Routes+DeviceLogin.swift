@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import SharePipeProtocol
 
 extension ServerContext {
     /// `POST /v1/devices`: signs a new device in with a handle and password and returns its two

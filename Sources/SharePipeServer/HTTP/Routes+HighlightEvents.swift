@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import ServiceLifecycle
+import SharePipeProtocol
 
 extension ServerContext {
     /// `GET /v1/highlights/events`: the shelf's live changes as Server-Sent Events (the

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import SharePipeProtocol
 
 extension ServerContext {
     /// The Shared with You shelf and its actions. App tokens only; a link that is not on the

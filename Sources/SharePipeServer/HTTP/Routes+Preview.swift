@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import LinkPreview
 import LinkPreviewCore
+import SharePipeProtocol
 
 extension ServerContext {
     func addPreviewRoutes(to router: Router<ServerRequestContext>) {

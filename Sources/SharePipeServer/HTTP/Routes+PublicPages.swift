@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import LinkPreviewCore
+import SharePipeProtocol
 
 extension ServerContext {
     /// Public share pages: `PUT`/`DELETE /v1/shares/{id}/public` publish and take down a share's page,

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import SharePipeProtocol
 
 extension ServerContext {
     /// The largest page of shares. (A `limit` over it is lowered to it.)

@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import SharePipeProtocol
 
 extension ServerContext {
     /// The longest `Idempotency-Key` accepted.

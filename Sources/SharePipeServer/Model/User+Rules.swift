@@ -1,3 +1,5 @@
+import SharePipeProtocol
+
 extension User {
     /// `text` as a handle (lower-cased, without a leading `@`), or nil when it breaks the rule: 1–32
     /// of `a`–`z`, `0`–`9` and `_`, any letter case. The same rule as ``ShareRecipient``'s.

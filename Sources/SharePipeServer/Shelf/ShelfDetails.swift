@@ -1,6 +1,7 @@
 import Foundation
 import LinkPreviewCore
 import SQLKit
+import SharePipeProtocol
 
 /// Everything a page of shelf items shows beyond `shelf_items` itself, in two queries whatever the
 /// page size: the sources (attributions) with their sharers, conversations, the sharers' provided
@@ -63,7 +64,10 @@ struct ShelfDetails: Sendable {
             details.sources[link, default: []].append(source)
             details.users[source.senderID] = try Database.user(row)
             if try !row.decodeNil(column: "conversation_title") {
-                details.conversationTitles[source.conversationID] = try row.decode(column: "conversation_title", as: String.self)
+                details.conversationTitles[source.conversationID] = try row.decode(
+                    column: "conversation_title",
+                    as: String.self
+                )
             }
             if try !row.decodeNil(column: "affinity") {
                 details.affinity[source.senderID] = try row.decode(column: "affinity", as: Int.self)

@@ -1,5 +1,6 @@
 public import Foundation
 import SQLKit
+import SharePipeProtocol
 
 extension Database {
     /// Starts a conversation of `creatorID` with the users of `handles`: with one other person and no

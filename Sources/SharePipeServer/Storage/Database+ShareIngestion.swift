@@ -1,5 +1,6 @@
 import Foundation
 import SQLKit
+import SharePipeProtocol
 
 extension Database {
     /// How long an in-flight key blocks its replays before it counts as abandoned. Keys are written

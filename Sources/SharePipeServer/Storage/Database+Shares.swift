@@ -1,6 +1,7 @@
 public import Foundation
 import LinkPreviewCore
 import SQLKit
+import SharePipeProtocol
 
 /// A share as recorded, with its link.
 public struct RecordedShare: Sendable, Hashable, Codable {

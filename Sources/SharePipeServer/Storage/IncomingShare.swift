@@ -1,4 +1,5 @@
 public import Foundation
+public import SharePipeProtocol
 
 /// A share as a request submits it, with what makes its recording idempotent: what
 /// ``Storage/ingestShare(_:response:)`` records exactly once per idempotency key and user.

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import SharePipeProtocol
 
 extension ServerContext {
     /// The web page's accounts: sign up, sign in, sign out (the signed-in pages are in

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import SharePipeProtocol
 
 /// Reads an `application/x-www-form-urlencoded` form post of at most `limit` bytes; a field holding a
 /// NUL is refused (``NULCharacterRule``).

@@ -45,7 +45,7 @@ extension ProblemDetails {
 
 extension ProblemDetails {
     /// 422: a `cursor` query parameter this API did not give.
-    static var invalidCursor: ProblemDetails {
+    package static var invalidCursor: ProblemDetails {
         validationFailed([.init(pointer: "cursor", detail: "Not a cursor this API gave.")])
     }
 }

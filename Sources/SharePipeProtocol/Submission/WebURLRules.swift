@@ -1,18 +1,18 @@
-internal import Foundation
+package import Foundation
 import LinkPreviewCore
 
 /// The rules every URL in a share must meet: absolute `http` or `https`, a host, a port in
 /// 1…65535 if one is given, no user name or password, no whitespace or control characters, and
 /// at most a limit of bytes as stored. Other characters outside RFC 3986 (an IDN host, accented
 /// letters in a path) are accepted and encoded as a browser would, keeping the escapes already there.
-enum WebURLRules {
+package enum WebURLRules {
     /// Checks a URL string.
     /// - Parameters:
     ///   - string: The URL as sent; surrounding whitespace is ignored.
     ///   - field: How to name the field in a message, such as "`url`".
     ///   - maxLength: The most UTF-8 bytes of the stored URL.
     /// - Returns: The URL, or what is wrong with it as a sentence for a field error.
-    static func check(_ string: String, field: String, maxLength: Int) -> Result<URL, FieldProblem> {
+    package static func check(_ string: String, field: String, maxLength: Int) -> Result<URL, FieldProblem> {
         let trimmed = string.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else {
             return .failure(FieldProblem("\(field) is empty; send an absolute http or https URL."))
@@ -33,14 +33,14 @@ enum WebURLRules {
     /// kept (``URLResolver/parseAbsolute(_:maxLength:)``), where `URL(string:)` would encode the `%` of
     /// every escape again (`%E2%82%AC` → `%25E2%2582%25AC`) as soon as one character needs encoding.
     /// Foundation's own reading is the last resort, so a check can still say what is wrong.
-    static func parse(_ text: String) -> URL? {
+    package static func parse(_ text: String) -> URL? {
         URL(string: text, encodingInvalidCharacters: false)
             ?? URLResolver.parseAbsolute(text, maxLength: .max)
             ?? URL(string: text)
     }
 
     /// Checks a parsed URL; see ``check(_:field:maxLength:)-(String,_,_)``.
-    static func check(_ url: URL, field: String, maxLength: Int) -> Result<URL, FieldProblem> {
+    package static func check(_ url: URL, field: String, maxLength: Int) -> Result<URL, FieldProblem> {
         guard let scheme = url.scheme?.lowercased() else {
             return .failure(FieldProblem("\(field) is not absolute; send an absolute http or https URL."))
         }
@@ -65,10 +65,10 @@ enum WebURLRules {
 }
 
 /// What is wrong with one field, as a sentence; becomes a ``ProblemDetails/FieldError``.
-struct FieldProblem: Error, Hashable {
-    var detail: String
+package struct FieldProblem: Error, Hashable {
+    package var detail: String
 
-    init(_ detail: String) {
+    package init(_ detail: String) {
         self.detail = detail
     }
 }
