@@ -32,7 +32,9 @@ public struct ServerConfiguration: Sendable {
     public var maintenanceInterval: Duration = .seconds(60)
     /// Expired previews queued for a refresh per housekeeping round. Default 100.
     public var refreshesPerRound = 100
-    /// How long an idempotency key is kept after its first use. Default 48 h (the promise is 24 h).
+    /// How long an idempotency key's stored response is kept after its first use. Default 48 h. The
+    /// key itself and the share it made are kept for good: a retry later still gets its share back
+    /// (a response built again from the share), never a second share.
     public var idempotencyKeyRetention: Duration = .seconds(48 * 3600)
     /// How long a fetch stays in the database cache. Default 30 days.
     public var previewCacheRetention: Duration = .seconds(30 * 24 * 3600)

@@ -5,12 +5,13 @@ import HummingbirdTesting
 import LinkPreview
 import LinkPreviewCore
 import LinkPreviewTesting
+import SQLKit
 import Synchronization
 import Testing
 
 @testable import SharePipeServer
 
-@Suite("Housekeeping: refreshes that revalidate, the database cache, forgetting old idempotency keys")
+@Suite("Housekeeping: refreshes that revalidate, the database cache, forgetting old idempotency responses")
 struct MaintenanceTests {
     @Test("The database cache keeps an entry across lookups, replaces it and removes it", arguments: TestDatabase.all)
     func databaseCache(database: TestDatabase) async throws {
@@ -82,8 +83,10 @@ struct MaintenanceTests {
         try await site.shutdown()
     }
 
-    @Test("An idempotency key past its retention is forgotten: the key may then be used for a new share")
-    func forgetsOldKeys() async throws {
+    @Test(
+        "Past its retention a key's stored response is forgotten, not the key: a retry still gets its share"
+    )
+    func forgetsOldResponses() async throws {
         try await ServerFixture.run(configure: { $0.idempotencyKeyRetention = .zero }) { fixture, client in
             func post(_ url: String) async throws -> HTTPResponse.Status {
                 try await client.execute(
@@ -97,7 +100,21 @@ struct MaintenanceTests {
             #expect(try await post("https://example.com/b") == .unprocessableContent)
             try await Task.sleep(for: .milliseconds(5))
             await fixture.context.maintenance.runOnce()
-            #expect(try await post("https://example.com/b") == .created)
+            let stored = try await fixture.context.database.run { sql in
+                try await sql.raw("SELECT response FROM idempotency_keys").all().map {
+                    try $0.decode(column: "response", as: String?.self)
+                }
+            }
+            #expect(stored == [nil], "the response is forgotten, the key kept")
+            // The same request again is the same share (a response built from it), never a second one.
+            #expect(try await post("https://example.com/a") == .created)
+            #expect(try await post("https://example.com/b") == .unprocessableContent)
+            let list = try await client.execute(
+                uri: "/v1/shares",
+                method: .get,
+                headers: ServerFixture.headers(token: fixture.appToken)
+            )
+            #expect((try ServerFixture.json(list)["shares"] as? [[String: Any]])?.count == 1)
         }
     }
 }

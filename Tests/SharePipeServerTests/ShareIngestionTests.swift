@@ -56,6 +56,66 @@ struct ShareIngestionTests {
         }
     }
 
+    /// An app not opened for days after its answer was lost retries with the same key: before, the
+    /// key was gone after 48 h and the share was recorded a second time.
+    @Test(
+        "A retry after the stored response was forgotten gets its share back, never a second one",
+        arguments: TestDatabase.all
+    )
+    func retryAfterTheResponseWasForgotten(database: TestDatabase) async throws {
+        try await ServerFixture.run(on: database) { fixture, client in
+            // A new link (the transaction path), then the same link again (the batched path).
+            let bodies = [
+                ("late-1", #"{"url": "https://example.com/late", "note": "first"}"#),
+                ("late-2", #"{"url": "https://example.com/late", "note": "second"}"#),
+            ]
+            var firstIDs: [String] = []
+            for (key, body) in bodies {
+                let response = try await client.execute(
+                    uri: "/v1/shares",
+                    method: .post,
+                    headers: ServerFixture.headers(token: fixture.shareToken, key: key),
+                    body: ServerFixture.body(body)
+                )
+                #expect(response.status == .created)
+                firstIDs.append(
+                    try #require((try ServerFixture.json(response)["share"] as? [String: Any])?["id"] as? String)
+                )
+            }
+            let forgotten = try await fixture.context.database.forgetIdempotencyResponses(
+                createdBefore: Date().addingTimeInterval(60)
+            )
+            #expect(forgotten == 2)
+            for ((key, body), id) in zip(bodies, firstIDs) {
+                let retry = try await client.execute(
+                    uri: "/v1/shares",
+                    method: .post,
+                    headers: ServerFixture.headers(token: fixture.shareToken, key: key),
+                    body: ServerFixture.body(body)
+                )
+                #expect(retry.status == .created)
+                #expect(retry.headers[HTTPField.Name("Idempotent-Replayed")!] == "true")
+                #expect(retry.headers[.location] == "/v1/shares/\(id)")
+                let share = try ServerFixture.json(retry)["share"] as? [String: Any]
+                #expect(share?["id"] as? String == id)
+            }
+            // The key still knows its body: another one under it is refused, as within the 48 h.
+            let other = try await client.execute(
+                uri: "/v1/shares",
+                method: .post,
+                headers: ServerFixture.headers(token: fixture.shareToken, key: "late-1"),
+                body: ServerFixture.body(#"{"url": "https://example.com/other"}"#)
+            )
+            #expect(other.status == .unprocessableContent)
+            let list = try await client.execute(
+                uri: "/v1/shares",
+                method: .get,
+                headers: ServerFixture.headers(token: fixture.appToken)
+            )
+            #expect((try ServerFixture.json(list)["shares"] as? [[String: Any]])?.count == 2)
+        }
+    }
+
     @Test("One link per normalised URL: two shares of URL variants share it", arguments: TestDatabase.all)
     func oneLinkPerURL(database: TestDatabase) async throws {
         try await ServerFixture.run(on: database) { fixture, client in

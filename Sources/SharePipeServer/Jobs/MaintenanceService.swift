@@ -3,8 +3,9 @@ import Logging
 import ServiceLifecycle
 
 /// The server's housekeeping, every ``ServerConfiguration/maintenanceInterval``: queues refreshes
-/// of expired previews (at most ``ServerConfiguration/refreshesPerRound`` a round), forgets
-/// idempotency keys older than ``ServerConfiguration/idempotencyKeyRetention``, deletes expired web
+/// of expired previews (at most ``ServerConfiguration/refreshesPerRound`` a round), forgets the
+/// stored responses of idempotency keys older than ``ServerConfiguration/idempotencyKeyRetention``
+/// (the keys and their shares stay, so a late retry is still a replay), deletes expired web
 /// sessions, prunes the fetcher's database cache and drops shelf events older than 7 days. Every statement is safe to run from several
 /// server processes at once.
 struct MaintenanceService: Service {
@@ -26,7 +27,9 @@ struct MaintenanceService: Service {
             let refreshes = try await storage.enqueueRefreshes(limit: configuration.refreshesPerRound)
             if refreshes > 0 { worker.notify() }
             let retention = Double(configuration.idempotencyKeyRetention.components.seconds)
-            let keys = try await storage.deleteIdempotencyKeys(createdBefore: Date().addingTimeInterval(-retention))
+            let keys = try await storage.forgetIdempotencyResponses(
+                createdBefore: Date().addingTimeInterval(-retention)
+            )
             let sessions = try await storage.deleteExpiredSessions()
             let cacheAge = Double(configuration.previewCacheRetention.components.seconds)
             let cached = try await storage.prunePreviewCache(storedBefore: Date().addingTimeInterval(-cacheAge))
@@ -35,7 +38,7 @@ struct MaintenanceService: Service {
                 logger.info(
                     "maintenance",
                     metadata: [
-                        "refreshes.queued": "\(refreshes)", "idempotency_keys.deleted": "\(keys)",
+                        "refreshes.queued": "\(refreshes)", "idempotency_keys.forgotten": "\(keys)",
                         "sessions.deleted": "\(sessions)", "preview_cache.deleted": "\(cached)",
                     ]
                 )

@@ -35,12 +35,24 @@ extension Database {
         }
     }
 
-    /// Forgets idempotency keys first used before `date`; returns how many.
+    /// Forgets the stored responses of idempotency keys first used before `date`, and returns how many
+    /// keys it changed. A key and the share it made are kept, so a client retrying days later (an app
+    /// not opened since its answer was lost) gets its share back rather than a second one (see
+    /// ``takeIdempotencyKey(userID:key:fingerprint:response:in:)``): about 150 bytes a share instead
+    /// of its whole response. Keys written before they named their share are deleted, as before.
     @discardableResult
-    public func deleteIdempotencyKeys(createdBefore date: Date) async throws -> Int {
-        try await deleteRows(
-            "DELETE FROM idempotency_keys WHERE created_at < \(bind: Self.milliseconds(date)) RETURNING 1 AS deleted"
+    public func forgetIdempotencyResponses(createdBefore date: Date) async throws -> Int {
+        let cutoff = Self.milliseconds(date)
+        let forgotten = try await deleteRows(
+            """
+            UPDATE idempotency_keys SET response = NULL
+            WHERE created_at < \(bind: cutoff) AND share_id IS NOT NULL AND response IS NOT NULL RETURNING 1 AS changed
+            """
         )
+        let deleted = try await deleteRows(
+            "DELETE FROM idempotency_keys WHERE created_at < \(bind: cutoff) AND share_id IS NULL RETURNING 1 AS deleted"
+        )
+        return forgotten + deleted
     }
 
     /// Deletes web sessions past their expiry; returns how many.

@@ -38,6 +38,7 @@ extension Database {
                 userID: incoming.principal.user.id,
                 key: incoming.idempotencyKey,
                 fingerprint: incoming.fingerprint,
+                response: response,
                 in: sql
             ) {
                 return decided
@@ -53,10 +54,15 @@ extension Database {
     /// Holds `key` for `userID` inside the caller's transaction: nil when the request goes ahead, else
     /// why not: the stored response of an earlier identical request, a different body, or a request
     /// holding the key right now.
+    ///
+    /// A key outlives its stored response (``forgetIdempotencyResponses(createdBefore:)``): it keeps
+    /// the share it made, and a retry days later gets a response built again by `response` from that
+    /// share as it is now, instead of recording the share a second time.
     func takeIdempotencyKey(
         userID: UUID,
         key: String,
         fingerprint: String,
+        response: @Sendable (RecordedShare) throws -> (status: Int, body: String),
         in sql: any SQLDatabase
     ) async throws -> IngestOutcome? {
         let now = Clock.millisecondsNow()
@@ -65,21 +71,39 @@ extension Database {
         }
         guard
             let row = try await sql.raw(
-                "SELECT fingerprint, state, status, response, created_at FROM idempotency_keys WHERE user_id = \(bind: userID.uuidString) AND key = \(bind: key)"
+                "SELECT fingerprint, state, status, response, created_at, share_id FROM idempotency_keys WHERE user_id = \(bind: userID.uuidString) AND key = \(bind: key)"
             ).first()
         else { return nil }
         guard try row.decode(column: "fingerprint", as: String.self) == fingerprint else { return .mismatch }
         if try row.decode(column: "state", as: String.self) == "done" {
-            return .replay(
-                status: try row.decode(column: "status", as: Int.self),
-                body: try row.decode(column: "response", as: String.self)
-            )
+            let status = try row.decode(column: "status", as: Int.self)
+            if let body = try row.decode(column: "response", as: String?.self) {
+                return .replay(status: status, body: body)
+            }
+            // The response was forgotten; the share it named is still there (shares are deleted only
+            // with their account, whose requests no longer authenticate).
+            guard let shareID = try row.decode(column: "share_id", as: String?.self).flatMap(UUID.init),
+                let recorded = try await recordedShare(id: shareID, userID: userID, in: sql)
+            else { return nil }
+            return .replay(status: status, body: try response(recorded).body)
         }
         // A key taken in flight by an earlier version: abandoned after a while, then taken over.
         guard now - (try row.decode(column: "created_at", as: Int64.self)) > Self.abandonedAfterMilliseconds else {
             return .inFlight
         }
         return nil
+    }
+
+    /// The share `id` of `userID` with its link, as recorded (the link as it is now).
+    private func recordedShare(id: UUID, userID: UUID, in sql: any SQLDatabase) async throws -> RecordedShare? {
+        guard
+            let share = try await sql.raw(
+                "SELECT s.*, l.url AS link_url FROM shares s JOIN links l ON l.id = s.link_id WHERE s.id = \(bind: id.uuidString) AND s.user_id = \(bind: userID.uuidString)"
+            ).first().map(Self.share),
+            let link = try await sql.raw("SELECT * FROM links WHERE id = \(bind: share.linkID.uuidString)").first()
+                .map(Self.link)
+        else { return nil }
+        return RecordedShare(share: share, link: link, linkIsNew: false)
     }
 
     /// A share without recipients of a link already known: the link is looked up, the response built,
@@ -193,11 +217,11 @@ extension Database {
         // A key abandoned in flight by an earlier version is taken over here.
         try await sql.raw(
             """
-            INSERT INTO idempotency_keys (user_id, key, fingerprint, state, status, response, created_at)
+            INSERT INTO idempotency_keys (user_id, key, fingerprint, state, status, response, created_at, share_id)
             VALUES (\(bind: columns.userID), \(bind: incoming.idempotencyKey), \(bind: incoming.fingerprint),
-                    'done', \(bind: status), \(bind: body), \(bind: columns.createdAt))
+                    'done', \(bind: status), \(bind: body), \(bind: columns.createdAt), \(bind: columns.id))
             ON CONFLICT (user_id, key) DO UPDATE SET state = 'done', status = excluded.status,
-                response = excluded.response
+                response = excluded.response, share_id = excluded.share_id
             """
         ).run()
         return (recorded, status, body)

@@ -170,6 +170,11 @@ enum Migrations {
             name: "server secrets (the image relay's signing key)",
             statements: ["CREATE TABLE server_secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL)"]
         ),
+        Migration(
+            version: 8,
+            name: "idempotency keys remember the share they made",
+            statements: ["ALTER TABLE idempotency_keys ADD COLUMN share_id TEXT"]
+        ),
     ]
 
     static func apply(to database: Database, logger: Logger) async throws {

@@ -74,7 +74,7 @@ public protocol Storage: Sendable {
     @discardableResult
     func enqueueRefreshes(limit: Int) async throws -> Int
     @discardableResult
-    func deleteIdempotencyKeys(createdBefore date: Date) async throws -> Int
+    func forgetIdempotencyResponses(createdBefore date: Date) async throws -> Int
     @discardableResult
     func deleteExpiredSessions() async throws -> Int
     @discardableResult

@@ -103,8 +103,8 @@ struct StorageBatches: Sendable {
                         created_at bigint)),
                 locked AS (SELECT input.*, pg_try_advisory_xact_lock(hashtext(lock_name)) AS held FROM input),
                 taken AS (
-                    INSERT INTO idempotency_keys (user_id, key, fingerprint, state, status, response, created_at)
-                    SELECT user_id, key, fingerprint, 'done', status, response, created_at FROM locked WHERE held
+                    INSERT INTO idempotency_keys (user_id, key, fingerprint, state, status, response, created_at, share_id)
+                    SELECT user_id, key, fingerprint, 'done', status, response, created_at, id FROM locked WHERE held
                     ON CONFLICT (user_id, key) DO NOTHING RETURNING user_id, key),
                 recorded AS (
                     INSERT INTO shares (id, user_id, device_id, link_id, note, provided, recipients, created_at)
@@ -144,9 +144,9 @@ struct StorageBatches: Sendable {
         let recorded = try await connections.transaction { sql in
             let taken = try await sql.raw(
                 """
-                INSERT INTO idempotency_keys (user_id, key, fingerprint, state, status, response, created_at)
+                INSERT INTO idempotency_keys (user_id, key, fingerprint, state, status, response, created_at, share_id)
                 SELECT value ->> 'user_id', value ->> 'key', value ->> 'fingerprint', 'done', value ->> 'status',
-                       value ->> 'response', value ->> 'created_at'
+                       value ->> 'response', value ->> 'created_at', value ->> 'id'
                 FROM json_each(\(bind: input)) WHERE true
                 ON CONFLICT (user_id, key) DO NOTHING RETURNING user_id, key
                 """
