@@ -14,12 +14,14 @@ struct ConversationTests {
     func lifecycle(database: TestDatabase) async throws {
         try await ServerFixture.run(on: database) { fixture, client in
             let world = try await ShelfWorld.make(fixture, client)
-            let first = try ServerFixture.json(
-                try await world.request("ada", .post, "/v1/conversations", #"{"members": ["@bob"]}"#)
-            )
-            let again = try ServerFixture.json(
-                try await world.request("bob", .post, "/v1/conversations", #"{"members": ["ada"]}"#)
-            )
+            let firstResponse = try await world.request("ada", .post, "/v1/conversations", #"{"members": ["@bob"]}"#)
+            let againResponse = try await world.request("bob", .post, "/v1/conversations", #"{"members": ["ada"]}"#)
+            // 201 only when made: the second request finds the pair's direct conversation (RFC 9110 §15.3.2).
+            #expect(firstResponse.status == .created)
+            #expect(againResponse.status == .ok)
+            #expect(againResponse.headers[.location] == firstResponse.headers[.location])
+            let first = try ServerFixture.json(firstResponse)
+            let again = try ServerFixture.json(againResponse)
             #expect(first["kind"] as? String == "direct")
             #expect(first["id"] as? String == again["id"] as? String)
 

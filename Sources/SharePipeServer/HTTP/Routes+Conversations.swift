@@ -24,14 +24,15 @@ extension ServerContext {
                 errors.append(.init(pointer: "/title", detail: "Use 1–\(Conversation.maxTitleLength) characters."))
             }
             guard errors.isEmpty else { throw ProblemDetails.validationFailed(errors) }
-            let conversation = try await Self.validating("/members") {
+            let (conversation, isNew) = try await Self.validating("/members") {
                 try await self.storage.createConversation(
                     creatorID: principal.user.id,
                     handles: body.members.compactMap(User.handle(from:)),
                     title: title
                 )
             }
-            var response = try jsonResponse(conversation, status: .created)
+            // 201 for a conversation this request made; 200 for the direct one that already existed.
+            var response = try jsonResponse(conversation, status: isNew ? .created : .ok)
             response.headers[.location] = "/v1/conversations/\(conversation.id.uuidString)"
             return response
         }

@@ -6,14 +6,19 @@ extension Database {
     /// Starts a conversation of `creatorID` with the users of `handles`: with one other person and no
     /// title, their direct conversation (the existing one if there is one); otherwise a new group.
     /// Throws ``StorageError/Code/invalid`` naming unknown handles.
-    public func createConversation(creatorID: UUID, handles: [String], title: String?) async throws -> Conversation {
-        let id = try await transaction { sql in
+    /// - Returns: The conversation, and whether this call made it (false: the direct one existed).
+    public func createConversation(
+        creatorID: UUID,
+        handles: [String],
+        title: String?
+    ) async throws -> (conversation: Conversation, isNew: Bool) {
+        let (id, isNew) = try await transaction { sql in
             let others = try await Self.users(handles: handles, excluding: creatorID, in: sql)
             guard !others.isEmpty else { throw StorageError.invalid("Name at least one other person.") }
             if others.count == 1, title == nil {
                 return try await self.directConversation(creatorID, others[0], in: sql)
             }
-            return try await self.insertConversation(
+            let id = try await self.insertConversation(
                 kind: .group,
                 title: title,
                 memberKey: nil,
@@ -21,11 +26,12 @@ extension Database {
                 members: [creatorID] + others,
                 in: sql
             )
+            return (id, true)
         }
         guard let conversation = try await conversation(id: id, viewerID: creatorID) else {
             throw StorageError.notFound("The conversation vanished.")
         }
-        return conversation
+        return (conversation, isNew)
     }
 
     /// The conversations a share's recipients name, inside the caller's transaction: one for the
@@ -41,7 +47,7 @@ extension Database {
         if !handles.isEmpty {
             let others = try await Self.users(handles: handles, excluding: senderID, in: sql)
             if others.count == 1 {
-                ids.append(try await directConversation(senderID, others[0], in: sql))
+                ids.append(try await directConversation(senderID, others[0], in: sql).id)
             } else if others.count > 1 {
                 let members = ([senderID] + others).map(\.uuidString).sorted()
                 let key = "group:" + members.joined(separator: ",")
@@ -196,14 +202,14 @@ extension Database {
 
     // MARK: Inside transactions
 
-    /// The direct conversation of two users, made if missing.
-    func directConversation(_ a: UUID, _ b: UUID, in sql: any SQLDatabase) async throws -> UUID {
+    /// The direct conversation of two users, made if missing (`isNew`).
+    func directConversation(_ a: UUID, _ b: UUID, in sql: any SQLDatabase) async throws -> (id: UUID, isNew: Bool) {
         let key = "direct:" + [a.uuidString, b.uuidString].sorted().joined(separator: ",")
         try await lockForCreation("conversation \(key)", in: sql)
         if let row = try await sql.raw("SELECT id FROM conversations WHERE member_key = \(bind: key)").first() {
-            return UUID(uuidString: try row.decode(column: "id", as: String.self)) ?? UUID()
+            return (UUID(uuidString: try row.decode(column: "id", as: String.self)) ?? UUID(), false)
         }
-        return try await insertConversation(
+        let id = try await insertConversation(
             kind: .direct,
             title: nil,
             memberKey: key,
@@ -211,6 +217,7 @@ extension Database {
             members: [a, b],
             in: sql
         )
+        return (id, true)
     }
 
     func insertConversation(

@@ -33,7 +33,11 @@ public protocol Storage: Sendable {
     /// Starts a conversation of `creatorID` with the users of `handles`: with one other person and no
     /// title, their direct conversation (the existing one if there is one); otherwise a new group.
     /// Throws ``StorageError/Code/invalid`` naming unknown handles.
-    func createConversation(creatorID: UUID, handles: [String], title: String?) async throws -> Conversation
+    func createConversation(
+        creatorID: UUID,
+        handles: [String],
+        title: String?
+    ) async throws -> (conversation: Conversation, isNew: Bool)
     /// The conversations `userID` is in, most recently created first.
     func conversations(userID: UUID) async throws -> [Conversation]
     /// A conversation `viewerID` is in; nil when there is none or the viewer is not in it.
