@@ -99,4 +99,19 @@ struct UploadOutcomeTests {
         item = ShareItem(text: "see https://example.com/b")
         #expect(String(decoding: try item.submissionBody(), as: UTF8.self) == #"{"text":"see https://example.com/b"}"#)
     }
+
+    @Test("Retry-After is read as seconds or as an HTTP date; a date past means at once")
+    func retryAfterForms() {
+        let now = Date(timeIntervalSince1970: 784_111_777)  // Sun, 06 Nov 1994 08:49:37 GMT
+        #expect(UploadOutcome.retryAfterDelay("120", now: now) == .seconds(120))
+        #expect(UploadOutcome.retryAfterDelay("Sun, 06 Nov 1994 08:51:37 GMT", now: now) == .seconds(120))
+        #expect(UploadOutcome.retryAfterDelay("Sun, 06 Nov 1994 08:00:00 GMT", now: now) == .seconds(0))
+        #expect(UploadOutcome.retryAfterDelay("soon", now: now) == nil)
+        let classified = Self.classify(503, ["Retry-After": "Wed, 01 Jan 2098 00:00:00 GMT"])
+        guard case .transient(_, let wait?) = classified else {
+            Issue.record("503 with a date: \(classified)")
+            return
+        }
+        #expect(wait > .seconds(86_400))
+    }
 }

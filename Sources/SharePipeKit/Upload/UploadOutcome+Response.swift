@@ -17,8 +17,7 @@ extension UploadOutcome {
     ///   - header: Looks up a response header by name, case-insensitively.
     ///   - body: The response body (a `ShareCreated` object, or `application/problem+json`).
     public static func classify(status: Int, header: (String) -> String?, body: Data) -> UploadOutcome {
-        let retryAfter = header("Retry-After").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-            .map { Duration.seconds(max(0, $0)) }
+        let retryAfter = header("Retry-After").flatMap { retryAfterDelay($0, now: Date()) }
         switch status {
         case 201:
             guard let shareID = Self.shareID(in: body) else {
@@ -66,6 +65,24 @@ extension UploadOutcome {
                 retryAfter: retryAfter
             )
         }
+    }
+
+    /// A `Retry-After` value as a wait (RFC 9110 §10.2.3): delay seconds, or an HTTP date (a wait
+    /// until then; none for a date past). `nil` for anything else.
+    package static func retryAfterDelay(_ value: String, now: Date) -> Duration? {
+        let text = value.trimmingCharacters(in: .whitespaces)
+        if let seconds = Int(text) { return .seconds(max(0, seconds)) }
+        guard let date = httpDate.date(from: text) else { return nil }
+        return .seconds(max(0, Int(date.timeIntervalSince(now).rounded(.up))))
+    }
+
+    /// The IMF-fixdate form of an HTTP date (`Sun, 06 Nov 1994 08:49:37 GMT`), the one servers send.
+    private static var httpDate: DateFormatter {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter
     }
 
     /// Whether the answer is an RFC 9457 problem (`application/problem+json`, parameters allowed).
