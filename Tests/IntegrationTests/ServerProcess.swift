@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import Synchronization
 
 /// The `sharepipe` executable built beside this test bundle, run as a real process.
 struct ServerProcess {
@@ -61,7 +62,18 @@ struct ServerProcess {
                 _ = try? handle?.seekToEnd()
                 return handle
             }
-            process.standardOutput = output ?? FileHandle.nullDevice
+            // The server says it listens once it holds the port. Until then a /health answer on the
+            // port may come from another test's server that holds it (this one then fails to bind):
+            // taken for this one, every request went to a server that knew none of its tokens.
+            let announced = ListeningAnnouncement()
+            let stdout = Pipe()
+            stdout.fileHandleForReading.readabilityHandler = { handle in
+                let data = handle.availableData
+                guard !data.isEmpty else { return handle.readabilityHandler = nil }  // the end of the output
+                output?.write(data)
+                announced.read(data)
+            }
+            process.standardOutput = stdout
             process.standardError = output ?? FileHandle.nullDevice
             try process.run()
             // A debug build migrating its database on a loaded machine can take a while to answer;
@@ -70,6 +82,7 @@ struct ServerProcess {
             while ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(50))
                 guard process.isRunning else { break }
+                guard announced.isListening else { continue }
                 if let response = try? await client.execute(
                     HTTPClientRequest(url: "http://127.0.0.1:\(port)/health"),
                     timeout: .seconds(1)
@@ -115,4 +128,19 @@ struct ServerProcess {
         process.waitUntilExit()
         return process.terminationStatus
     }
+}
+
+/// Whether a `sharepipe serve` process has printed that it listens (its port is its own).
+final class ListeningAnnouncement: Sendable {
+    private let seen = Mutex("")
+
+    func read(_ data: Data) {
+        seen.withLock { text in
+            if !text.contains(Self.line) { text = String((text + String(decoding: data, as: UTF8.self)).suffix(4096)) }
+        }
+    }
+
+    var isListening: Bool { seen.withLock { $0.contains(Self.line) } }
+
+    private static let line = "SharePipe is listening on"
 }
