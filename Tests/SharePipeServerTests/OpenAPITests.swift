@@ -19,6 +19,28 @@ struct OpenAPITests {
         #expect(try Self.operations() == Set(APIRoutes.all.map(\.description)))
     }
 
+    /// A client generated from the document must know every status the server can answer: the rate
+    /// limit (429) and an unreachable database (503) on every `/v1/` route, 413 and 415 wherever a
+    /// body is read.
+    @Test("Every operation lists the statuses every route of its kind can answer")
+    func listsTheSharedStatuses() throws {
+        let document = try #require(try JSONSerialization.jsonObject(with: APIRoutes.openAPIDocument) as? [String: Any])
+        let paths = try #require(document["paths"] as? [String: [String: Any]])
+        for (path, operations) in paths {
+            for (method, value) in operations {
+                guard let operation = value as? [String: Any] else { continue }
+                let responses = Set((operation["responses"] as? [String: Any] ?? [:]).keys)
+                var expected: Set<String> = []
+                if path.hasPrefix("/v1/") { expected.formUnion(["429", "503"]) }
+                if operation["requestBody"] != nil { expected.formUnion(["413", "415"]) }
+                #expect(
+                    expected.isSubset(of: responses),
+                    "\(method.uppercased()) \(path) lacks \(expected.subtracting(responses).sorted())"
+                )
+            }
+        }
+    }
+
     @Test(
         "Every route answers: protected ones 401 without a token, open reads 200, open posts 415 without a body; /openapi.json serves the document"
     )
