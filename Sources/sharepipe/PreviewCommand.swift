@@ -67,6 +67,7 @@ struct PreviewCommand: AsyncParsableCommand {
         var policy = FetchPolicy()
         policy.addresses.allowList = allow.compactMap(AllowRule.init)
         policy.addresses.allowedPorts.formUnion(allowPort)
+        policy.addresses.allowanceWording = AllowanceWording(networkOption: "--allow", portOption: "--allow-port")
         return MetadataProvider.Configuration(
             timeout: .milliseconds(Int(timeout * 1000)),
             includeSubresources: !noSubresources,

@@ -129,6 +129,10 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.publicURL = publicURLText.flatMap(URL.init(string:))
         configuration.preview.policy.addresses.allowList = allowFetchFrom.compactMap(AllowRule.init)
         configuration.preview.policy.addresses.allowedPorts.formUnion(allowFetchPort)
+        configuration.preview.policy.addresses.allowanceWording = AllowanceWording(
+            networkOption: "--allow-fetch-from",
+            portOption: "--allow-fetch-port"
+        )
         let context = try await ServerContext.start(configuration: configuration, logger: logger)
         let (host, port, signUp, database) = (host, port, signUp, configuration.database)
         let application = context.application { _ in

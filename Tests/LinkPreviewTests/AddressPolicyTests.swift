@@ -308,14 +308,14 @@ struct AddressPolicyTests {
         let loopback = try #require(try check("http://127.1/").failureValue)
         #expect(
             loopback.description
-                == "127.0.0.1 is a loopback address; SharePipe does not fetch from it. Allow it with --allow 127.0.0.0/8 if you mean to."
+                == "127.0.0.1 is a loopback address; SharePipe does not fetch from it. Add 127.0.0.0/8 to the address policy's allowList if you mean to."
         )
         let mapped = try #require(try check("http://[::ffff:10.1.2.3]/").failureValue)
         #expect(mapped.description.hasPrefix("::ffff:10.1.2.3 is a private network (RFC 1918) address;"))
-        #expect(mapped.description.contains("--allow 10.0.0.0/8"))
+        #expect(mapped.description.contains("Add 10.0.0.0/8 to the address policy's allowList"))
         let unique = try #require(try check("http://[fd00::1]/").failureValue)
         #expect(unique.description.hasPrefix("fd00::1 is a unique local address;"))
-        #expect(unique.description.contains("--allow fc00::/7"))
+        #expect(unique.description.contains("Add fc00::/7 to"))
         let ietf = try #require(try check("http://192.0.0.8/").failureValue)
         #expect(ietf.description.hasPrefix("192.0.0.8 is an IETF protocol assignment address;"))
         let local = try #require(try check("http://printer.local/").failureValue)
@@ -331,9 +331,42 @@ struct AddressPolicyTests {
             try check("ftp://a.example/").failureValue?.description
                 == "SharePipe fetches only http and https URLs, not ftp: URLs."
         )
-        #expect(try check("http://a.example:8080/").failureValue?.description.contains("--allow-port 8080") == true)
+        #expect(
+            try check("http://a.example:8080/").failureValue?.description.contains(
+                "Add 8080 to the address policy's allowedPorts"
+            ) == true
+        )
         #expect(try check("http://u:p@a.example/").failureValue?.description.contains("user name or password") == true)
         #expect(try check("http://a..b/").failureValue?.description.contains("\"a..b\" is not a host name") == true)
+    }
+}
+
+@Suite("Address policy: how a refusal says to allow")
+struct AllowanceWordingTests {
+    /// `sharepipe serve` has no `--allow`: its refusals named the preview command's options.
+    @Test("A refusal names the options of whatever set the policy, or the policy's properties")
+    func wordingFollowsThePolicy() throws {
+        var policy = AddressPolicy()
+        policy.allowanceWording = AllowanceWording(
+            networkOption: "--allow-fetch-from",
+            portOption: "--allow-fetch-port"
+        )
+        let url = try #require(URL(string: "http://10.0.0.1/"))
+        #expect(
+            policy.check(url: url).failureValue?.description.contains("Allow it with --allow-fetch-from 10.0.0.0/8")
+                == true
+        )
+        let port = try #require(URL(string: "http://a.example:1/"))
+        #expect(
+            policy.check(url: port).failureValue?.description.contains("Allow it with --allow-fetch-port 1") == true
+        )
+        let mixed = policy.vet(host: "a.example", addresses: [IPAddress("8.8.8.8")!, IPAddress("10.0.0.1")!])
+        #expect(
+            mixed.failureValue?.description.contains("Allow it with --allow-fetch-from 10.0.0.0/8 or a.example") == true
+        )
+        for refusal in [policy.check(url: url).failureValue, policy.check(url: port).failureValue] {
+            #expect(refusal?.description.contains("--allow ") == false)
+        }
     }
 }
 

@@ -17,21 +17,25 @@ extension AddressPolicy {
     ///   the URL is refused.
     public func check(url: URL) -> Result<HostCheck, AddressRefusal> {
         let scheme = (url.scheme ?? "").lowercased()
-        guard scheme == "http" || scheme == "https" else { return .failure(AddressRefusal(.unsupportedScheme(scheme))) }
+        guard scheme == "http" || scheme == "https" else {
+            return .failure(AddressRefusal(.unsupportedScheme(scheme), wording: allowanceWording))
+        }
         let authority = AddressPolicy.rawAuthority(of: url.absoluteString)
         if url.user(percentEncoded: true) != nil || url.password(percentEncoded: true) != nil
             || authority?.utf8.contains(UInt8(ascii: "@")) == true
         {
-            return .failure(AddressRefusal(.userInfo))
+            return .failure(AddressRefusal(.userInfo, wording: allowanceWording))
         }
         guard let foundationHost = url.host(percentEncoded: true), !foundationHost.isEmpty, let authority,
             let host = AddressPolicy.writtenHost(in: authority, agreeingWith: foundationHost)
         else {
-            return .failure(AddressRefusal(.invalidHost(url.host(percentEncoded: true) ?? "")))
+            return .failure(
+                AddressRefusal(.invalidHost(url.host(percentEncoded: true) ?? ""), wording: allowanceWording)
+            )
         }
         let port = url.port ?? (scheme == "https" ? 443 : 80)
         guard (1...65535).contains(port), allowedPorts.contains(port) else {
-            return .failure(AddressRefusal(.portNotAllowed(port)))
+            return .failure(AddressRefusal(.portNotAllowed(port), wording: allowanceWording))
         }
         return check(host: host)
     }
@@ -43,15 +47,17 @@ extension AddressPolicy {
     public func check(host: String) -> Result<HostCheck, AddressRefusal> {
         switch HostLiteral(host: host) {
         case nil:
-            return .failure(AddressRefusal(.invalidHost(host)))
+            return .failure(AddressRefusal(.invalidHost(host), wording: allowanceWording))
         case .address(let address):
             if let range = blockedRange(for: address) {
-                return .failure(AddressRefusal(.blockedAddress(address, rangeName: range.name)))
+                return .failure(
+                    AddressRefusal(.blockedAddress(address, rangeName: range.name), wording: allowanceWording)
+                )
             }
             return .success(.literal(address))
         case .name(let name):
             if let rule = blockedNameRule(for: name) {
-                return .failure(AddressRefusal(.blockedHostName(name, rule: rule)))
+                return .failure(AddressRefusal(.blockedHostName(name, rule: rule), wording: allowanceWording))
             }
             return .success(.name(name))
         }

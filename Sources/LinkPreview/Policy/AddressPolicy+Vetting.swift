@@ -17,12 +17,12 @@ extension AddressPolicy {
         let name: String
         switch HostLiteral(host: host) {
         case nil:
-            return .failure(AddressRefusal(.invalidHost(host)))
+            return .failure(AddressRefusal(.invalidHost(host), wording: allowanceWording))
         case .address(let address):
             name = address.description
         case .name(let parsed):
             if let rule = blockedNameRule(for: parsed) {
-                return .failure(AddressRefusal(.blockedHostName(parsed, rule: rule)))
+                return .failure(AddressRefusal(.blockedHostName(parsed, rule: rule), wording: allowanceWording))
             }
             name = parsed
         }
@@ -31,13 +31,17 @@ extension AddressPolicy {
         for address in addresses where seen.insert(address).inserted {
             unique.append(address)
         }
-        guard !unique.isEmpty else { return .failure(AddressRefusal(.noAddresses(host: name))) }
+        guard !unique.isEmpty else {
+            return .failure(AddressRefusal(.noAddresses(host: name), wording: allowanceWording))
+        }
         if allowList.contains(where: { $0.allows(name: name) }) { return .success(unique) }
         let blocked = unique.lazy.compactMap { address in self.blockedRange(for: address).map { (address, $0) } }
         guard let (address, range) = blocked.first else { return .success(unique) }
         if blocked.count == unique.count {
-            return .failure(AddressRefusal(.blockedAddress(address, rangeName: range.name)))
+            return .failure(AddressRefusal(.blockedAddress(address, rangeName: range.name), wording: allowanceWording))
         }
-        return .failure(AddressRefusal(.mixedAnswer(host: name, blocked: address, rangeName: range.name)))
+        return .failure(
+            AddressRefusal(.mixedAnswer(host: name, blocked: address, rangeName: range.name), wording: allowanceWording)
+        )
     }
 }

@@ -39,6 +39,9 @@ public struct AddressPolicy: Sendable {
     /// Whether names without a dot (`intranet`, `wiki`) may be fetched. Default `false`: the resolver completes
     /// them with the machine's search domains, so they name internal hosts, never public sites.
     public var allowsSingleLabelHosts: Bool
+    /// How a refusal tells its reader to allow what was refused: in the words of whatever sets this
+    /// policy (a command's options, a configuration's keys). Default: the policy's own properties.
+    public var allowanceWording = AllowanceWording()
 
     /// The names blocked by default, each with every name below it:
     ///

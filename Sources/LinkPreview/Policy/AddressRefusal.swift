@@ -4,7 +4,7 @@
 /// if case .failure(let refusal) = policy.check(url: URL(string: "http://127.1/")!) {
 ///     print(refusal)
 ///     // 127.0.0.1 is a loopback address; SharePipe does not fetch from it.
-///     // Allow it with --allow 127.0.0.0/8 if you mean to.
+///     // Add 127.0.0.0/8 to the address policy's allowList if you mean to.
 /// }
 /// ```
 public struct AddressRefusal: Error, Sendable, Hashable, CustomStringConvertible {
@@ -30,10 +30,13 @@ public struct AddressRefusal: Error, Sendable, Hashable, CustomStringConvertible
 
     /// The rule that refused.
     public let reason: Reason
+    /// How ``description`` says to allow what was refused.
+    public let wording: AllowanceWording
 
     /// Creates a refusal.
-    public init(_ reason: Reason) {
+    public init(_ reason: Reason, wording: AllowanceWording = AllowanceWording()) {
         self.reason = reason
+        self.wording = wording
     }
 
     /// A sentence for the person who sent the link: what was refused, why, and how to allow it if that is wanted.
@@ -47,21 +50,20 @@ public struct AddressRefusal: Error, Sendable, Hashable, CustomStringConvertible
                 + "Remove the part before @ from the link."
         case .portNotAllowed(let port):
             return "Port \(port) is not an allowed port (80 and 443 unless configured); SharePipe does not fetch "
-                + "from it. Allow it with --allow-port \(port) if you mean to."
+                + "from it. \(wording.allowPort(port)) if you mean to."
         case .blockedHostName(let name, let rule):
             let what =
                 rule == AddressPolicy.singleLabelRule
                 ? "a single-label host name, which resolves through search domains to internal hosts"
                 : "a local or private host name (\(rule))"
-            return "\(name) is \(what); SharePipe does not fetch from it. Allow it with --allow \(name) "
-                + "if you mean to."
+            return "\(name) is \(what); SharePipe does not fetch from it. \(wording.allow(name)) if you mean to."
         case .blockedAddress(let address, let rangeName):
             return "\(address) is \(AddressRefusal.article(rangeName)) \(rangeName) address; SharePipe does not "
-                + "fetch from it. Allow it with --allow \(AddressRefusal.allowance(for: address)) if you mean to."
+                + "fetch from it. \(wording.allow(AddressRefusal.allowance(for: address))) if you mean to."
         case .mixedAnswer(let host, let address, let rangeName):
             return "\(host) resolves to public addresses and also to \(address), \(AddressRefusal.article(rangeName)) "
-                + "\(rangeName) address; SharePipe refuses the whole answer rather than pick one. Allow "
-                + "\(AddressRefusal.allowance(for: address)) or \(host) with --allow if you mean to."
+                + "\(rangeName) address; SharePipe refuses the whole answer rather than pick one. "
+                + "\(wording.allow("\(AddressRefusal.allowance(for: address)) or \(host)")) if you mean to."
         case .noAddresses(let host):
             return "\(host) resolved to no address; SharePipe has nothing to connect to. Check the host name."
         case .invalidHost(let host):
@@ -85,5 +87,32 @@ public struct AddressRefusal: Error, Sendable, Hashable, CustomStringConvertible
         let lowered = word.lowercased()
         if lowered.hasPrefix("uni") { return "a" }
         return lowered.first.map { "aeiou".contains($0) } == true || word.hasPrefix("IETF") ? "an" : "a"
+    }
+}
+
+/// How a refusal says to allow what it refused, in the words of whatever set the policy: `sharepipe
+/// preview` names its `--allow` options, `sharepipe serve` its `--allow-fetch-from` ones, and a
+/// program using the library the policy's properties (the default).
+public struct AllowanceWording: Sendable, Hashable {
+    /// The option that allows a network or host (`--allow`), or `nil` for ``AddressPolicy/allowList``.
+    public var networkOption: String?
+    /// The option that allows a port (`--allow-port`), or `nil` for ``AddressPolicy/allowedPorts``.
+    public var portOption: String?
+
+    /// Creates a wording; `nil` options name the policy's properties.
+    public init(networkOption: String? = nil, portOption: String? = nil) {
+        self.networkOption = networkOption
+        self.portOption = portOption
+    }
+
+    /// "Allow it with --allow 10.0.0.0/8", or "Add 10.0.0.0/8 to the address policy's allowList".
+    func allow(_ networksOrHosts: String) -> String {
+        networkOption.map { "Allow it with \($0) \(networksOrHosts)" }
+            ?? "Add \(networksOrHosts) to the address policy's allowList"
+    }
+
+    /// "Allow it with --allow-port 8080", or "Add 8080 to the address policy's allowedPorts".
+    func allowPort(_ port: Int) -> String {
+        portOption.map { "Allow it with \($0) \(port)" } ?? "Add \(port) to the address policy's allowedPorts"
     }
 }
