@@ -18,6 +18,23 @@ struct WebShelfTests {
         return browser
     }
 
+    @Test("My links lists shares to nobody, those addressed only to oneself too, however many went to others")
+    func myLinks() async throws {
+        try await ServerFixture.run { fixture, client in
+            let world = try await ShelfWorld.make(fixture, client)
+            _ = try await world.share("ada", "https://example.com/plain", to: [])
+            _ = try await world.share("ada", "https://example.com/to-self", to: ["@ada"])
+            for index in 0..<101 {
+                _ = try await world.share("ada", "https://example.com/to-bob/\(index)", to: ["@bob"])
+            }
+            var browser = try await Self.signedIn(fixture)
+            let page = String(buffer: try await browser.get(client, "/mine").body)
+            #expect(page.contains("https://example.com/plain"))
+            #expect(page.contains("https://example.com/to-self"))
+            #expect(!page.contains("https://example.com/to-bob"))
+        }
+    }
+
     @Test("Cards with attribution, pin into the Pinned section, remove for good, a link's page, and Open")
     func shelfPage() async throws {
         try await ServerFixture.run { fixture, client in

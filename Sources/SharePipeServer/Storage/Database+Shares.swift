@@ -41,6 +41,21 @@ extension Database {
         }
     }
 
+    /// The user's shares that went to nobody, newest first, at most `limit`: "saved for me", shared
+    /// without recipients or only to themself (no conversation got them).
+    public func savedShares(userID: UUID, limit: Int) async throws -> [Share] {
+        try await run { sql in
+            try await sql.raw(
+                """
+                SELECT s.*, l.url AS link_url FROM shares s JOIN links l ON l.id = s.link_id
+                WHERE s.user_id = \(bind: userID.uuidString)
+                  AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.share_id = s.id)
+                ORDER BY s.created_at DESC, s.id DESC LIMIT \(bind: limit)
+                """
+            ).all().map(Self.share)
+        }
+    }
+
     /// One share of the user's (nil for anyone else's: their existence is not disclosed).
     public func share(id: UUID, userID: UUID) async throws -> Share? {
         try await run { sql in

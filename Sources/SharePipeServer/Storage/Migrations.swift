@@ -175,6 +175,11 @@ enum Migrations {
             name: "idempotency keys remember the share they made",
             statements: ["ALTER TABLE idempotency_keys ADD COLUMN share_id TEXT"]
         ),
+        Migration(
+            version: 9,
+            name: "messages by share (which shares went to nobody)",
+            statements: ["CREATE INDEX messages_by_share ON messages (share_id)"]
+        ),
     ]
 
     static func apply(to database: Database, logger: Logger) async throws {

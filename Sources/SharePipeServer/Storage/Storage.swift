@@ -124,6 +124,8 @@ public protocol Storage: Sendable {
         before cursor: ShareCursor?,
         limit: Int
     ) async throws -> [Share]
+    /// The user's shares that went to nobody (no recipients, or only themself), newest first.
+    func savedShares(userID: UUID, limit: Int) async throws -> [Share]
     /// One share of the user's (nil for anyone else's: their existence is not disclosed).
     func share(id: UUID, userID: UUID) async throws -> Share?
     /// A link, if the user shared it or it was shared with them (links are not browsable by id

@@ -72,8 +72,9 @@ extension ServerContext {
         }
         router.get("/mine") { request, _ in
             try await self.page(request) { user, csrf in
-                let shares = try await self.storage.shares(userID: user.id, before: nil, limit: 100)
-                    .filter(\.recipients.isEmpty)
+                // Shares to nobody, also those addressed only to oneself, found by the database among all of
+                // the user's shares (not among the newest 100, which may all have gone to others).
+                let shares = try await self.storage.savedShares(userID: user.id, limit: 100)
                     .map { share in
                         WebMinePage.Item(
                             url: share.url.absoluteString,
