@@ -56,10 +56,16 @@ struct ConversationTests {
             #expect(try await world.request("cat", .delete, "/v1/conversations/\(id)/members/cat").status == .noContent)
             #expect(try await world.shelfURLs("cat").isEmpty)
             #expect(try await world.request("cat", .get, "/v1/conversations/\(id)").status == .notFound)
+            // Down to two (ada, bob, dan → ada and bob): nobody may be removed below two, anyone may leave.
+            #expect(try await world.request("ada", .delete, "/v1/conversations/\(id)/members/dan").status == .noContent)
+            let belowTwo = try await world.request("ada", .delete, "/v1/conversations/\(id)/members/bob")
+            #expect(belowTwo.status == .unprocessableContent)
+            #expect(String(buffer: belowTwo.body).contains("at least two members"))
+            #expect(try await world.request("bob", .delete, "/v1/conversations/\(id)/members/bob").status == .noContent)
             let unknownMember = try await world.request("ada", .post, "/v1/conversations", #"{"members": ["@zed"]}"#)
             #expect(unknownMember.status == .unprocessableContent)
             let messages =
-                try ServerFixture.json(try await world.request("bob", .get, "/v1/conversations/\(id)"))["messages"]
+                try ServerFixture.json(try await world.request("ada", .get, "/v1/conversations/\(id)"))["messages"]
                 as? [[String: Any]]
             #expect(messages?.count == 1)
         }

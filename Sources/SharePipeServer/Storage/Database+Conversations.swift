@@ -138,6 +138,19 @@ extension Database {
             guard try await Self.isMember(user, of: conversationID, in: sql) else {
                 throw StorageError.notFound("@\(handle) is not in this conversation.")
             }
+            // Anyone may leave; removing someone else may not leave a group of one.
+            if user != byUserID {
+                let count =
+                    try await sql.raw(
+                        "SELECT COUNT(*) AS n FROM conversation_members WHERE conversation_id = \(bind: conversationID.uuidString)"
+                    ).first()?.decode(column: "n", as: Int.self) ?? 0
+                guard count > 2 else {
+                    throw StorageError.invalid(
+                        "A group keeps at least two members: @\(handle) cannot be removed from a group of two. "
+                            + "Leave it yourself instead."
+                    )
+                }
+            }
             let links = try await Self.shelfLinks(userID: user, conversationID: conversationID, in: sql)
             try await sql.raw(
                 "DELETE FROM shelf_sources WHERE user_id = \(bind: user.uuidString) AND conversation_id = \(bind: conversationID.uuidString)"
