@@ -18,6 +18,24 @@ struct WebShelfTests {
         return browser
     }
 
+    /// Cat set her display name to "ada" and shared to Bob, whose shelf said "Shared by ada".
+    @Test("A sharer is named with their handle: a display name alone could be anyone's")
+    func sharersAreNamedByHandle() async throws {
+        try await ServerFixture.run { fixture, client in
+            let world = try await ShelfWorld.make(fixture, client)
+            try await fixture.context.database.run { sql in
+                try await sql.raw("UPDATE users SET display_name = 'ada' WHERE handle = 'cat'").run()
+                try await sql.raw("UPDATE users SET display_name = 'Bob Builder' WHERE handle = 'bob'").run()
+            }
+            _ = try await world.share("cat", "https://example.com/spoof", to: ["@ada"])
+            _ = try await world.share("bob", "https://example.com/real", to: ["@ada"])
+            var browser = try await Self.signedIn(fixture)
+            let html = String(buffer: try await browser.get(client, "/").body)
+            #expect(html.contains("Shared by ada (@cat)"))
+            #expect(html.contains("Shared by Bob Builder (@bob)"))
+        }
+    }
+
     @Test("My links lists shares to nobody, those addressed only to oneself too, however many went to others")
     func myLinks() async throws {
         try await ServerFixture.run { fixture, client in
@@ -53,8 +71,9 @@ struct WebShelfTests {
             let shelf = try await browser.get(client, "/")
             #expect(shelf.status == .ok)
             let html = String(buffer: shelf.body)
-            #expect(html.contains("Worth keeping") && html.contains("Shared by Bob"))
-            #expect(html.contains("Shared by Cat"))
+            // Named by handle, which nobody else can take (here the display names are the handles).
+            #expect(html.contains("Worth keeping") && html.contains("Shared by @bob"))
+            #expect(html.contains("Shared by @cat"))
             let csrf = try #require(Browser.csrf(in: shelf))
             // Showing the two cards counted an impression for each.
             let impressions = try await fixture.context.database.run { sql in

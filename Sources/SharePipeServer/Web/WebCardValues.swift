@@ -44,12 +44,15 @@ struct WebCardValues {
         tileSrc = imageSrc ?? iconSrc
         var seen = Set<UUID>()
         let people = item.attributions.map(\.sharer).filter { seen.insert($0.id).inserted }
-        sharers = people.map { Sharer(name: $0.displayName, initials: Self.initials($0.displayName)) }
+        sharers = people.map { Sharer(name: Self.label(for: $0), initials: Self.initials($0.displayName)) }
         var conversations: [(id: UUID, label: String)] = []
         for attribution in item.attributions
         where !conversations.contains(where: { $0.id == attribution.conversationID }) {
             conversations.append(
-                (attribution.conversationID, attribution.conversationTitle ?? "with \(attribution.sharer.displayName)")
+                (
+                    attribution.conversationID,
+                    attribution.conversationTitle ?? "with \(Self.label(for: attribution.sharer))"
+                )
             )
         }
         choices = conversations.count > 1 ? conversations.map { Choice(id: $0.id.uuidString, label: $0.label) } : []
@@ -61,10 +64,18 @@ struct WebCardValues {
             place = " in \(first)" + (others > 0 ? " and \(others) other conversation\(others == 1 ? "" : "s")" : "")
         }
         attribution =
-            "Shared by \(Self.list(people.map(\.displayName)))\(place) · \(Self.ago(item.lastSharedAt, now: now))"
+            "Shared by \(Self.list(people.map(Self.label(for:))))\(place) · \(Self.ago(item.lastSharedAt, now: now))"
         pinned = item.pinnedAt != nil
         suggested = item.suggested
         self.csrf = csrf
+    }
+
+    /// How a sharer is named on a card: the display name with the handle, which is unique and cannot
+    /// be chosen to look like someone else's (`Ada Lovelace (@ada)`; `@ada` alone when the display
+    /// name is the handle). A display name alone could be set to anyone's.
+    static func label(for user: User) -> String {
+        user.displayName.caseInsensitiveCompare(user.handle) == .orderedSame
+            ? "@\(user.handle)" : "\(user.displayName) (@\(user.handle))"
     }
 
     static func initials(_ name: String) -> String {
