@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import LinkPreviewCore
 import SQLKit
+import SharePipeProtocol
 import Testing
 
 @testable import SharePipeServer
@@ -42,6 +43,8 @@ struct PublicPageTests {
 
             let page = try await client.execute(uri: path, method: .get)
             #expect(page.status == .ok)
+            // Caches check with the server before each use, so taking the page down takes effect at once.
+            #expect(page.headers[.cacheControl] == "public, no-cache")
             let html = String(buffer: page.body)
             #expect(Self.meta(html, "og:title") == "Q3 plan &amp; budget")
             #expect(Self.meta(html, "og:description") == "What we do next")
@@ -58,7 +61,9 @@ struct PublicPageTests {
             #expect(json["type"] as? String == "link" && json["version"] as? String == "1.0")
             #expect(json["title"] as? String == "Q3 plan & budget")
             #expect(json["author_name"] as? String == "Ada")
-            #expect(try await client.execute(uri: "/oembed?format=xml&url=x", method: .get).status.code == 501)
+            let xml = try await client.execute(uri: "/oembed?format=xml&url=x", method: .get)
+            #expect(xml.status.code == 501)
+            #expect(try ServerFixture.json(xml)["type"] as? String == ProblemDetails.TypeURI.oEmbedFormatUnsupported)
 
             // Someone else cannot publish it; taking it down makes the URL 404 at once.
             #expect(try await Self.publish(world, "bob", share: share).status == .notFound)

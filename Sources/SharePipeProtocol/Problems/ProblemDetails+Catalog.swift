@@ -81,6 +81,8 @@ extension ProblemDetails {
         public static let rateLimited = base + "rate-limited"
         /// 500: an unexpected server error.
         public static let internalError = base + "internal-error"
+        /// 501: an oEmbed request for a format the provider does not answer in (only JSON).
+        public static let oEmbedFormatUnsupported = base + "oembed-format-unsupported"
         /// 503: the server cannot serve requests right now.
         public static let unavailable = base + "unavailable"
     }
@@ -227,6 +229,18 @@ extension ProblemDetails {
     /// - Parameter detail: What was not found, without saying whose it is; defaults to none.
     public static func notFound(detail: String? = nil) -> ProblemDetails {
         ProblemDetails(type: TypeURI.notFound, title: "Not found", status: 404, detail: detail)
+    }
+
+    /// 501: the oEmbed provider answers in JSON only (oEmbed 1.0 §2.3.5: "501 Not Implemented" for a
+    /// format it cannot give).
+    /// - Parameter format: The format asked for.
+    public static func oEmbedFormatUnsupported(_ format: String) -> ProblemDetails {
+        ProblemDetails(
+            type: TypeURI.oEmbedFormatUnsupported,
+            title: "Not Implemented",
+            status: 501,
+            detail: "This oEmbed provider answers format=json only, not format=\(format)."
+        )
     }
 
     /// 409: the first request with this idempotency key has not finished; retry later with the

@@ -34,13 +34,15 @@ extension ServerContext {
                 "public",
                 PublicPageValues(page, pageURL: base + "/s/" + id, base: base)
             )
-            response.headers[.cacheControl] = "public, max-age=300"
+            // Cached, but checked with the server before each use: a page taken down is gone from the
+            // next request on, also for a cache that kept it (a max-age served it for minutes more).
+            response.headers[.cacheControl] = "public, no-cache"
             return response
         }
         router.get("/oembed") { request, _ in
             let query = request.uri.queryParameters
             if let format = query["format"], format != "json" {
-                throw ProblemDetails(title: "Only JSON", status: 501, detail: "This provider answers format=json only.")
+                throw ProblemDetails.oEmbedFormatUnsupported(String(format))
             }
             guard let text = query["url"], let url = URL(string: String(text)),
                 url.pathComponents.count == 3, url.pathComponents[1] == "s",
