@@ -71,6 +71,30 @@ struct ConversationTests {
         }
     }
 
+    /// Bob pinned a link from a group, then left it: the pin keeps the item on his shelf, and a reply
+    /// was 404 "No such item on your shelf" for an item he could see there.
+    @Test("A pinned item from a conversation one left stays; a reply to it says there is nobody to reply to")
+    func replyAfterLeaving() async throws {
+        try await ServerFixture.run { fixture, client in
+            let world = try await ShelfWorld.make(fixture, client)
+            let link = try await world.share("ada", "https://example.com/pinned", to: ["@bob", "@cat"])
+            #expect(try await world.request("bob", .put, "/v1/highlights/\(link)/pin").status == .noContent)
+            let group = try #require(
+                (try ServerFixture.json(try await world.request("bob", .get, "/v1/conversations"))["conversations"]
+                    as? [[String: Any]])?.first?["id"] as? String
+            )
+            #expect(
+                try await world.request("bob", .delete, "/v1/conversations/\(group)/members/bob").status == .noContent
+            )
+            #expect(try await world.shelfURLs("bob") == ["https://example.com/pinned"])
+            let reply = try await world.request("bob", .post, "/v1/highlights/\(link)/reply", #"{"note": "thanks"}"#)
+            #expect(reply.status == .unprocessableContent)
+            #expect(String(buffer: reply.body).contains("nobody to reply to"))
+            let stranger = try await world.request("dan", .post, "/v1/highlights/\(link)/reply", #"{"note": "hi"}"#)
+            #expect(stranger.status == .notFound)
+        }
+    }
+
     @Test(
         "Sharing to several handles makes one group of exactly those people, found again next time",
         arguments: TestDatabase.all

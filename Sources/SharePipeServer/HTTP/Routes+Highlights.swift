@@ -67,6 +67,14 @@ extension ServerContext {
                 ])
             case .notFound:
                 throw ProblemDetails.notFound(detail: "No such item on your shelf, or not from that conversation.")
+            case .noConversation:
+                throw ProblemDetails.validationFailed([
+                    .init(
+                        pointer: "",
+                        detail: "This link came from conversations you are no longer in: there is nobody to reply "
+                            + "to. Share it to someone instead."
+                    )
+                ])
             }
         }
     }

@@ -200,6 +200,9 @@ extension Database {
         case chooseConversation([UUID])
         /// Not on the user's shelf, or `conversationID` is not one it came from.
         case notFound
+        /// On the user's shelf (kept there by a pin) but from no conversation they are still in:
+        /// there is nobody to reply to.
+        case noConversation
     }
 
     /// Replies to a shelf item: posts the link with `note` into the conversation it came from (the
@@ -221,7 +224,11 @@ extension Database {
             } else if sources.count == 1 {
                 target = sources[0]
             } else {
-                return sources.isEmpty ? .notFound : .chooseConversation(sources)
+                guard sources.isEmpty else { return .chooseConversation(sources) }
+                let onShelf = try await sql.raw(
+                    "SELECT 1 AS found FROM shelf_items WHERE user_id = \(bind: userID.uuidString) AND link_id = \(bind: linkID.uuidString)"
+                ).first()
+                return onShelf == nil ? .notFound : .noConversation
             }
             let message = try await self.postMessage(
                 conversationID: target,
