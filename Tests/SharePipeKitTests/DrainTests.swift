@@ -42,6 +42,23 @@ struct DrainTests {
         #expect(try inbox.pending().map { $0.item.url!.lastPathComponent } == ["b", "c"])
     }
 
+    /// On a full disk the drain could not write a lease, so nothing was sent, and nothing freed space.
+    @Test("A lease that cannot be written does not stop delivery")
+    func leaseThatCannotBeWritten() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let inbox = try ShareInbox(folder: folder.url)
+        try inbox.add(.link("a", at: 1_000))
+        try inbox.add(.link("b", at: 2_000))
+        // A file where the leases' folder should be: every lease write fails, as on a full disk.
+        let leases = folder.url.appendingPathComponent("leases").path
+        try FileManager.default.removeItem(atPath: leases)
+        #expect(FileManager.default.createFile(atPath: leases, contents: Data()))
+        let report = try await inbox.drain(using: ScriptedUploader([:]))
+        #expect(report.delivered.map { $0.url!.lastPathComponent } == ["a", "b"])
+        #expect(inbox.count == 0)
+    }
+
     @Test("A refused token stops the drain and keeps every item for after sign-in")
     func unauthorizedStops() async throws {
         let folder = try TemporaryFolder()

@@ -154,8 +154,14 @@ extension ShareInbox {
         try POSIXFile.replace(layout.stateFile(id), data: try JSONEncoder().encode(state), sync: false)
     }
 
+    /// The lease on `id`, if one holds a readable line; a lease that cannot be read (the folder
+    /// unusable, an I/O error) does not hold, like one that cannot be written (``writeLease(_:now:lease:)``).
     func readLease(_ id: UUID) throws -> Lease? {
-        try readOwnFile(layout.leaseFile(id)).flatMap(Lease.init)
+        do {
+            return try readOwnFile(layout.leaseFile(id)).flatMap(Lease.init)
+        } catch let error as ShareInboxError where error.code == .io {
+            return nil
+        }
     }
 
     /// A state or lease file: something else in its place (a folder, a link, a pipe) is removed and
@@ -173,6 +179,10 @@ extension ShareInbox {
     /// Writes this instance's lease on `id` (under the inbox lock, so in place: no reader sees it half
     /// written) and returns its expiry. Not synced: a lease lost in a power cut only makes the item
     /// claimable again, which the server's idempotency makes harmless.
+    ///
+    /// A lease that cannot be written (a full disk) does not stop delivery, which is what frees
+    /// space: the claim then holds in this process alone, and another process that claims the item
+    /// meanwhile only sends it a second time to a server that records it once.
     func writeLease(_ id: UUID, now: Date, lease: Duration) throws -> Date {
         let expiresAt = now.addingTimeInterval(min(lease.timeInterval, Lease.longest))
         let data = Lease(
@@ -181,7 +191,11 @@ extension ShareInbox {
             expiresAt: expiresAt,
             processStart: POSIXFile.ownStartTime
         ).encoded
-        try POSIXFile.overwrite(layout.leaseFile(id), data: data)
+        do {
+            try POSIXFile.overwrite(layout.leaseFile(id), data: data)
+        } catch let error as ShareInboxError where error.code == .io {
+            POSIXFile.remove(layout.leaseFile(id))  // a lease cut short by the full disk reads as none anyway
+        }
         return expiresAt
     }
 
