@@ -143,6 +143,17 @@ struct WebShelfTests {
             )
             #expect(tooLarge.status == .contentTooLarge)
             #expect(try await notes() == [whole])
+
+            // From two conversations and none chosen: the page says to choose; before, it looked sent.
+            _ = try await world.share("cat", "https://example.com/talk", to: ["@ada"])
+            let unchosen = try await browser.post(
+                client,
+                "/highlights/\(link)/reply",
+                [("csrf", csrf), ("note", "which?")]
+            )
+            #expect(unchosen.status == .unprocessableContent)
+            #expect(String(buffer: unchosen.body).contains("choose the one to reply in"))
+            #expect(try await notes() == [whole])
         }
     }
 

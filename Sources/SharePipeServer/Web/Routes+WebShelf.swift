@@ -218,13 +218,36 @@ extension ServerContext {
         router.post("/highlights/:id/reply") { request, context in
             try await self.form(request, WebReplyForm.self) { user, form, _ in
                 let link = try Self.uuid(context, "id")
-                _ = try await self.storage.reply(
+                let outcome = try await self.storage.reply(
                     linkID: link,
                     userID: user.id,
                     conversationID: form.conversationId.flatMap(UUID.init(uuidString:)),
                     note: try Reply.note(form.note)
                 )
-                return Response.redirect(to: "/links/\(link.uuidString)")
+                // A reply that was not posted says why; it never looks sent.
+                switch outcome {
+                case .posted:
+                    return Response.redirect(to: "/links/\(link.uuidString)")
+                case .chooseConversation:
+                    throw ProblemDetails.validationFailed([
+                        .init(
+                            pointer: "/conversationId",
+                            detail: "This link came from several conversations: choose the one to reply in."
+                        )
+                    ])
+                case .noConversation:
+                    throw ProblemDetails.validationFailed([
+                        .init(
+                            pointer: "",
+                            detail: "This link came from conversations you are no longer in: there is nobody to "
+                                + "reply to."
+                        )
+                    ])
+                case .notFound:
+                    throw ProblemDetails.notFound(
+                        detail: "This link is not on your shelf, or not from that conversation."
+                    )
+                }
             }
         }
     }
