@@ -64,6 +64,14 @@ struct ShareIngestionTests {
     )
     func retryAfterTheResponseWasForgotten(database: TestDatabase) async throws {
         try await ServerFixture.run(on: database) { fixture, client in
+            func post(_ key: String, _ body: String) async throws -> TestResponse {
+                try await client.execute(
+                    uri: "/v1/shares",
+                    method: .post,
+                    headers: ServerFixture.headers(token: fixture.shareToken, key: key),
+                    body: ServerFixture.body(body)
+                )
+            }
             // A new link (the transaction path), then the same link again (the batched path).
             let bodies = [
                 ("late-1", #"{"url": "https://example.com/late", "note": "first"}"#),
@@ -71,12 +79,7 @@ struct ShareIngestionTests {
             ]
             var firstIDs: [String] = []
             for (key, body) in bodies {
-                let response = try await client.execute(
-                    uri: "/v1/shares",
-                    method: .post,
-                    headers: ServerFixture.headers(token: fixture.shareToken, key: key),
-                    body: ServerFixture.body(body)
-                )
+                let response = try await post(key, body)
                 #expect(response.status == .created)
                 firstIDs.append(
                     try #require((try ServerFixture.json(response)["share"] as? [String: Any])?["id"] as? String)
@@ -87,12 +90,7 @@ struct ShareIngestionTests {
             )
             #expect(forgotten == 2)
             for ((key, body), id) in zip(bodies, firstIDs) {
-                let retry = try await client.execute(
-                    uri: "/v1/shares",
-                    method: .post,
-                    headers: ServerFixture.headers(token: fixture.shareToken, key: key),
-                    body: ServerFixture.body(body)
-                )
+                let retry = try await post(key, body)
                 #expect(retry.status == .created)
                 #expect(retry.headers[HTTPField.Name("Idempotent-Replayed")!] == "true")
                 #expect(retry.headers[.location] == "/v1/shares/\(id)")
@@ -100,13 +98,7 @@ struct ShareIngestionTests {
                 #expect(share?["id"] as? String == id)
             }
             // The key still knows its body: another one under it is refused, as within the 48 h.
-            let other = try await client.execute(
-                uri: "/v1/shares",
-                method: .post,
-                headers: ServerFixture.headers(token: fixture.shareToken, key: "late-1"),
-                body: ServerFixture.body(#"{"url": "https://example.com/other"}"#)
-            )
-            #expect(other.status == .unprocessableContent)
+            #expect(try await post("late-1", #"{"url": "https://example.com/other"}"#).status == .unprocessableContent)
             let list = try await client.execute(
                 uri: "/v1/shares",
                 method: .get,

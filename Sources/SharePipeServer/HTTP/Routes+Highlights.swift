@@ -49,33 +49,16 @@ extension ServerContext {
             let principal = try await self.principal(request, allowing: [.app])
             let link = try Self.uuid(context, "id")
             let body = try await JSONRequestBody.decode(Reply.self, from: request, limit: 16 << 10)
-            switch try await self.storage.reply(
+            let outcome = try await self.storage.reply(
                 linkID: link,
                 userID: principal.user.id,
                 conversationID: body.conversationId,
                 note: try Reply.note(body.note)
-            ) {
-            case .posted(let conversation, let message):
-                return try jsonResponse(ReplyPosted(conversationId: conversation, messageId: message), status: .created)
-            case .chooseConversation(let choices):
-                throw ProblemDetails.validationFailed([
-                    .init(
-                        pointer: "/conversationId",
-                        detail: "The link came from several conversations; choose one of: "
-                            + choices.map { $0.uuidString.lowercased() }.joined(separator: ", ") + "."
-                    )
-                ])
-            case .notFound:
-                throw ProblemDetails.notFound(detail: "No such item on your shelf, or not from that conversation.")
-            case .noConversation:
-                throw ProblemDetails.validationFailed([
-                    .init(
-                        pointer: "",
-                        detail: "This link came from conversations you are no longer in: there is nobody to reply "
-                            + "to. Share it to someone instead."
-                    )
-                ])
+            )
+            guard case .posted(let conversation, let message) = outcome else {
+                throw outcome.problem(listingChoices: true) ?? ProblemDetails.internalError
             }
+            return try jsonResponse(ReplyPosted(conversationId: conversation, messageId: message), status: .created)
         }
     }
 

@@ -225,29 +225,8 @@ extension ServerContext {
                     note: try Reply.note(form.note)
                 )
                 // A reply that was not posted says why; it never looks sent.
-                switch outcome {
-                case .posted:
-                    return Response.redirect(to: "/links/\(link.uuidString)")
-                case .chooseConversation:
-                    throw ProblemDetails.validationFailed([
-                        .init(
-                            pointer: "/conversationId",
-                            detail: "This link came from several conversations: choose the one to reply in."
-                        )
-                    ])
-                case .noConversation:
-                    throw ProblemDetails.validationFailed([
-                        .init(
-                            pointer: "",
-                            detail: "This link came from conversations you are no longer in: there is nobody to "
-                                + "reply to."
-                        )
-                    ])
-                case .notFound:
-                    throw ProblemDetails.notFound(
-                        detail: "This link is not on your shelf, or not from that conversation."
-                    )
-                }
+                if let problem = outcome.problem(listingChoices: false) { throw problem }
+                return Response.redirect(to: "/links/\(link.uuidString)")
             }
         }
     }
