@@ -42,6 +42,28 @@ struct DrainTests {
         #expect(try inbox.pending().map { $0.item.url!.lastPathComponent } == ["b", "c"])
     }
 
+    /// A watcher drains on every change, and a release is one: an item due at once after a 503 with
+    /// `Retry-After: 0` would be sent again and again, as fast as the watcher wakes.
+    @Test("A release always waits at least the backoff; a hold does not wake watchers")
+    func releaseWaitsAndHoldIsQuiet() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let inbox = try ShareInbox(folder: folder.url)
+        let item = try inbox.add(.link("a"))
+        _ = try #require(try inbox.claimNext(lease: .seconds(60)))
+        let state = try inbox.release(item.id, retryAfter: .zero, error: "HTTP 503")
+        #expect(try #require(state.notBefore) > Date().addingTimeInterval(4))
+        #expect(try inbox.claimNext(lease: .seconds(60)) == nil)
+        let other = try inbox.add(.link("b"))
+        _ = try #require(try inbox.claim(other.id, lease: .seconds(60)))
+        let items = folder.url.appendingPathComponent("items").path
+        let before = try FileManager.default.attributesOfItem(atPath: items)[.modificationDate] as? Date
+        try await Task.sleep(for: .milliseconds(20))
+        try inbox.hold(other.id, reason: "another account")
+        let after = try FileManager.default.attributesOfItem(atPath: items)[.modificationDate] as? Date
+        #expect(before == after, "a hold must not look like a change to watchers")
+    }
+
     /// On a full disk the drain could not write a lease, so nothing was sent, and nothing freed space.
     @Test("A lease that cannot be written does not stop delivery")
     func leaseThatCannotBeWritten() async throws {

@@ -1,4 +1,5 @@
 import Foundation
+import LinkPreviewCore
 import SharePipeKit
 import Testing
 
@@ -113,5 +114,28 @@ struct UploadOutcomeTests {
             return
         }
         #expect(wait > .seconds(86_400))
+    }
+
+    /// A long selection beside a link, or an app's overlong title, cost the whole share at save time.
+    @Test("What the sharing app supplied is fitted to the server's limits; the sharer's own note is not")
+    func suppliedDetailsAreFitted() throws {
+        let link = URL(string: "https://example.com/a")!
+        var item = ShareItem(
+            url: link,
+            text: String(repeating: "s", count: 1_500),
+            note: String(repeating: "n", count: 600)
+        )
+        var provided = LinkMetadata(title: String(repeating: "t", count: 400))
+        provided.summary = String(repeating: "u", count: 1_200)
+        item.provided = provided
+        #expect(item.deliveryProblem == nil)
+        let body = try #require(try JSONSerialization.jsonObject(with: item.submissionBody()) as? [String: Any])
+        let note = try #require(body["note"] as? String)
+        #expect(note.count == 2_000 && note.hasPrefix(String(repeating: "n", count: 600)) && note.hasSuffix("…"))
+        let fields = try #require(body["provided"] as? [String: Any])
+        #expect((fields["title"] as? String)?.count == 300)
+        #expect((fields["summary"] as? String)?.count == 1_000)
+        // The sharer's own words are never cut: too long, the share is refused with the reason.
+        #expect(ShareItem(url: link, note: String(repeating: "n", count: 2_001)).deliveryProblem != nil)
     }
 }

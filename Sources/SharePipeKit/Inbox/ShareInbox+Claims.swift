@@ -73,9 +73,12 @@ extension ShareInbox {
         let state = try FileLock.withLock(layout.lock) {
             var state = try readState(id)
             state.attempts += 1
-            // A server's Retry-After is bounded by the policy's longest wait, so no answer can park
-            // an item for years.
-            let wait = min(retryAfter ?? retryPolicy.delay(afterAttempts: state.attempts), retryPolicy.maxDelay)
+            // A server's Retry-After is a least wait: the backoff for the attempt count still applies
+            // (a 503 with `Retry-After: 0` or a date already past would make a watcher, woken by this
+            // release, send again at once, again and again). Both are bounded by the policy's longest
+            // wait, so no answer can park an item for years.
+            let backoff = retryPolicy.delay(afterAttempts: state.attempts)
+            let wait = min(max(retryAfter ?? backoff, backoff), retryPolicy.maxDelay)
             state.notBefore = wait > .zero ? Date().addingTimeInterval(wait.timeInterval) : nil
             state.lastError = error
             try writeState(state, of: id)
@@ -87,7 +90,7 @@ extension ShareInbox {
     }
 
     /// Gives back a claimed item without trying it (it is not counted as an attempt): it waits, with
-    /// `reason` for the app to show, and can be claimed again at once.
+    /// `reason` for the app to show, and can be claimed again at once. Watchers are not woken.
     @discardableResult
     public func hold(_ id: UUID, reason: String) throws -> DeliveryState {
         let state = try FileLock.withLock(layout.lock) {
@@ -97,7 +100,8 @@ extension ShareInbox {
             try dropLease(of: id)
             return state
         }
-        announceStateChange()
+        // Not announced: a held item is claimable at once, and a watcher woken by the hold would
+        // only claim and hold it again, round after round.
         return state
     }
 

@@ -10,7 +10,13 @@ extension ShareItem {
     /// The server takes a link or text with a link, not both; an app that shares a link with words
     /// beside it (its title, a comment) has those words sent as the note, after the sharer's own note
     /// (text that only repeats the link is left out).
+    ///
+    /// What the sharing app supplied is fitted to the server's ``ShareLimits``, so that it never costs
+    /// the share: the words beside a link are cut to fit the note (the sharer's own note is not), the
+    /// provided title, summary and site name to their lengths (ending in "…"), and a provided icon or
+    /// image URL the server would not take is left out.
     public func submissionBody() throws -> Data {
+        let limits = ShareLimits.default
         var body: [String: Any] = [:]
         if let url { body["url"] = url.absoluteString }
         var noteParts = [note].compactMap(Self.nonBlank)
@@ -21,18 +27,33 @@ extension ShareItem {
                 body["text"] = text
             }
         }
-        if !noteParts.isEmpty { body["note"] = noteParts.joined(separator: "\n\n") }
+        if !noteParts.isEmpty {
+            let merged = noteParts.joined(separator: "\n\n")
+            let ownFits = (Self.nonBlank(note)?.count ?? 0) <= limits.maxNoteLength
+            body["note"] = ownFits ? Self.fitted(merged, to: limits.maxNoteLength) : merged
+        }
         if !recipients.isEmpty { body["recipients"] = recipients }
         if let provided {
             var fields: [String: Any] = [:]
-            if let title = provided.title { fields["title"] = title }
-            if let summary = provided.summary { fields["summary"] = summary }
-            if let siteName = provided.siteName { fields["siteName"] = siteName }
-            if let icon = provided.bestIcon()?.url { fields["iconURL"] = icon.absoluteString }
-            if let image = provided.bestImage?.url { fields["imageURL"] = image.absoluteString }
+            if let title = provided.title { fields["title"] = Self.fitted(title, to: limits.maxTitleLength) }
+            if let summary = provided.summary { fields["summary"] = Self.fitted(summary, to: limits.maxSummaryLength) }
+            if let siteName = provided.siteName {
+                fields["siteName"] = Self.fitted(siteName, to: limits.maxSiteNameLength)
+            }
+            for (key, url) in [("iconURL", provided.bestIcon()?.url), ("imageURL", provided.bestImage?.url)] {
+                guard let url, case .success = WebURLRules.check(url, field: key, maxLength: limits.maxURLLength) else {
+                    continue
+                }
+                fields[key] = url.absoluteString
+            }
             if !fields.isEmpty { body["provided"] = fields }
         }
         return try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys, .withoutEscapingSlashes])
+    }
+
+    /// `text` cut to at most `limit` characters, ending in "…" when it was cut.
+    private static func fitted(_ text: String, to limit: Int) -> String {
+        text.count <= limit ? text : String(text.prefix(limit - 1)) + "…"
     }
 
     /// Why the server would refuse this item, in its own words, or `nil` when it would take it: the
