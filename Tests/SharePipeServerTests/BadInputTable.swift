@@ -93,6 +93,21 @@ extension BadInput {
             422,
             "validation-failed"
         ),
+        // Where a decoder could miss the escape: the same member twice, or UTF-16 text (0x00 bytes).
+        BadInput(
+            .post,
+            "/v1/conversations",
+            body: .json(#"{"members": ["bob", "cat"], "title": "a\u0000", "title": "b"}"#),
+            422,
+            "validation-failed"
+        ),
+        BadInput(
+            .post,
+            "/v1/conversations",
+            body: .bytes(utf16LE(#"{"members": ["bob", "cat"], "title": "ab\u0000cd"}"#)),
+            400,
+            "malformed-json"
+        ),
         // The right JSON type, but not a value the member takes.
         BadInput(
             .post,
@@ -102,6 +117,11 @@ extension BadInput {
             "validation-failed"
         ),
     ]
+
+    /// `text` as UTF-16 little-endian bytes, without a byte-order mark.
+    static func utf16LE(_ text: String) -> [UInt8] {
+        text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+    }
 
     /// A JSON object of about `bytes` bytes.
     static func padded(_ bytes: Int) -> String {

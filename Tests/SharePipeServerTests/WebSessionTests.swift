@@ -184,6 +184,31 @@ struct WebSessionTests {
         }
     }
 
+    /// Foundation's percent-decoding gives up on bytes that are not UTF-8 (`%FF`), and a check on its
+    /// result let through what the form decoder, which repairs them, then read as "Eve\0\u{FFFD}".
+    @Test("A form field holding a NUL is refused, whatever follows it, and nothing is stored")
+    func nulInAForm() async throws {
+        try await ServerFixture.run { fixture, client in
+            var browser = Browser()
+            let csrf = try #require(Browser.csrf(in: try await browser.get(client, "/signup")))
+            for name in ["Eve%00", "Eve%00%FF", "Eve%00%c3%28"] {
+                var headers = browser.headers
+                headers[.contentType] = "application/x-www-form-urlencoded"
+                let response = try await client.execute(
+                    uri: "/signup",
+                    method: .post,
+                    headers: headers,
+                    body: ByteBuffer(
+                        string: "csrf=\(csrf)&handle=eve&displayName=\(name)&password=correct+horse+battery"
+                    )
+                )
+                #expect(response.status == .unprocessableContent, "\(name)")
+                #expect(String(buffer: response.body).contains("NUL"), "\(name)")
+            }
+            #expect(try await fixture.context.database.user(handle: "eve") == nil)
+        }
+    }
+
     /// Behind a proxy that rewrites Host, the browser's Origin is the public URL's, not the Host the
     /// server sees; every form post was refused before.
     @Test("Behind a proxy, a form post from the public URL's origin is taken; another origin is still refused")
