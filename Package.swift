@@ -23,6 +23,7 @@ let package = Package(
     products: [
         .library(name: "LinkPreviewCore", targets: ["LinkPreviewCore"]),
         .library(name: "LinkPreview", targets: ["LinkPreview"]),
+        .library(name: "SharePipeProtocol", targets: ["SharePipeProtocol"]),
         .library(name: "SharePipeServer", targets: ["SharePipeServer"]),
         .library(name: "SharePipeKit", targets: ["SharePipeKit"]),
         .executable(name: "sharepipe", targets: ["sharepipe"]),

@@ -44,25 +44,18 @@ struct RateLimitTests {
     }
 
     /// Authentication reads `bearer`, `BEARER` and extra spaces as the same token; the limit must too,
-    /// or rewriting the header opens a fresh bucket each time.
-    @Test("One token written several ways shares one bucket")
-    func oneTokenManySpellings() async throws {
-        try await ServerFixture.run(requestsPerSecondPerToken: 1) { fixture, client in
-            let spellings =
-                ["Bearer ", "bearer ", "BEARER ", "Bearer  ", "bEaReR "].map { $0 + fixture.appToken }
-                + ["Bearer \(fixture.appToken) ", "Bearer \(fixture.appToken)\t"]
-            var statuses: [HTTPResponse.Status] = []
-            for _ in 0..<3 {
-                for spelling in spellings {
-                    var headers = HTTPFields()
-                    headers[.authorization] = spelling
-                    statuses.append(try await client.execute(uri: "/v1/me", method: .get, headers: headers).status)
-                }
-            }
-            // 21 requests from one token at 1 a second (a burst of 2): most are refused, however slow.
-            #expect(Set(statuses).isSubset(of: [.ok, .tooManyRequests]))
-            #expect(statuses.filter { $0 == .tooManyRequests }.count >= 10, "\(statuses)")
-        }
+    /// or rewriting the header opens a fresh bucket each time. (Checked on the key, not by timing
+    /// requests: on a loaded machine a bucket refills between them.)
+    @Test("One token written several ways is one bucket; another token is another")
+    func oneTokenManySpellings() {
+        let token = "spa_" + String(repeating: "t", count: 43)
+        let spellings =
+            ["Bearer ", "bearer ", "BEARER ", "Bearer  ", "bEaReR "].map { $0 + token }
+            + ["Bearer \(token) ", "Bearer \(token)\t"]
+        let keys = Set(spellings.map { RateLimitMiddleware.bucketKey(authorization: $0) })
+        #expect(keys.count == 1, "\(keys)")
+        #expect(!keys.contains(RateLimitMiddleware.bucketKey(authorization: "Bearer spa_other")))
+        #expect(!keys.contains { $0.contains(token) }, "the limiter keeps no token")
     }
 
     @Test("A bucket allows its burst, refuses with the seconds to wait, and refills with time")

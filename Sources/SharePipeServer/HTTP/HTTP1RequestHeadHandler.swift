@@ -56,9 +56,3 @@ final class HTTP1RequestHeadHandler: ChannelDuplexHandler, RemovableChannelHandl
 
 @available(*, unavailable)
 extension HTTP1RequestHeadHandler: Sendable {}
-
-/// A request head ``HTTP1RequestHeadHandler`` refused, passed on as an error so that the handler
-/// answering every refusal answers it.
-struct HTTP1HeadRefusal: Error {
-    var problem: ProblemDetails
-}

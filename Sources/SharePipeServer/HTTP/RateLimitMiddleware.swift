@@ -28,13 +28,18 @@ struct RateLimitMiddleware: RouterMiddleware {
         if let perAddress, let address = context.remoteAddress?.ipAddress, let wait = perAddress.take(address) {
             throw ProblemDetails.rateLimited(retryAfter: wait)
         }
-        // Keyed by the token as authentication reads it, so rewriting the header (`bearer`, extra
-        // spaces) does not open a new bucket.
         if let perToken, let authorization = request.headers[.authorization],
-            let wait = perToken.take(DeviceToken.hash(BearerToken.token(in: authorization) ?? authorization))
+            let wait = perToken.take(Self.bucketKey(authorization: authorization))
         {
             throw ProblemDetails.rateLimited(retryAfter: wait)
         }
         return try await next(request, context)
+    }
+
+    /// The per-token bucket of an `Authorization` header: the token as authentication reads it, so
+    /// rewriting the header (`bearer`, extra spaces) does not open a new bucket; hashed, so the
+    /// limiter holds no token.
+    static func bucketKey(authorization: String) -> String {
+        DeviceToken.hash(BearerToken.token(in: authorization) ?? authorization)
     }
 }

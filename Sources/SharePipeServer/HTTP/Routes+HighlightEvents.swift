@@ -59,11 +59,11 @@ extension ServerContext {
                     }
                     var quiet = Duration.zero
                     while !Task.isCancelled && !Task.isShuttingDownGracefully {
-                        // The token is checked again before every batch and every recheck: a device
-                        // revoked (or an account deleted) while its stream is open stops receiving
-                        // within the recheck interval.
-                        guard (try? await self.principal(request, allowing: [.app])) != nil else { break }
                         let events = try await storage.shelfEvents(userID: user, after: position, limit: 500)
+                        // The token is checked again after every read and before anything read is sent:
+                        // a device revoked (or an account deleted) while its stream is open receives
+                        // nothing that happened after, and its stream ends within the recheck interval.
+                        guard try await self.stillSignsIn(request) else { break }
                         if let last = events.last {
                             position = last.sequence
                             try await writer.write(
@@ -91,6 +91,21 @@ extension ServerContext {
                     try await writer.finish(nil)
                 }
             )
+        }
+    }
+}
+
+extension ServerContext {
+    /// Whether a stream's token still signs in: false once it is unknown, revoked or expired. Any
+    /// other failure (the database unreachable for a moment) is not an answer, and the stream goes on.
+    fileprivate func stillSignsIn(_ request: Request) async throws -> Bool {
+        do {
+            _ = try await principal(request, allowing: [.app])
+            return true
+        } catch let problem as ProblemDetails where problem.status == 401 || problem.status == 403 {
+            return false
+        } catch {
+            return true
         }
     }
 }

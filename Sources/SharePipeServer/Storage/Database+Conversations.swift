@@ -108,6 +108,7 @@ extension Database {
     /// Adds the user of `handle` to a group `byUserID` is in. False when the viewer is not in it.
     public func addMember(conversationID: UUID, byUserID: UUID, handle: String) async throws -> Bool {
         try await transaction { sql in
+            try await self.lockMembers(of: conversationID, in: sql)
             guard let kind = try await Self.kind(of: conversationID, member: byUserID, in: sql) else { return false }
             guard kind == .group else { throw StorageError.invalid("A direct conversation's members cannot change.") }
             let user = try await Self.users(handles: [handle], excluding: nil, in: sql)[0]
@@ -132,6 +133,7 @@ extension Database {
     /// what the conversation put on their shelf goes, unless pinned. False when the viewer is not in it.
     public func removeMember(conversationID: UUID, byUserID: UUID, handle: String) async throws -> Bool {
         try await transaction { sql in
+            try await self.lockMembers(of: conversationID, in: sql)
             guard let kind = try await Self.kind(of: conversationID, member: byUserID, in: sql) else { return false }
             guard kind == .group else { throw StorageError.invalid("A direct conversation's members cannot change.") }
             let user = try await Self.users(handles: [handle], excluding: nil, in: sql)[0]
@@ -214,6 +216,13 @@ extension Database {
     }
 
     // MARK: Inside transactions
+
+    /// Holds a group's membership for the caller's transaction: the member counts that adding and
+    /// removing check (at most 50, at least two) stay true when two changes run at once. On SQLite,
+    /// whose writers run one at a time, nothing to do.
+    func lockMembers(of conversationID: UUID, in sql: any SQLDatabase) async throws {
+        try await lockForCreation("conversation members \(conversationID.uuidString)", in: sql)
+    }
 
     /// The direct conversation of two users, made if missing (`isNew`).
     func directConversation(_ a: UUID, _ b: UUID, in sql: any SQLDatabase) async throws -> (id: UUID, isNew: Bool) {

@@ -43,13 +43,13 @@ extension Database {
     @discardableResult
     public func forgetIdempotencyResponses(createdBefore date: Date) async throws -> Int {
         let cutoff = Self.milliseconds(date)
-        let forgotten = try await deleteRows(
+        let forgotten = try await changedRowCount(
             """
             UPDATE idempotency_keys SET response = NULL
             WHERE created_at < \(bind: cutoff) AND share_id IS NOT NULL AND response IS NOT NULL RETURNING 1 AS changed
             """
         )
-        let deleted = try await deleteRows(
+        let deleted = try await changedRowCount(
             "DELETE FROM idempotency_keys WHERE created_at < \(bind: cutoff) AND share_id IS NULL RETURNING 1 AS deleted"
         )
         return forgotten + deleted
@@ -58,7 +58,7 @@ extension Database {
     /// Deletes web sessions past their expiry; returns how many.
     @discardableResult
     public func deleteExpiredSessions() async throws -> Int {
-        try await deleteRows(
+        try await changedRowCount(
             "DELETE FROM sessions WHERE expires_at <= \(bind: Clock.millisecondsNow()) RETURNING 1 AS deleted"
         )
     }
@@ -66,13 +66,13 @@ extension Database {
     /// Drops cached fetches stored before `date`; returns how many.
     @discardableResult
     public func prunePreviewCache(storedBefore date: Date) async throws -> Int {
-        try await deleteRows(
+        try await changedRowCount(
             "DELETE FROM preview_cache WHERE stored_at < \(bind: Self.milliseconds(date)) RETURNING 1 AS deleted"
         )
     }
 
-    /// Runs a `DELETE … RETURNING 1 AS deleted` and counts the rows it deleted.
-    func deleteRows(_ statement: SQLQueryString) async throws -> Int {
+    /// Runs a `DELETE` or `UPDATE` ending in `RETURNING 1` and counts the rows it changed.
+    func changedRowCount(_ statement: SQLQueryString) async throws -> Int {
         try await run { sql in try await sql.raw(statement).all().count }
     }
 }

@@ -48,7 +48,9 @@ extension Database {
     /// Ends every web session of a user ("sign out everywhere"); returns how many.
     @discardableResult
     public func deleteSessions(userID: UUID) async throws -> Int {
-        try await deleteRows("DELETE FROM sessions WHERE user_id = \(bind: userID.uuidString) RETURNING 1 AS deleted")
+        try await changedRowCount(
+            "DELETE FROM sessions WHERE user_id = \(bind: userID.uuidString) RETURNING 1 AS deleted"
+        )
     }
 
     /// Changes the name others see.

@@ -74,7 +74,7 @@ extension Database {
     /// Drops shelf events recorded before `date`, keeping each user's latest (so numbering goes on).
     @discardableResult
     public func pruneShelfEvents(before date: Date) async throws -> Int {
-        try await deleteRows(
+        try await changedRowCount(
             """
             DELETE FROM shelf_events WHERE created_at < \(bind: Self.milliseconds(date))
             AND seq < (SELECT MAX(e.seq) FROM shelf_events e WHERE e.user_id = shelf_events.user_id)

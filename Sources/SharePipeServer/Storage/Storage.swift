@@ -32,7 +32,8 @@ public protocol Storage: Sendable {
     // MARK: Conversations
     /// Starts a conversation of `creatorID` with the users of `handles`: with one other person and no
     /// title, their direct conversation (the existing one if there is one); otherwise a new group.
-    /// Throws ``StorageError/Code/invalid`` naming unknown handles.
+    /// Throws ``StorageError/Code/invalid`` naming unknown handles. `isNew` is false when the direct
+    /// conversation already existed.
     func createConversation(
         creatorID: UUID,
         handles: [String],
@@ -77,6 +78,8 @@ public protocol Storage: Sendable {
     // MARK: Housekeeping
     @discardableResult
     func enqueueRefreshes(limit: Int) async throws -> Int
+    /// Forgets the stored responses of idempotency keys first used before `date`, keeping the keys and
+    /// the shares they name (a later retry is still a replay); returns how many keys changed.
     @discardableResult
     func forgetIdempotencyResponses(createdBefore date: Date) async throws -> Int
     @discardableResult

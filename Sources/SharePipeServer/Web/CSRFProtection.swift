@@ -43,7 +43,11 @@ enum CSRFProtection {
                 return true
             }
             // Behind a proxy that rewrites Host, the page's origin is the public URL's.
-            return publicURL.map { Self.origin(of: $0) == Self.origin(of: components) } ?? false
+            guard let publicURL, let expected = Self.origin(of: publicURL), let sent = Self.origin(of: components)
+            else {
+                return false
+            }
+            return expected == sent
         }
         return true
     }
