@@ -148,14 +148,7 @@ struct HighlightEventsTests {
             #expect(stream.status == .ok)
             #expect(try await database.revokeDevice(id: tablet.device.id, userID: fixture.user.id))
             // A change the revoked device must not see; the stream ends instead (next() is nil).
-            try await database.run { sql in
-                try await sql.raw(
-                    """
-                    INSERT INTO shelf_events (user_id, seq, change, link_id, created_at)
-                    VALUES (\(bind: fixture.user.id.uuidString), 1, 'added', \(bind: UUID().uuidString), 0)
-                    """
-                ).run()
-            }
+            try await Self.writeEventWithoutNotification(added: UUID(), for: fixture)
             #expect(try await stream.next() == nil)
         }
     }
@@ -167,16 +160,8 @@ struct HighlightEventsTests {
             client in
             let port = try #require(client.port)
             let stream = try await EventStream(port: port, token: fixture.appToken)
-            // Written straight into the table: no notification at all.
             let link = UUID()
-            try await fixture.context.database.run { sql in
-                try await sql.raw(
-                    """
-                    INSERT INTO shelf_events (user_id, seq, change, link_id, created_at)
-                    VALUES (\(bind: fixture.user.id.uuidString), 1, 'added', \(bind: link.uuidString), 0)
-                    """
-                ).run()
-            }
+            try await Self.writeEventWithoutNotification(added: link, for: fixture)
             let event = try #require(try await stream.next())
             #expect((event.data["added"] as? [String])?.map { $0.lowercased() } == [link.uuidString.lowercased()])
         }
@@ -223,6 +208,19 @@ struct HighlightEventsTests {
     }
 
     /// Waits until `count` sessions on the database have run `LISTEN`, for at most 60 s.
+    /// Writes the fixture user's first shelf event (`link` added) straight into the table: no
+    /// notification reaches any stream, which must find it on its own.
+    static func writeEventWithoutNotification(added link: UUID, for fixture: ServerFixture) async throws {
+        try await fixture.context.database.run { sql in
+            try await sql.raw(
+                """
+                INSERT INTO shelf_events (user_id, seq, change, link_id, created_at)
+                VALUES (\(bind: fixture.user.id.uuidString), 1, 'added', \(bind: link.uuidString), 0)
+                """
+            ).run()
+        }
+    }
+
     static func waitForListeners(_ count: Int, on database: Database) async throws {
         let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline {
