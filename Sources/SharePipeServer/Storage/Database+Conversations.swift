@@ -112,10 +112,7 @@ extension Database {
             guard let kind = try await Self.kind(of: conversationID, member: byUserID, in: sql) else { return false }
             guard kind == .group else { throw StorageError.invalid("A direct conversation's members cannot change.") }
             let user = try await Self.users(handles: [handle], excluding: nil, in: sql)[0]
-            let count =
-                try await sql.raw(
-                    "SELECT COUNT(*) AS n FROM conversation_members WHERE conversation_id = \(bind: conversationID.uuidString)"
-                ).first()?.decode(column: "n", as: Int.self) ?? 0
+            let count = try await Self.memberCount(of: conversationID, in: sql)
             guard count < Conversation.maxMembers else {
                 throw StorageError.invalid("A group has at most \(Conversation.maxMembers) members.")
             }
@@ -142,11 +139,7 @@ extension Database {
             }
             // Anyone may leave; removing someone else may not leave a group of one.
             if user != byUserID {
-                let count =
-                    try await sql.raw(
-                        "SELECT COUNT(*) AS n FROM conversation_members WHERE conversation_id = \(bind: conversationID.uuidString)"
-                    ).first()?.decode(column: "n", as: Int.self) ?? 0
-                guard count > 2 else {
+                guard try await Self.memberCount(of: conversationID, in: sql) > 2 else {
                     throw StorageError.invalid(
                         "A group keeps at least two members: @\(handle) cannot be removed from a group of two. "
                             + "Leave it yourself instead."
@@ -222,6 +215,13 @@ extension Database {
     /// whose writers run one at a time, nothing to do.
     func lockMembers(of conversationID: UUID, in sql: any SQLDatabase) async throws {
         try await lockForCreation("conversation members \(conversationID.uuidString)", in: sql)
+    }
+
+    /// How many members a conversation has.
+    static func memberCount(of conversationID: UUID, in sql: any SQLDatabase) async throws -> Int {
+        try await sql.raw(
+            "SELECT COUNT(*) AS n FROM conversation_members WHERE conversation_id = \(bind: conversationID.uuidString)"
+        ).first()?.decode(column: "n", as: Int.self) ?? 0
     }
 
     /// The direct conversation of two users, made if missing (`isNew`).

@@ -53,8 +53,7 @@ extension Database {
             else { return nil }
             let share = try Self.share(row)
             guard
-                let link = try await sql.raw("SELECT * FROM links WHERE id = \(bind: share.linkID.uuidString)").first()
-                    .map(Self.link),
+                let link = try await Self.link(id: share.linkID, in: sql),
                 let sharer = try await sql.raw("SELECT * FROM users WHERE id = \(bind: share.userID.uuidString)")
                     .first()
                     .map(Self.user)

@@ -96,12 +96,8 @@ extension Database {
 
     /// The share `id` of `userID` with its link, as recorded (the link as it is now).
     private func recordedShare(id: UUID, userID: UUID, in sql: any SQLDatabase) async throws -> RecordedShare? {
-        guard
-            let share = try await sql.raw(
-                "SELECT s.*, l.url AS link_url FROM shares s JOIN links l ON l.id = s.link_id WHERE s.id = \(bind: id.uuidString) AND s.user_id = \(bind: userID.uuidString)"
-            ).first().map(Self.share),
-            let link = try await sql.raw("SELECT * FROM links WHERE id = \(bind: share.linkID.uuidString)").first()
-                .map(Self.link)
+        guard let share = try await Self.share(id: id, userID: userID, in: sql),
+            let link = try await Self.link(id: share.linkID, in: sql)
         else { return nil }
         return RecordedShare(share: share, link: link, linkIsNew: false)
     }

@@ -58,11 +58,19 @@ extension Database {
 
     /// One share of the user's (nil for anyone else's: their existence is not disclosed).
     public func share(id: UUID, userID: UUID) async throws -> Share? {
-        try await run { sql in
-            try await sql.raw(
-                "SELECT s.*, l.url AS link_url FROM shares s JOIN links l ON l.id = s.link_id WHERE s.id = \(bind: id.uuidString) AND s.user_id = \(bind: userID.uuidString)"
-            ).first().map(Self.share)
-        }
+        try await run { sql in try await Self.share(id: id, userID: userID, in: sql) }
+    }
+
+    /// ``share(id:userID:)`` inside the caller's transaction.
+    static func share(id: UUID, userID: UUID, in sql: any SQLDatabase) async throws -> Share? {
+        try await sql.raw(
+            "SELECT s.*, l.url AS link_url FROM shares s JOIN links l ON l.id = s.link_id WHERE s.id = \(bind: id.uuidString) AND s.user_id = \(bind: userID.uuidString)"
+        ).first().map(Self.share)
+    }
+
+    /// A link by id, whoever may see it (the caller has checked that), inside the caller's transaction.
+    static func link(id: UUID, in sql: any SQLDatabase) async throws -> Link? {
+        try await sql.raw("SELECT * FROM links WHERE id = \(bind: id.uuidString)").first().map(Self.link)
     }
 
     /// A link, if the user shared it or it was shared with them (links are not browsable by id
