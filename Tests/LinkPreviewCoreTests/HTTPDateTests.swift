@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import LinkPreview
+@testable import LinkPreviewCore
 
 struct HTTPDateTests {
     /// Sun, 06 Nov 1994 08:49:37 GMT.

@@ -1,4 +1,5 @@
 public import Foundation
+import LinkPreviewCore
 
 /// How long a preview stays fresh, from the response's headers, as a shared cache reads them
 /// (RFC 9111 §4.2).

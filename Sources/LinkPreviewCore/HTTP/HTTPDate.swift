@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// Parses the HTTP-date of RFC 9110 §5.6.7 in its three formats, without a formatter or a locale (the
 /// names are English whatever the machine's locale, as a POSIX locale would read them):
@@ -10,9 +10,9 @@ import Foundation
 /// Leniencies: day and month names in any case, short or long day names in any format, a one-digit day, `UTC` for `GMT`, surrounding spaces.
 /// The weekday must be a weekday name but is not checked against the date. A two-digit year is the
 /// most recent year with those digits that is at most 50 years after `reference` (RFC 9110).
-enum HTTPDate {
+package enum HTTPDate {
     /// The date `text` denotes, or `nil` when it is not an HTTP-date.
-    static func parse(_ text: String, reference: Date = Date()) -> Date? {
+    package static func parse(_ text: String, reference: Date = Date()) -> Date? {
         var scanner = Scanner(Array(text.utf8))
         scanner.skipSpaces()
         guard let dayName = scanner.word(), weekdays.contains(dayName) else { return nil }

@@ -1,4 +1,5 @@
 public import Foundation
+import LinkPreviewCore
 
 extension UploadOutcome {
     /// Classifies the server's answer to `POST /v1/shares` (see the server's `openapi.json`).
@@ -67,22 +68,13 @@ extension UploadOutcome {
         }
     }
 
-    /// A `Retry-After` value as a wait (RFC 9110 §10.2.3): delay seconds, or an HTTP date (a wait
-    /// until then; none for a date past). `nil` for anything else.
+    /// A `Retry-After` value as a wait (RFC 9110 §10.2.3): delay seconds, or an HTTP date in any of
+    /// its three forms (a wait until then; none for a date past). `nil` for anything else.
     package static func retryAfterDelay(_ value: String, now: Date) -> Duration? {
         let text = value.trimmingCharacters(in: .whitespaces)
         if let seconds = Int(text) { return .seconds(max(0, seconds)) }
-        guard let date = httpDate.date(from: text) else { return nil }
+        guard let date = HTTPDate.parse(text, reference: now) else { return nil }
         return .seconds(max(0, Int(date.timeIntervalSince(now).rounded(.up))))
-    }
-
-    /// The IMF-fixdate form of an HTTP date (`Sun, 06 Nov 1994 08:49:37 GMT`), the one servers send.
-    private static var httpDate: DateFormatter {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        return formatter
     }
 
     /// Whether the answer is an RFC 9457 problem (`application/problem+json`, parameters allowed).
