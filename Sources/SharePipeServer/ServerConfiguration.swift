@@ -60,6 +60,10 @@ public struct ServerConfiguration: Sendable {
     /// Sign-in attempts (web form or `POST /v1/devices`) per handle and per address in five minutes.
     /// Default 10.
     public var signInAttemptsPerFiveMinutes: Int
+    /// The proxies in front of the server (load balancers, TLS terminators) whose `X-Forwarded-For`
+    /// names the client for the per-address limits. Default none: every limit keys the connection's
+    /// peer, which behind a proxy is the proxy, so all its users would share one allowance.
+    public var trustedProxies: [IPNetwork] = []
 
     public init(
         host: String = "127.0.0.1",

@@ -20,6 +20,7 @@ extension ServerContext {
     ) -> some ApplicationProtocol {
         let router = Router(context: ServerRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.middlewares.add(RequestIDMiddleware())
+        router.middlewares.add(ClientAddressMiddleware(trustedProxies: configuration.trustedProxies))
         router.middlewares.add(MetricsMiddleware(metrics: metrics))
         router.middlewares.add(HeadRequestMiddleware())
         router.middlewares.add(ProblemMiddleware())

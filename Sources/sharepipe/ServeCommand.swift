@@ -14,7 +14,7 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             Stops gracefully on SIGTERM or SIGINT: no new requests, running ones and preview jobs finish.
             Options also read from the environment: SHAREPIPE_HOST, SHAREPIPE_PORT, SHAREPIPE_DATABASE,
-            SHAREPIPE_SIGN_UP=off.
+            SHAREPIPE_SIGN_UP=off, SHAREPIPE_PUBLIC_URL, SHAREPIPE_TRUSTED_PROXIES.
             First account and device: sharepipe users add ada, then sharepipe devices add ada "Ada's phone".
             """
     )
@@ -81,6 +81,21 @@ struct ServeCommand: AsyncParsableCommand {
     )
     var allowFetchPort: [Int] = []
 
+    @Option(
+        help: """
+            A proxy in front of the server (an address or CIDR range) whose X-Forwarded-For names the client \
+            for the per-address limits. Repeatable; also SHAREPIPE_TRUSTED_PROXIES, comma-separated.
+            """
+    )
+    var trustedProxy: [String] = []
+
+    /// `--trusted-proxy`, else SHAREPIPE_TRUSTED_PROXIES (comma-separated).
+    var trustedProxyTexts: [String] {
+        if !trustedProxy.isEmpty { return trustedProxy }
+        let listed = ProcessInfo.processInfo.environment["SHAREPIPE_TRUSTED_PROXIES"] ?? ""
+        return listed.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
     func validate() throws {
         let environment = ProcessInfo.processInfo.environment
         if let value = environment["SHAREPIPE_SIGN_UP"], Self.signUp(fromEnvironment: environment) == nil {
@@ -103,6 +118,11 @@ struct ServeCommand: AsyncParsableCommand {
         }
         for port in allowFetchPort where !(1...65535).contains(port) {
             throw ValidationError("--allow-fetch-port \(port) is not a port (1–65535).")
+        }
+        for proxy in trustedProxyTexts where IPNetwork(proxy) == nil {
+            throw ValidationError(
+                "--trusted-proxy '\(proxy)' is not an address or CIDR range (10.0.0.5, 10.0.0.0/8, fd00::/8)."
+            )
         }
         _ = try database.location()
         if let publicURL = publicURLText {
@@ -127,6 +147,7 @@ struct ServeCommand: AsyncParsableCommand {
             secureCookies: secureCookies
         )
         configuration.publicURL = publicURLText.flatMap(URL.init(string:))
+        configuration.trustedProxies = trustedProxyTexts.compactMap(IPNetwork.init)
         configuration.preview.policy.addresses.allowList = allowFetchFrom.compactMap(AllowRule.init)
         configuration.preview.policy.addresses.allowedPorts.formUnion(allowFetchPort)
         configuration.preview.policy.addresses.allowanceWording = AllowanceWording(

@@ -89,8 +89,8 @@ struct KitCommandTests {
     }
 }
 
-@Suite("sharepipe serve: SHAREPIPE_SIGN_UP")
-struct ServeSignUpSwitchTests {
+@Suite("sharepipe serve: the sign-up switch and trusted proxies")
+struct ServeOptionTests {
     /// A security switch must not fail open: `false` or `0` left sign-up on before.
     @Test("off, false, no and 0 close sign-up; on, true, yes and 1 open it; anything else is not read as on")
     func signUpSwitch() {
@@ -104,5 +104,14 @@ struct ServeSignUpSwitchTests {
             #expect(ServeCommand.signUp(fromEnvironment: ["SHAREPIPE_SIGN_UP": value]) == nil, "\(value)")
         }
         #expect(ServeCommand.signUp(fromEnvironment: [:]) == nil)
+    }
+
+    @Test("--trusted-proxy takes an address or CIDR range; anything else stops serve with a message")
+    func trustedProxyOption() throws {
+        _ = try ServeCommand.parse(["--trusted-proxy", "10.0.0.0/8", "--trusted-proxy", "fd00::1"])
+        for value in ["10.0.0.1/8", "proxy.internal", "10.0.0.0/33", ""] {
+            let message = KitCommandTests.parseMessage(ServeCommand.self, ["--trusted-proxy", value])
+            #expect(message.contains("--trusted-proxy '\(value)' is not an address or CIDR range"), "\(message)")
+        }
     }
 }

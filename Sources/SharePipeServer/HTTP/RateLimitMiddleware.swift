@@ -1,8 +1,8 @@
 import Hummingbird
 import SharePipeProtocol
 
-/// Limits `/v1/` requests per bearer token and per peer address (token buckets; a limit of 0 turns
-/// that one off). Past a limit: 429 problem+json with `Retry-After`.
+/// Limits `/v1/` requests per bearer token and per client address (``ServerRequestContext/clientAddress``;
+/// token buckets, a limit of 0 turns that one off). Past a limit: 429 problem+json with `Retry-After`.
 struct RateLimitMiddleware: RouterMiddleware {
     typealias Context = ServerRequestContext
 
@@ -25,7 +25,7 @@ struct RateLimitMiddleware: RouterMiddleware {
         next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         guard request.uri.path.hasPrefix("/v1/") else { return try await next(request, context) }
-        if let perAddress, let address = context.remoteAddress?.ipAddress, let wait = perAddress.take(address) {
+        if let perAddress, let address = context.clientAddress, let wait = perAddress.take(address) {
             throw ProblemDetails.rateLimited(retryAfter: wait)
         }
         if let perToken, let authorization = request.headers[.authorization],

@@ -20,7 +20,7 @@ extension ServerContext {
             let user = try await self.signIn(
                 handle: login.handle,
                 password: login.password,
-                from: context.remoteAddress?.ipAddress
+                from: context.clientAddress
             )
             let (device, appToken, shareToken) = try await self.storage.createDevice(userID: user.id, name: name)
             self.logger.info("device signed in", metadata: ["user": "\(user.handle)", "device": "\(device.id)"])

@@ -22,7 +22,7 @@ extension ServerContext {
                 let user = try await self.signIn(
                     handle: form.handle,
                     password: form.password,
-                    from: context.remoteAddress?.ipAddress
+                    from: context.clientAddress
                 )
                 return try await self.startSession(for: user)
             } catch let problem as ProblemDetails {

@@ -1,0 +1,87 @@
+import HTTPTypes
+import HummingbirdTesting
+import LinkPreview
+import SharePipeServer
+import Testing
+
+@testable import SharePipeServer
+
+@Suite("The client's address behind a proxy: X-Forwarded-For from trusted proxies only")
+struct ClientAddressTests {
+    static let proxies = [IPNetwork("10.0.0.0/8")!, IPNetwork("fd00::/8")!]
+
+    @Test(
+        "The client is the rightmost address that is not a trusted proxy",
+        arguments: [
+            // (peer, X-Forwarded-For fields, client)
+            ("203.0.113.9", ["198.51.100.1"], "203.0.113.9"),  // an untrusted peer's header is ignored
+            ("10.0.0.2", [], "10.0.0.2"),  // a trusted peer that named nobody
+            ("10.0.0.2", ["198.51.100.1"], "198.51.100.1"),
+            ("10.0.0.2", ["1.2.3.4, 198.51.100.1"], "198.51.100.1"),  // a client's forged left end
+            ("10.0.0.2", ["198.51.100.1, 10.0.0.7"], "198.51.100.1"),  // two proxies in a row
+            ("10.0.0.2", ["1.2.3.4", "198.51.100.1, 10.0.0.7"], "198.51.100.1"),  // several fields
+            ("10.0.0.2", ["10.0.0.8, 10.0.0.7"], "10.0.0.8"),  // every hop trusted: the farthest
+            ("10.0.0.2", ["198.51.100.1, unknown"], "10.0.0.2"),  // a hop the proxy could not name
+            ("10.0.0.2", ["198.51.100.1:4711"], "198.51.100.1"),
+            ("10.0.0.2", ["[2001:db8::1]:4711"], "2001:db8::1"),
+            ("10.0.0.2", ["2001:DB8::1"], "2001:db8::1"),
+            ("::ffff:10.0.0.2", ["198.51.100.1"], "198.51.100.1"),  // a dual-stack listener's peer
+            ("::ffff:203.0.113.9", ["198.51.100.1"], "203.0.113.9"),
+            ("fd00::5", ["::ffff:198.51.100.1"], "198.51.100.1"),
+        ]
+    )
+    func resolves(peer: String, forwardedFor: [String], client: String) {
+        #expect(ClientAddress.resolve(peer: peer, forwardedFor: forwardedFor, trustedProxies: Self.proxies) == client)
+    }
+
+    @Test("With no trusted proxy, the header changes nothing")
+    func untrustedByDefault() {
+        #expect(
+            ClientAddress.resolve(peer: "10.0.0.2", forwardedFor: ["198.51.100.1"], trustedProxies: []) == "10.0.0.2"
+        )
+        #expect(ClientAddress.resolve(peer: nil, forwardedFor: ["198.51.100.1"], trustedProxies: Self.proxies) == nil)
+    }
+
+    /// Ten wrong passwords for ten handles from one forwarded client, then one more from it (`same`)
+    /// and one from another client behind the same proxy (`other`).
+    static func signInsBehindProxy(trusting proxies: [IPNetwork], same: Int, other: Int) async throws {
+        try await ServerFixture.run(configure: {
+            $0.signInAttemptsPerFiveMinutes = 10
+            $0.trustedProxies = proxies
+        }) { _, client in
+            func attempt(_ handle: String, from address: String) async throws -> Int {
+                var headers = ServerFixture.headers(token: nil, json: true)
+                headers[HTTPField.Name("X-Forwarded-For")!] = address
+                let response = try await client.execute(
+                    uri: "/v1/devices",
+                    method: .post,
+                    headers: headers,
+                    body: ServerFixture.body(#"{"handle": "\#(handle)", "password": "guess1234", "name": "x"}"#)
+                )
+                return Int(response.status.code)
+            }
+            for index in 0..<10 {
+                let status = try await attempt("nobody\(index)", from: "198.51.100.1")
+                #expect(status == 401)
+            }
+            let fromSame = try await attempt("nobody10", from: "198.51.100.1")
+            let fromOther = try await attempt("nobody11", from: "198.51.100.2")
+            #expect(fromSame == same)
+            #expect(fromOther == other)
+        }
+    }
+
+    @Test("Behind a trusted proxy, each client has its own sign-in allowance")
+    func throttlesEachClient() async throws {
+        try await Self.signInsBehindProxy(
+            trusting: [IPNetwork("127.0.0.1")!, IPNetwork("::1")!],
+            same: 429,
+            other: 401
+        )
+    }
+
+    @Test("From a peer that is not a trusted proxy, X-Forwarded-For cannot open a fresh allowance")
+    func ignoresUntrustedHeader() async throws {
+        try await Self.signInsBehindProxy(trusting: [], same: 429, other: 429)
+    }
+}
