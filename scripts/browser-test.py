@@ -194,6 +194,14 @@ def main():
         alice.save_screenshot(os.path.join(shots, "3-link.png"))
         bob.get(base + "/")
         bob.save_screenshot(os.path.join(shots, "4-empty-shelf-desktop.png"))
+
+        alice.get(base + "/go/no-such-share")
+        check(
+            wait_for(alice, lambda d: d.find_element(By.TAG_NAME, "h1").text == "Not found"),
+            "a broken link shows a page saying so, not JSON",
+        )
+        check(len(alice.find_elements(By.LINK_TEXT, "Back to SharePipe")) == 1, "the error page leads back home")
+        alice.save_screenshot(os.path.join(shots, "5-not-found.png"))
     finally:
         for driver in drivers:
             driver.quit()

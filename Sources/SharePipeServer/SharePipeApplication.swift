@@ -23,7 +23,7 @@ extension ServerContext {
         router.middlewares.add(ClientAddressMiddleware(trustedProxies: configuration.trustedProxies))
         router.middlewares.add(MetricsMiddleware(metrics: metrics))
         router.middlewares.add(HeadRequestMiddleware())
-        router.middlewares.add(ProblemMiddleware())
+        router.middlewares.add(ProblemMiddleware { [self] problem in self.messagePage(problem) })
         router.middlewares.add(
             RateLimitMiddleware(
                 requestsPerSecondPerToken: configuration.requestsPerSecondPerToken,

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import SharePipeProtocol
 import SharePipeServer
 import Testing
 
@@ -10,7 +11,8 @@ struct Browser {
     var cookies: [String: String] = [:]
 
     var headers: HTTPFields {
-        var headers = HTTPFields()
+        // What Chromium and Firefox send for a page.
+        var headers: HTTPFields = [.accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"]
         if !cookies.isEmpty {
             headers[.cookie] = cookies.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(
                 separator: "; "
@@ -103,6 +105,41 @@ struct WebSessionTests {
             #expect(Browser.csrf(in: page) == browser.cookies["sharepipe_csrf"])
             let css = try await browser.get(client, "/assets/sharepipe.css")
             #expect(css.status == .ok && css.headers[.contentType] == "text/css; charset=utf-8")
+        }
+    }
+
+    @Test("A browser that meets an error gets a page saying what happened; the API still gets problem+json")
+    func errorsAsPages() async throws {
+        try await ServerFixture.run { _, client in
+            var browser = try await Self.signUp(client, "Grace")
+            func expectPage(_ response: TestResponse, _ status: HTTPResponse.Status, saying words: String) {
+                #expect(response.status == status)
+                #expect(response.headers[.contentType] == "text/html; charset=utf-8")
+                #expect(response.headers[.contentSecurityPolicy] != nil)
+                let html = String(buffer: response.body)
+                #expect(html.contains(words), "\(html)")
+                #expect(html.contains(#"<a href="/">Back to SharePipe</a>"#))
+            }
+            expectPage(try await browser.get(client, "/go/zzz"), .notFound, saying: "Not found")
+            expectPage(
+                try await browser.get(client, "/no-such-page"),
+                .notFound,
+                saying: "There is no page at this address"
+            )
+            let home = try await browser.get(client, "/")
+            let csrf = try #require(Browser.csrf(in: home))
+            // A form post missing a field (a tampered or truncated form).
+            let truncated = try await browser.post(client, "/signin", [("csrf", csrf), ("handle", "grace")])
+            #expect(truncated.status.code >= 400 && truncated.status.code < 500)
+            #expect(truncated.headers[.contentType] == "text/html; charset=utf-8")
+
+            // The same browser asking the API, and a client asking the page, get problem+json.
+            let api = try await browser.get(client, "/v1/shares/zzz")
+            #expect(api.headers[.contentType] == ProblemDetails.mediaType)
+            var machineHeaders = browser.headers
+            machineHeaders[.accept] = "*/*"
+            let machine = try await client.execute(uri: "/go/zzz", method: .get, headers: machineHeaders)
+            #expect(machine.status == .notFound && machine.headers[.contentType] == ProblemDetails.mediaType)
         }
     }
 

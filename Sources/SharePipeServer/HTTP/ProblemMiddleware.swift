@@ -8,50 +8,91 @@ import SharePipeProtocol
 /// they are, an unreachable database as 503 with `Retry-After`, Hummingbird's HTTP errors by their
 /// status (the router's 404 for an API path that takes other methods as 405 with `Allow`),
 /// anything else as a logged 500 that reveals nothing.
+///
+/// A browser's request for a web page (``wantsPage(_:)``) gets the same status and headers with
+/// the problem as an HTML page (`page`), so a mistyped link or a tampered form shows a page that says
+/// what happened instead of JSON.
 struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// Renders a problem as the web page's message page.
+    let page: @Sendable (ProblemDetails) -> Response
+
     func handle(
         _ request: Request,
         context: Context,
         next: (Request, Context) async throws -> Response
     ) async throws -> Response {
+        let problem: ProblemDetails
+        var allowed: String?
         do {
             return try await next(request, context)
-        } catch let problem as ProblemDetails {
-            return Self.response(problem)
+        } catch let thrown as ProblemDetails {
+            problem = thrown
         } catch let storage as StorageError where storage.code == .unavailable {
             context.logger.warning("database unavailable", metadata: ["error": "\(storage)"])
-            return Self.response(.unavailable(retryAfter: 2))
+            problem = .unavailable(retryAfter: 2)
         } catch let error as HTTPError {
-            let status = Int(error.status.code)
-            if status == 413 { return Self.response(.bodyTooLarge(limit: nil)) }
-            if status == 404 {
-                let allowed = APIRoutes.methods(at: request.uri.path)
-                if !allowed.isEmpty && !allowed.contains(request.method.rawValue) {
-                    var response = Self.response(.methodNotAllowed(allowed: allowed))
-                    response.headers[.allow] = allowed.joined(separator: ", ")
-                    return response
-                }
-                return Self.response(.notFound(detail: "No such route; see /openapi.json for the methods and paths."))
+            problem = Self.problem(for: error, request: request)
+            if problem.type == ProblemDetails.TypeURI.methodNotAllowed {
+                allowed = APIRoutes.methods(at: request.uri.path).joined(separator: ", ")
             }
-            return Self.response(
-                ProblemDetails(title: error.status.reasonPhrase, status: status, detail: error.body)
-            )
         } catch {
             context.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
-            return Self.response(.internalError)
+            problem = .internalError
         }
+        var response: Response
+        if Self.wantsPage(request) {
+            response = page(problem)
+            response.headers.append(contentsOf: Self.headers(of: problem).filter { $0.name != .contentType })
+        } else {
+            response = Self.response(problem)
+        }
+        if let allowed { response.headers[.allow] = allowed }
+        return response
+    }
+
+    /// The problem of one of Hummingbird's HTTP errors.
+    static func problem(for error: HTTPError, request: Request) -> ProblemDetails {
+        let status = Int(error.status.code)
+        if status == 413 { return .bodyTooLarge(limit: nil) }
+        if status == 404 {
+            let allowed = APIRoutes.methods(at: request.uri.path)
+            if !allowed.isEmpty && !allowed.contains(request.method.rawValue) {
+                return .methodNotAllowed(allowed: allowed)
+            }
+            return wantsPage(request)
+                ? .notFound(detail: "There is no page at this address. Check the link, or start again from SharePipe.")
+                : .notFound(detail: "No such route; see /openapi.json for the methods and paths.")
+        }
+        return ProblemDetails(title: error.status.reasonPhrase, status: status, detail: error.body)
+    }
+
+    /// Whether a problem answers a browser asking for a page: a request that accepts `text/html`, to
+    /// a path outside the API and the machine-read documents (`/v1/`, `/oembed`, `/openapi.json`,
+    /// `/metrics`, `/health`, `/ready`, images and assets).
+    static func wantsPage(_ request: Request) -> Bool {
+        let path = request.uri.path
+        let machinePrefixes = ["/v1/", "/img/", "/assets/"]
+        let machinePaths = ["/v1", "/oembed", "/openapi.json", "/metrics", "/health", "/ready"]
+        if machinePrefixes.contains(where: path.hasPrefix) || machinePaths.contains(path) { return false }
+        return request.headers[values: .accept].contains { $0.lowercased().contains("text/html") }
     }
 
     static func response(_ problem: ProblemDetails) -> Response {
+        Response(
+            status: HTTPResponse.Status(code: problem.status),
+            headers: headers(of: problem),
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: problem.jsonData()))
+        )
+    }
+
+    /// The headers a problem is sent with: its media type, and `Retry-After` and `WWW-Authenticate`
+    /// when it has them.
+    static func headers(of problem: ProblemDetails) -> HTTPFields {
         var headers = HTTPFields()
         headers[.contentType] = ProblemDetails.mediaType
         if let retryAfter = problem.retryAfter { headers[.retryAfter] = String(retryAfter) }
         if let challenge = problem.bearerChallenge { headers[.wwwAuthenticate] = challenge }
-        return Response(
-            status: HTTPResponse.Status(code: problem.status),
-            headers: headers,
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: problem.jsonData()))
-        )
+        return headers
     }
 }
 
