@@ -42,6 +42,7 @@ public enum APIRoutes {
         Route(method: "GET", path: "/ready", authenticated: false),
         Route(method: "GET", path: "/openapi.json", authenticated: false),
         Route(method: "GET", path: "/metrics", authenticated: false),
+        Route(method: "GET", path: "/oembed", authenticated: false),
     ]
 
     /// The methods the API answers at `path` (without its query): those of every route whose
