@@ -6,6 +6,7 @@ import Testing
 @testable import sharepipe
 
 struct ExtractCommandTests {
+    /// A new file under the temporary directory; the caller removes it.
     static func temporaryFile(_ contents: [UInt8], suffix: String = ".html") throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString + suffix).path
         try Data(contents).write(to: URL(fileURLWithPath: path))
@@ -44,12 +45,14 @@ struct ExtractCommandTests {
             [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00],
             suffix: ".png"
         )
+        defer { try? FileManager.default.removeItem(atPath: binary) }
         let notHTML = try ExtractCommand.parse([binary, "--url", "https://a.com/"])
         await #expect { try await notHTML.run() } throws: { Self.message(of: $0).contains("does not look like HTML") }
     }
 
     @Test func acceptsAnHTMLFile() async throws {
         let page = try Self.temporaryFile(Array("<title>Hello</title>".utf8))
+        defer { try? FileManager.default.removeItem(atPath: page) }
         let command = try ExtractCommand.parse([page, "--url", "https://a.com/", "--json"])
         try await command.run()
     }
