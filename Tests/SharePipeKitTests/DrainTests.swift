@@ -81,6 +81,31 @@ struct DrainTests {
         #expect(inbox.count == 0)
     }
 
+    /// On a full disk the state of a failed upload could not be written, and the drain threw there:
+    /// the items after it were not sent, and sending them is what frees space.
+    @Test("A state that cannot be written does not stop the drain; that item waits out its lease")
+    func stateThatCannotBeWritten() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let inbox = try ShareInbox(folder: folder.url)
+        let failing = try inbox.add(.link("a", at: 1_000))
+        try inbox.add(.link("b", at: 2_000))
+        // A folder where a's state file goes, holding a folder the inbox does not remove: reading
+        // finds no state, and every write of one fails, as on a full disk.
+        let blocked = folder.url.appendingPathComponent("state/\(failing.id.uuidString).json/in-the-way")
+        try FileManager.default.createDirectory(at: blocked, withIntermediateDirectories: true)
+        let uploader = ScriptedUploader(["a": .transient(reason: "503", retryAfter: nil)])
+        let report = try await inbox.drain(using: uploader)
+        #expect(uploader.sent.withLock { $0 } == ["a", "b"])
+        #expect(report.delivered.map { $0.url!.lastPathComponent } == ["b"])
+        #expect(report.deferred.map { $0.url!.lastPathComponent } == ["a"])
+        #expect(try inbox.pending().map { $0.item.url!.lastPathComponent } == ["a"])
+        // Its lease still holds it: a second pass at once sends nothing.
+        let again = ScriptedUploader([:])
+        _ = try await inbox.drain(using: again)
+        #expect(again.sent.withLock { $0 }.isEmpty)
+    }
+
     @Test("A refused token stops the drain and keeps every item for after sign-in")
     func unauthorizedStops() async throws {
         let folder = try TemporaryFolder()

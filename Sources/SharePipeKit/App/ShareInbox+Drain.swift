@@ -28,7 +28,8 @@ extension ShareInbox {
     ///
     /// An item shared under another account than the uploader's (``ShareUploading/account``) is not
     /// sent. A rejected item is parked with the server's message; a transient failure backs off; a refused
-    /// token stops the pass (``DrainReport/needsSignIn``) and leaves every item in the inbox.
+    /// token stops the pass (``DrainReport/needsSignIn``) and leaves every item in the inbox. A state
+    /// that cannot be written (a full disk) does not end the pass: that item waits out its lease.
     /// - Parameters:
     ///   - uploader: Sends one item (``ShareUploader``).
     ///   - lease: How long a claim holds if this process stalls; default 2 minutes.
@@ -41,7 +42,9 @@ extension ShareInbox {
             let item = claim.item
             seen.insert(item.id)
             if let owner = item.account, let signedIn = uploader.account, owner != signedIn {
-                try hold(item.id, reason: "Shared while another account was signed in: it waits for that account.")
+                try settle {
+                    try hold(item.id, reason: "Shared while another account was signed in: it waits for that account.")
+                }
                 report.heldForOtherAccount.append(item)
                 continue
             }
@@ -52,18 +55,30 @@ extension ShareInbox {
                 try complete(item.id)
                 report.delivered.append(item)
             case .rejected(_, let message):
-                try reject(item.id, message: message)
+                try settle { try reject(item.id, message: message) }
                 report.rejected.append(item)
             case .unauthorized(_, let message):
                 // Not an attempt at the item: it waits for the account, not for a backoff.
-                try hold(item.id, reason: message)
+                try settle { try hold(item.id, reason: message) }
                 report.needsSignIn = true
                 return report
             case .transient(let reason, let retryAfter):
-                try release(item.id, retryAfter: retryAfter, error: reason)
+                try settle { try release(item.id, retryAfter: retryAfter, error: reason) }
                 report.deferred.append(item)
             }
         }
         return report
+    }
+
+    /// Records what became of a claimed item, going on when the record cannot be written: on a full
+    /// disk a state write fails, and ending the pass there would leave the items after it unsent,
+    /// when sending them is what frees space. The item then keeps its claim until the lease ends
+    /// (within this pass it is not claimed again), and is tried again after it.
+    private func settle(_ record: () throws -> Void) throws {
+        do {
+            try record()
+        } catch let error as ShareInboxError where error.code == .io {
+            return
+        }
     }
 }

@@ -43,13 +43,20 @@ public struct KeychainCredentialStore: CredentialStore {
         return try? JSONDecoder().decode(ShareCredential.self, from: data)
     }
 
+    /// Replaces the stored credential in place (`SecItemUpdate`), or adds it when there is none, so
+    /// a save the keychain refuses leaves the previous credential as it was rather than none at all.
     public func save(_ credential: ShareCredential) throws {
         let data = try JSONEncoder().encode(credential)
-        try delete()
-        var item = query
-        item[kSecValueData as String] = data
-        item[kSecAttrAccessible as String] = kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly
-        let status = SecItemAdd(item as CFDictionary, nil)
+        let changes: [String: Any] = [
+            kSecValueData as String: data,
+            kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly,
+        ]
+        var status = SecItemUpdate(query as CFDictionary, changes as CFDictionary)
+        if status == errSecItemNotFound {
+            var item = query
+            item.merge(changes) { _, new in new }
+            status = SecItemAdd(item as CFDictionary, nil)
+        }
         guard status == errSecSuccess else {
             throw CredentialStoreError("The keychain refused to store the credential (OSStatus \(status)).")
         }

@@ -13,7 +13,9 @@ import Musl
 ///
 /// - Every item is one record file, written to a temporary file, fsynced, linked into `items/`
 ///   (a link never replaces an existing file) and the folder fsynced: when ``add(_:attachments:)``
-///   returns, the share survives a crash or a power cut, and no item ever overwrites another.
+///   returns, the share survives a crash or a power cut, and no item ever overwrites another. (If
+///   that last fsync fails, `add` still returns: the item is already in the inbox and will be sent,
+///   and a failure would have the user share it again, to be sent twice.)
 /// - ``claimNext(lease:excluding:)`` gives an item to one process at a time, under a `flock` held for
 ///   milliseconds, by writing a lease with an owner and an expiry. A lease whose process is gone, or
 ///   whose time ran out, no longer holds, so a crashed process's item is claimed again.
@@ -143,9 +145,9 @@ public final class ShareInbox: Sendable {
             POSIXFile.removeFolder(layout.attachmentFolder(item.id))
             throw error
         }
-        guard fsync(itemsFolder) == 0 else {
-            throw ShareInboxError.io("fsync folder", path: layout.items, errno: errno)
-        }
+        // Not thrown if it fails: once linked, the item is in the inbox for every process and will
+        // be sent. Reporting a failure would have the user share again, and both would be sent.
+        _ = fsync(itemsFolder)
         InboxChangeSignal.post(for: folder)
         return stored
     }
