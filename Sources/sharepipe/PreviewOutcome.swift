@@ -30,7 +30,13 @@ enum PreviewOutcome: Sendable {
             )
             return lines.joined(separator: "\n")
         case .failure(let url, let error):
-            return "✗ \(url.absoluteString)\n\(error.message)\n(\(error.category) · \(error.code))"
+            var text = "✗ \(url.absoluteString)\n\(error.message)\n(\(error.category) · \(error.code))"
+            if let until = error.rememberedUntil {
+                text +=
+                    "\nRemembered from an earlier try until \(until.formatted(date: .omitted, time: .shortened)); "
+                    + "--reload tries again now."
+            }
+            return text
         }
     }
 
@@ -66,7 +72,8 @@ enum PreviewOutcome: Sendable {
                     category: error.category.description,
                     code: error.code.rawValue,
                     message: error.message,
-                    statusCode: error.statusCode
+                    statusCode: error.statusCode,
+                    rememberedUntil: error.rememberedUntil
                 )
             )
         }
@@ -88,6 +95,8 @@ enum PreviewOutcome: Sendable {
             var code: String
             var message: String
             var statusCode: Int?
+            /// Set when the failure was remembered from an earlier fetch, not met now.
+            var rememberedUntil: Date?
         }
         var url: URL
         var metadata: LinkMetadata?

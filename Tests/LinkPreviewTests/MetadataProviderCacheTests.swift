@@ -88,6 +88,41 @@ struct MetadataProviderCacheTests {
         }
     }
 
+    @Test("A remembered failure says so, with when it is forgotten")
+    func rememberedFailure() async throws {
+        try await ProviderFixture.run({ _ in .status(404) }) { server, provider in
+            let first = await ProviderFixture.error { _ = try await provider.metadata(for: server.url("/gone")) }
+            let second = await ProviderFixture.error { _ = try await provider.metadata(for: server.url("/gone")) }
+            #expect(first?.rememberedUntil == nil)
+            let until = try #require(second?.rememberedUntil)
+            #expect(until > Date() && until <= Date().addingTimeInterval(NegativeCaching().notFound))
+        }
+    }
+
+    /// `sharepipe preview --cache` kept refusing a loopback page for an hour after the refusal's own
+    /// advice (`--allow`) was followed; and a page fetched under an allowance would still be served
+    /// from the cache once the allowance was taken away.
+    @Test("What is cached under one address policy is not served under another")
+    func cacheIsScopedByPolicy() async throws {
+        let cache = MemoryMetadataCache()
+        try await ProviderFixture.run({ _ in .html(ProviderFixture.page) }, cache: cache) { server, allowing in
+            let url = server.url("/scoped")
+            let strict = try await MetadataProvider(configuration: .init(), cache: cache)
+            try await shutDown(after: strict, { try await $0.shutdown() }) { strict in
+                let refused = await ProviderFixture.error { _ = try await strict.metadata(for: url) }
+                #expect(refused?.category == .notAllowed)
+                // The allowing provider fetches the page rather than replaying the refusal…
+                let fetched = try await allowing.preview(for: url)
+                #expect(fetched.source == .network && fetched.metadata.title == "The real title")
+                #expect(try await allowing.preview(for: url).source == .cache)
+                // …and the strict one still refuses it rather than serving what was fetched.
+                let again = await ProviderFixture.error { _ = try await strict.metadata(for: url) }
+                #expect(again?.category == .notAllowed)
+            }
+            #expect(server.requestCount("/scoped") == 1)
+        }
+    }
+
     @Test("At most the per-host limit of requests reach one host at once")
     func perHostLimit() async throws {
         let inFlight = Mutex((now: 0, peak: 0))

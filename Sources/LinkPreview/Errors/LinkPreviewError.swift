@@ -112,6 +112,10 @@ public struct LinkPreviewError: Error, Sendable, Hashable, CustomStringConvertib
     public var statusCode: Int?
     /// The lower-level error's description, for logs (not for people).
     public var underlying: String?
+    /// When the failure is one remembered from an earlier fetch (``NegativeCaching``) rather than
+    /// met now: the time it stops being remembered. A caller can say so, and offer to fetch again
+    /// (``FetchMode/reload``).
+    public var rememberedUntil: Date?
 
     /// The Apple-compatible category.
     public var category: Category { code.category }

@@ -119,11 +119,19 @@ public final class MetadataProvider: Sendable {
             let metadata = LinkMetadata(originalURL: url, url: url).overlaid(with: provided)
             return PreviewReport(metadata: metadata, source: .provided)
         }
-        let key = Self.cacheKey(for: url, includeSubresources: configuration.includeSubresources)
+        let key = Self.cacheKey(
+            for: url,
+            includeSubresources: configuration.includeSubresources,
+            scope: configuration.policy.addresses.cacheScope
+        )
         var stale: CachedPreview?
         if let entry = await cache?.entry(forKey: key) {
             if fetch == .automatic && entry.isFresh(at: Date()) {
-                if let failure = entry.failure { throw failure.error }
+                if let failure = entry.failure {
+                    var error = failure.error
+                    error.rememberedUntil = entry.expiresAt
+                    throw error
+                }
                 if var metadata = entry.metadata {
                     metadata.originalURL = url
                     return PreviewReport(
@@ -175,8 +183,11 @@ public final class MetadataProvider: Sendable {
         return components.url ?? url
     }
 
-    /// The cache key of a URL: the URL itself (fragment removed), and whether subresources were read.
-    static func cacheKey(for url: URL, includeSubresources: Bool) -> String {
-        includeSubresources ? url.absoluteString : url.absoluteString + " -subresources"
+    /// The cache key of a URL: the URL itself (fragment removed), whether subresources were read, and
+    /// the address policy's allowances (``AddressPolicy/cacheScope``) when it has any.
+    static func cacheKey(for url: URL, includeSubresources: Bool, scope: String = "") -> String {
+        var key = includeSubresources ? url.absoluteString : url.absoluteString + " -subresources"
+        if !scope.isEmpty { key += " [" + scope + "]" }
+        return key
     }
 }
