@@ -78,7 +78,12 @@ public final class Database: Sendable {
         switch location {
         case .sqliteFile, .sqliteMemory:
             let storage: SQLiteConnection.Storage
-            if case .sqliteFile(let path) = location { storage = .file(path: path) } else { storage = .memory }
+            if case .sqliteFile(let path) = location {
+                createPrivately(path)
+                storage = .file(path: path)
+            } else {
+                storage = .memory
+            }
             let connection = try await SQLiteConnection.open(storage: storage, logger: logger).get()
             let writer = connection.sql(queryLogLevel: .trace)
             var reader: (connection: SQLiteConnection, lock: AsyncLock)?
