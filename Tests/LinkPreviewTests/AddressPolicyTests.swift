@@ -339,6 +339,20 @@ struct AddressPolicyTests {
         #expect(try check("http://u:p@a.example/").failureValue?.description.contains("user name or password") == true)
         #expect(try check("http://a..b/").failureValue?.description.contains("\"a..b\" is not a host name") == true)
     }
+
+    /// `https://example.com:0/` was told to allow port 0, which no option takes; every bad host was
+    /// told about punycode, `1.2.3.4.5` too.
+    @Test("No advice that cannot be followed: port 0 is not offered for allowing, ASCII hosts get no punycode hint")
+    func adviceThatWorks() throws {
+        func check(_ text: String) throws -> String {
+            let url = try #require(URL(string: text))
+            return try #require(AddressPolicy().check(url: url).failureValue).description
+        }
+        let zero = try check("https://example.com:0/")
+        #expect(zero.contains("Port 0 is not a port a server can listen on") && !zero.contains("allowedPorts"))
+        let dotted = try check("http://1.2.3.4.5/")
+        #expect(dotted.contains("is not a host name or IP address") && !dotted.contains("punycode"))
+    }
 }
 
 @Suite("Address policy: how a refusal says to allow")

@@ -48,6 +48,9 @@ public struct AddressRefusal: Error, Sendable, Hashable, CustomStringConvertible
         case .userInfo:
             return "The URL carries a user name or password before the host; SharePipe does not fetch such URLs. "
                 + "Remove the part before @ from the link."
+        case .portNotAllowed(let port) where !(1...65535).contains(port):
+            return
+                "Port \(port) is not a port a server can listen on; SharePipe does not fetch from it. Check the link."
         case .portNotAllowed(let port):
             return "Port \(port) is not an allowed port (80 and 443 unless configured); SharePipe does not fetch "
                 + "from it. \(wording.allowPort(port)) if you mean to."
@@ -67,11 +70,11 @@ public struct AddressRefusal: Error, Sendable, Hashable, CustomStringConvertible
         case .noAddresses(let host):
             return "\(host) resolved to no address; SharePipe has nothing to connect to. Check the host name."
         case .invalidHost(let host):
+            let hint = host.unicodeScalars.contains { !$0.isASCII } ? " (non-ASCII names must be punycoded)" : ""
             let shown =
                 host.isEmpty
                 ? "The URL has no host, so it"
-                : "\"\(host)\" is not a host name or IP address "
-                    + "SharePipe understands (non-ASCII names must be punycoded), so it"
+                : "\"\(host)\" is not a host name or IP address SharePipe understands\(hint), so it"
             return "\(shown) cannot be fetched. Check the link."
         }
     }
