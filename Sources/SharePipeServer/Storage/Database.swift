@@ -123,7 +123,21 @@ public final class Database: Sendable {
                 let setup = PostgresClient(configuration: clientConfiguration, backgroundLogger: logger)
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask { await setup.run() }
-                    try await setup.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(schema)"))
+                    // Under a lock: servers starting at once would both find the schema missing,
+                    // and the second CREATE fail on the catalog's unique key.
+                    try await setup.withConnection { connection in
+                        let lock = "SELECT pg_advisory_lock(hashtext('sharepipe.create_schema'))"
+                        try await connection.query(PostgresQuery(unsafeSQL: lock), logger: logger)
+                        let create = PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(schema)")
+                        let unlock = "SELECT pg_advisory_unlock(hashtext('sharepipe.create_schema'))"
+                        do {
+                            try await connection.query(create, logger: logger)
+                        } catch {
+                            _ = try? await connection.query(PostgresQuery(unsafeSQL: unlock), logger: logger)
+                            throw error
+                        }
+                        try await connection.query(PostgresQuery(unsafeSQL: unlock), logger: logger)
+                    }
                     group.cancelAll()
                 }
                 clientConfiguration.options.additionalStartupParameters = [("search_path", schema)]
@@ -134,7 +148,12 @@ public final class Database: Sendable {
             try await Task.sleep(for: .milliseconds(20))
             database = Database(backend: .postgres(client, running), location: location, logger: logger)
         }
-        try await Migrations.apply(to: database, logger: logger)
+        do {
+            try await Migrations.apply(to: database, logger: logger)
+        } catch {
+            try? await database.close()
+            throw error
+        }
         return database
     }
 

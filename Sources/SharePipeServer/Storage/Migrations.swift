@@ -182,25 +182,56 @@ enum Migrations {
         ),
     ]
 
+    /// Applies the migrations the database lacks, in order, each in one transaction.
+    ///
+    /// Several servers may start at once on one PostgreSQL database: each step holds an advisory
+    /// lock and reads the applied versions again under it, so one server applies a migration and the
+    /// others find it done. A database already migrated past what this build knows (by a newer
+    /// SharePipe) is refused rather than used: this build would not know what its tables mean.
     static func apply(to database: Database, logger: Logger) async throws {
-        try await database.run { sql in
+        try await database.transaction { sql in
+            try await database.lockForCreation(lockName, in: sql)
             try await sql.raw(
                 "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)"
             ).run()
         }
-        let applied = try await database.run { sql in
-            try await sql.raw("SELECT version FROM schema_migrations").all().map {
-                try $0.decode(column: "version", as: Int.self)
-            }
+        let newest = all.map(\.version).max() ?? 0
+        let found = try await appliedVersions(database)
+        if let unknown = found.max(), unknown > newest {
+            throw StorageError.invalid(
+                "This database was migrated by a newer SharePipe (schema version \(unknown); this build knows up "
+                    + "to \(newest)). Run that version, or this one on a database of its own."
+            )
         }
-        for migration in all where !applied.contains(migration.version) {
-            try await database.transaction { sql in
+        for migration in all where !found.contains(migration.version) {
+            let applied = try await database.transaction { sql in
+                try await database.lockForCreation(lockName, in: sql)
+                let versions = try await sql.raw("SELECT version FROM schema_migrations").all().map {
+                    try $0.decode(column: "version", as: Int.self)
+                }
+                guard !versions.contains(migration.version) else { return false }
                 for statement in migration.statements { try await sql.raw(SQLQueryString(statement)).run() }
                 try await sql.raw(
                     "INSERT INTO schema_migrations (version, name, applied_at) VALUES (\(bind: migration.version), \(bind: migration.name), \(bind: Clock.millisecondsNow()))"
                 ).run()
+                return true
             }
-            logger.info("applied migration", metadata: ["db.migration": "\(migration.version) \(migration.name)"])
+            if applied {
+                logger.info("applied migration", metadata: ["db.migration": "\(migration.version) \(migration.name)"])
+            }
+        }
+    }
+
+    /// The advisory lock migrations run under.
+    static let lockName = "sharepipe.schema_migrations"
+
+    private static func appliedVersions(_ database: Database) async throws -> Set<Int> {
+        try await database.run { sql in
+            Set(
+                try await sql.raw("SELECT version FROM schema_migrations").all().map {
+                    try $0.decode(column: "version", as: Int.self)
+                }
+            )
         }
     }
 }
