@@ -14,6 +14,10 @@ extension Database {
         at milliseconds: Int64,
         in sql: any SQLDatabase
     ) async throws -> UUID {
+        // The members read below must stay the members until the transaction ends: without the lock,
+        // someone removed from the group meanwhile (on another connection or server) kept what was
+        // posted during the removal on their shelf.
+        try await lockMembers(of: conversationID, in: sql)
         let id = UUID()
         try await sql.raw(
             """

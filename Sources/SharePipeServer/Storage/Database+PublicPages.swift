@@ -14,6 +14,9 @@ extension Database {
     public func publishShare(id: UUID, userID: UUID) async throws -> String? {
         try await transaction { sql in
             guard try await self.share(id: id, userID: userID, in: sql) else { return nil }
+            // Two requests publishing one share at once (on two servers) both found no page, and the
+            // second INSERT failed on the share's unique page: a 500. Under a lock, the second finds it.
+            try await self.lockForCreation("public page \(id.uuidString)", in: sql)
             if let row = try await sql.raw("SELECT id FROM public_pages WHERE share_id = \(bind: id.uuidString)")
                 .first()
             {

@@ -48,6 +48,10 @@ extension Database {
         }
     }
 
+    /// The advisory lock held while a link for the URL key `key` is looked up and made, or an alias
+    /// added for it.
+    static func linkLockName(_ key: String) -> String { "link \(key)" }
+
     /// The advisory lock that a request holds on its idempotency key while it records the share.
     static func idempotencyLockName(userID: UUID, key: String) -> String { "idempotency \(userID) \(key)" }
 
@@ -144,7 +148,7 @@ extension Database {
         else {
             throw StorageError.invalid("The URL cannot be normalised.")
         }
-        try await lockForCreation("link \(key)", in: sql)
+        try await lockForCreation(Self.linkLockName(key), in: sql)
         var linkIsNew = false
         let link: Link
         if let row = try await sql.raw(
@@ -195,6 +199,12 @@ extension Database {
             } catch var error as StorageError {
                 error.pointer = "/recipients"
                 throw error
+            }
+            // Every members lock first, in one order (postMessage takes each again, which holds already):
+            // a member being removed meanwhile either goes before the share or after it and takes it
+            // away, and a removal that waits here never holds a lock this share needs.
+            for conversation in Set(conversations).sorted(by: { $0.uuidString < $1.uuidString }) {
+                try await self.lockMembers(of: conversation, in: sql)
             }
             for conversation in conversations {
                 try await self.postMessage(

@@ -107,6 +107,9 @@ extension Database {
         try await transaction { sql in
             guard try await Self.shelfItemShown(userID: userID, linkID: linkID, in: sql) else { return false }
             if pinned {
+                // Counted under a lock per user: pins made at once (through several connections or
+                // servers) each counted the others' as not there yet, and passed the limit.
+                try await self.lockForCreation("pins \(userID.uuidString)", in: sql)
                 let count =
                     try await sql.raw(
                         "SELECT COUNT(*) AS n FROM shelf_items WHERE user_id = \(bind: userID.uuidString) AND pinned_at IS NOT NULL AND removed_at IS NULL"

@@ -1,0 +1,145 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import LinkPreviewCore
+import Testing
+
+@testable import SharePipeServer
+
+/// Requests that race on several database connections, as they do across servers sharing one
+/// PostgreSQL database (SQLite runs writers one at a time, so there they cannot race; the tests
+/// run on both to hold the behaviour). The test client sends one request at a time over one
+/// connection, so the races are run on the storage the routes call, from concurrent tasks.
+@Suite("Requests racing on several connections")
+struct ConcurrentRequestTests {
+    /// The results of `count` calls of `operation` made at once.
+    static func atOnce<T: Sendable>(
+        _ count: Int,
+        _ operation: @escaping @Sendable (Int) async throws -> T
+    ) async -> [Result<T, any Error>] {
+        await withTaskGroup(of: Result<T, any Error>.self) { group in
+            for index in 0..<count {
+                group.addTask {
+                    do { return .success(try await operation(index)) } catch { return .failure(error) }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+    }
+
+    @Test(
+        "Publishing one share from several requests at once gives every one the same page",
+        arguments: TestDatabase.all
+    )
+    func publishOnce(database: TestDatabase) async throws {
+        try await ServerFixture.run(on: database) { fixture, client in
+            let world = try await ShelfWorld.make(fixture, client)
+            let created = try await world.request("ada", .post, "/v1/shares", #"{"url": "https://example.com/pub"}"#)
+            let share = try #require(try ServerFixture.json(created)["share"] as? [String: Any])["id"] as? String
+            let id = try #require(share.flatMap(UUID.init(uuidString:)))
+            let storage = fixture.context.database
+            let pages = await Self.atOnce(8) { _ in try await storage.publishShare(id: id, userID: fixture.user.id) }
+            let ids = try pages.map { try $0.get() }
+            #expect(Set(ids).count == 1 && ids.first! != nil)
+        }
+    }
+
+    @Test("Pins made at once stop at the limit", arguments: TestDatabase.all)
+    func pinLimit(database: TestDatabase) async throws {
+        try await ServerFixture.run(on: database) { fixture, client in
+            let world = try await ShelfWorld.make(fixture, client)
+            var links: [UUID] = []
+            for index in 0..<(Database.maxPins + 10) {
+                links.append(
+                    UUID(uuidString: try await world.share("bob", "https://example.com/p\(index)", to: ["@ada"]))!
+                )
+            }
+            let storage = fixture.context.database
+            let pinning = links
+            let results = await Self.atOnce(pinning.count) { index in
+                try await storage.setPinned(true, linkID: pinning[index], userID: fixture.user.id)
+            }
+            #expect(results.filter { (try? $0.get()) == true }.count == Database.maxPins)
+            let refusals = results.compactMap { result -> StorageError? in
+                if case .failure(let error) = result { return error as? StorageError }
+                return nil
+            }
+            #expect(refusals.count == 10 && refusals.allSatisfy { $0.code == .invalid })
+        }
+    }
+
+    /// Cat shares into a group while Ada removes Bob from it: whichever goes first, Bob is left with
+    /// nothing from the group.
+    @Test("A member removed while links are shared into the group keeps none of them", arguments: TestDatabase.all)
+    func removalDuringShares(database: TestDatabase) async throws {
+        try await ServerFixture.run(on: database) { fixture, client in
+            let world = try await ShelfWorld.make(fixture, client)
+            let storage = fixture.context.database
+            let cat = try #require(try await storage.user(handle: "cat"))
+            let principal = Principal(user: cat, deviceID: UUID(), scope: .share)
+            for round in 0..<6 {
+                let created = try await world.request(
+                    "ada",
+                    .post,
+                    "/v1/conversations",
+                    #"{"members": ["@bob", "@cat"], "title": "Round \#(round)"}"#
+                )
+                let group = try #require(try ServerFixture.json(created)["id"] as? String)
+                let groupID = try #require(UUID(uuidString: group))
+                let results = await Self.atOnce(6) { index in
+                    if index == 2 {
+                        _ = try await storage.removeMember(
+                            conversationID: groupID,
+                            byUserID: fixture.user.id,
+                            handle: "bob"
+                        )
+                        return
+                    }
+                    let share = IncomingShare(
+                        principal: principal,
+                        idempotencyKey: UUID().uuidString,
+                        fingerprint: "r\(round)-\(index)",
+                        url: URL(string: "https://example.com/r\(round)-\(index)")!,
+                        recipients: ["conversation:\(group)"]
+                    )
+                    _ = try await storage.ingestShare(share) { _ in (201, "{}") }
+                }
+                for result in results { _ = try result.get() }
+                let left = try await world.shelfURLs("bob", limit: 100).filter { $0.contains("/r\(round)-") }
+                #expect(left.isEmpty, "round \(round): \(left)")
+            }
+        }
+    }
+
+    /// Two pages redirecting to one final URL, their previews finishing at once (on two servers):
+    /// both found the final URL without an alias and the second insert failed, failing its job (or,
+    /// racing a share of that URL, answering the share 500).
+    @Test(
+        "Previews that end at one final URL at once both complete; the URL leads to one of them",
+        arguments: TestDatabase.all
+    )
+    func aliasesAtOnce(database: TestDatabase) async throws {
+        try await ServerFixture.run(on: database) { fixture, client in
+            let world = try await ShelfWorld.make(fixture, client)
+            let storage = fixture.context.database
+            for round in 0..<6 {
+                var links: [UUID] = []
+                for name in ["a", "b"] {
+                    links.append(
+                        UUID(uuidString: try await world.share("ada", "https://example.com/\(name)\(round)", to: []))!
+                    )
+                }
+                let final = URL(string: "https://example.com/final\(round)")!
+                let jobs = links
+                let results = await Self.atOnce(2) { index in
+                    let job = PreviewJob(id: UUID(), linkID: jobs[index], url: final, attempts: 1)
+                    try await storage.completePreviewJob(job, metadata: LinkMetadata(url: final), expires: nil)
+                }
+                for result in results { try result.get() }
+                let shared = try await world.share("bob", final.absoluteString, to: [])
+                #expect(links.map(\.uuidString).contains(shared), "round \(round)")
+            }
+        }
+    }
+}
