@@ -141,7 +141,7 @@ extension ProblemDetails {
             title: "The request's head is too large",
             status: 431,
             detail: "The request line and headers are over \(limit / 1024) KiB, or there are over "
-                + "\(maxHeaders) headers. Send fewer or shorter headers."
+                + "\(maxHeaders) headers. Send a shorter URL, or fewer or shorter headers."
         )
     }
 

@@ -98,8 +98,13 @@ final class PreviewWorker: Service, Sendable {
             try? await storage.failPreviewJob(job, reason: error.message, retryAt: retryAt)
             metrics.recordPreview(retry ? "retry" : "failed")
         } catch {
+            // Not the site's doing (the database, most likely): retried like a transient fetch
+            // failure, and as boundedly, so a failure that repeats cannot keep a job running forever.
             logger.error("preview job failed", metadata: ["link.id": "\(job.linkID)", "error": "\(error)"])
-            try? await storage.failPreviewJob(job, reason: "Internal error.", retryAt: Date().addingTimeInterval(60))
+            let retry = job.attempts < configuration.maxPreviewAttempts
+            let retryAt = retry ? Date().addingTimeInterval(Self.backoff(attempt: job.attempts)) : nil
+            try? await storage.failPreviewJob(job, reason: "Internal error.", retryAt: retryAt)
+            metrics.recordPreview(retry ? "retry" : "failed")
         }
     }
 
