@@ -22,14 +22,15 @@ extension Database {
                 let id = try row.decode(column: "id", as: String.self)
                 // Another server process may queue the same link at once: the unique index on
                 // running and queued jobs keeps one, and the other insert does nothing.
-                try await sql.raw(
+                // Counted only when this insert made the job (RETURNING gives no row for a conflict).
+                let made = try await sql.raw(
                     """
                     INSERT INTO jobs (id, link_id, state, attempts, run_after, created_at)
                     VALUES (\(bind: UUID().uuidString), \(bind: id), 'queued', 0, \(bind: now), \(bind: now))
-                    ON CONFLICT DO NOTHING
+                    ON CONFLICT DO NOTHING RETURNING 1 AS made
                     """
-                ).run()
-                queued += 1
+                ).first()
+                if made != nil { queued += 1 }
             }
             return queued
         }
