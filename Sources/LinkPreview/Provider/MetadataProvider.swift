@@ -55,6 +55,8 @@ public final class MetadataProvider: Sendable {
 
     public let configuration: Configuration
     let cache: (any MetadataCache)?
+    /// The address policy's part of every cache key (``AddressPolicy/cacheScope``), worked out once.
+    let cacheScope: String
     let fetcher: HTTPFetcher
     let flights = SingleFlight<PreviewReport>()
     let logger: Logger
@@ -75,6 +77,7 @@ public final class MetadataProvider: Sendable {
     ) async throws {
         self.configuration = configuration
         self.cache = cache
+        self.cacheScope = configuration.policy.addresses.cacheScope
         self.logger = logger
         self.fetcher = try await HTTPFetcher.start(
             policy: configuration.policy,
@@ -122,7 +125,7 @@ public final class MetadataProvider: Sendable {
         let key = Self.cacheKey(
             for: url,
             includeSubresources: configuration.includeSubresources,
-            scope: configuration.policy.addresses.cacheScope
+            scope: cacheScope
         )
         var stale: CachedPreview?
         if let entry = await cache?.entry(forKey: key) {
