@@ -14,7 +14,7 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "The corpus folder (pages.json, pages/).")
     var corpus: String = "../shared/corpus"
 
-    @Option(help: "Rounds per workload; the best and the median round are reported.")
+    @Option(parsing: .unconditional, help: "Rounds per workload, 1–1000; the best and the median round are reported.")
     var rounds: Int = 7
 
     @Option(help: "The peers script to run in the same run (empty to skip).")
@@ -29,8 +29,15 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Time only the pages whose names contain this text (for profiling one page; no peers).")
     var page: String?
 
-    @Option(help: "Size of the streamed document for the memory figure, in MB.")
+    @Option(parsing: .unconditional, help: "Size of the streamed document for the memory figure, in MB (1–10000).")
     var streamMegabytes: Int = 50
+
+    func validate() throws {
+        guard (1...1000).contains(rounds) else { throw ValidationError("--rounds must be 1–1000 (got \(rounds)).") }
+        guard (1...10_000).contains(streamMegabytes) else {
+            throw ValidationError("--stream-megabytes must be 1–10000 (got \(streamMegabytes)).")
+        }
+    }
 
     func run() async throws {
         #if DEBUG
@@ -41,6 +48,7 @@ struct BenchCommand: AsyncParsableCommand {
             throw CLIError("No corpus at \(pagesJSON.path); give --corpus DIR with pages.json and pages/.")
         }
         var pages = try CorpusPages(pagesJSON: pagesJSON)
+        guard !pages.pages.isEmpty else { throw CLIError("\(pagesJSON.path) lists no pages; give a corpus with some.") }
         if let page {
             pages.pages.removeAll { !$0.name.contains(page) }
             guard !pages.pages.isEmpty else { throw CLIError("No corpus page's name contains \"\(page)\".") }
@@ -127,7 +135,10 @@ struct BenchCommand: AsyncParsableCommand {
 
     /// (c) Peak memory while a large document streams through the extractor.
     private func measureMemory(pages: CorpusPages) {
-        let filler = Array(pages.pages.max { $0.bytes.count < $1.bytes.count }!.bytes.prefix(1 << 20))
+        guard let largest = pages.pages.max(by: { $0.bytes.count < $1.bytes.count }), !largest.bytes.isEmpty else {
+            return print("(c) memory: skipped (the corpus pages are empty)")
+        }
+        let filler = Array(largest.bytes.prefix(1 << 20))
         PeakMemory.resetHighWaterMark()
         let baseline = PeakMemory.resident()
         let streamed = BenchmarkWorkloads.streamLargeDocument(megabytes: streamMegabytes, filler: filler)

@@ -22,19 +22,25 @@ struct FetchBenchCommand: AsyncParsableCommand {
     @Option(help: "The corpus folder (pages.json, pages/).")
     var corpus: String = "../shared/corpus"
 
-    @Option(help: "Requests per run at concurrency 16 and 128 (a quarter of it at concurrency 1).")
+    @Option(
+        parsing: .unconditional,
+        help: "Requests per run at concurrency 16 and 128 (a quarter of it at concurrency 1), 1–1000000."
+    )
     var requests: Int = 2000
 
-    @Option(help: "Runs per concurrency and client; medians are reported.")
+    @Option(parsing: .unconditional, help: "Runs per concurrency and client, 1–1000; medians are reported.")
     var rounds: Int = 5
 
-    @Option(help: "How many host names serve the pages; 0 (the default) gives every request a host of its own.")
+    @Option(
+        parsing: .unconditional,
+        help: "How many host names serve the pages, 0–100000; 0 (the default) gives every request a host of its own."
+    )
     var hosts: Int = 0
 
-    @Option(help: "Concurrency levels, comma-separated.")
+    @Option(help: "Concurrency levels, comma-separated, each 1–\(Self.maxConcurrency).")
     var concurrency: String = "1,16,128"
 
-    @Option(help: "Concurrent 1 MiB pages for the memory figure.")
+    @Option(parsing: .unconditional, help: "Concurrent 1 MiB pages for the memory figure, 1–\(Self.maxConcurrency).")
     var memoryConcurrency: Int = 256
 
     @Flag(
@@ -43,7 +49,10 @@ struct FetchBenchCommand: AsyncParsableCommand {
     )
     var tls = false
 
-    @Option(help: "Bytes ours asks of the socket per read of a page (FetchPolicy.Limits.pageReadSize).")
+    @Option(
+        parsing: .unconditional,
+        help: "Bytes ours asks of the socket per read of a page, 1024–1048576 (FetchPolicy.Limits.pageReadSize)."
+    )
     var pageReadSize: Int = FetchPolicy.Limits().pageReadSize
 
     @Flag(help: "Run only MetadataProvider, at the first concurrency level, for profiling.")
@@ -55,6 +64,38 @@ struct FetchBenchCommand: AsyncParsableCommand {
     @Flag(help: .hidden)
     var serveOnly = false
 
+    /// The most requests in flight at once that the benchmark takes.
+    static let maxConcurrency = 1024
+
+    /// `--concurrency` read strictly: every comma-separated level a whole number 1–``maxConcurrency``.
+    static func levels(_ text: String) throws -> [Int] {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+        return try parts.map { part in
+            guard let level = Int(part), (1...maxConcurrency).contains(level) else {
+                throw ValidationError(
+                    "--concurrency takes levels 1–\(maxConcurrency), comma-separated, e.g. 1,16,128 (got “\(part)” in “\(text)”)."
+                )
+            }
+            return level
+        }
+    }
+
+    func validate() throws {
+        _ = try Self.levels(concurrency)
+        guard (1...1_000_000).contains(requests) else {
+            throw ValidationError("--requests must be 1–1000000 (got \(requests)).")
+        }
+        guard (1...1000).contains(rounds) else { throw ValidationError("--rounds must be 1–1000 (got \(rounds)).") }
+        guard (0...100_000).contains(hosts) else { throw ValidationError("--hosts must be 0–100000 (got \(hosts)).") }
+        guard (1...Self.maxConcurrency).contains(memoryConcurrency) else {
+            throw ValidationError("--memory-concurrency must be 1–\(Self.maxConcurrency) (got \(memoryConcurrency)).")
+        }
+        guard (1024...(1 << 20)).contains(pageReadSize) else {
+            throw ValidationError("--page-read-size must be 1024–1048576 bytes (got \(pageReadSize)).")
+        }
+    }
+
     func run() async throws {
         #if DEBUG
         print("warning: a debug build; figures are meaningless. Use scripts/bench-fetch.sh (release).")
@@ -63,7 +104,7 @@ struct FetchBenchCommand: AsyncParsableCommand {
         guard FileManager.default.fileExists(atPath: pagesJSON.path) else {
             throw CLIError("No corpus at \(pagesJSON.path); give --corpus DIR with pages.json and pages/.")
         }
-        let levels = concurrency.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        let levels = try Self.levels(concurrency)
         let pages = try CorpusPages(pagesJSON: pagesJSON)
         if serveOnly { return try await FetchBenchServer.runChild(pages: pages, tls: tls) }
         let server = try FetchBenchServer(corpus: corpus, tls: tls)

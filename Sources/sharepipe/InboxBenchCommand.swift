@@ -18,26 +18,55 @@ struct InboxBenchCommand: AsyncParsableCommand {
         discussion: "Run through scripts/bench-inbox.sh, which builds in release mode first."
     )
 
-    @Option(help: "Items per round and loop.")
+    @Option(parsing: .unconditional, help: "Items per round and loop, 1–1000000.")
     var items: Int = 300
 
-    @Option(help: "Rounds; the loops alternate which goes first, and the median round of each is reported.")
+    @Option(
+        parsing: .unconditional,
+        help: "Rounds, 1–1000; the loops alternate which goes first, and the median round of each is reported."
+    )
     var rounds: Int = 7
 
     @Option(help: "Run only one loop, `raw` or `inbox` (for profiling; no ratio is printed).")
     var only: String?
 
-    @Option(help: "Where to write (must be on the disk to measure, not a tmpfs).")
+    @Option(
+        help: """
+            A folder on the disk to measure (not a tmpfs), made if missing. The benchmark writes in a new             subfolder of it and removes only that subfolder, never what was there before.
+            """
+    )
     var folder: String = ".build/bench-inbox"
+
+    func validate() throws {
+        guard (1...1_000_000).contains(items) else {
+            throw ValidationError("--items must be 1–1000000 (got \(items)).")
+        }
+        guard (1...1000).contains(rounds) else { throw ValidationError("--rounds must be 1–1000 (got \(rounds)).") }
+        if let only, only != "raw", only != "inbox" {
+            throw ValidationError("--only must be raw or inbox (got \(only)).")
+        }
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), !isFolder.boolValue {
+            throw ValidationError(
+                "--folder \(folder) is a file; give a folder (the benchmark writes in a new subfolder of it)."
+            )
+        }
+    }
 
     func run() async throws {
         #if DEBUG
         print("warning: a debug build; figures are meaningless. Use scripts/bench-inbox.sh (release).")
         #endif
-        let root = URL(fileURLWithPath: folder, isDirectory: true)
-        try? FileManager.default.removeItem(at: root)
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: root) }
+        let parent = URL(fileURLWithPath: folder, isDirectory: true)
+        let madeParent = !FileManager.default.fileExists(atPath: parent.path)
+        try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+        // A subfolder of our own: the only thing this command removes.
+        let root = parent.appendingPathComponent("bench-inbox-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: false)
+        defer {
+            try? FileManager.default.removeItem(at: root)
+            if madeParent { rmdir(parent.path) }  // only if empty: removes nothing but the folder made here
+        }
         let raw = root.appendingPathComponent("raw")
         try FileManager.default.createDirectory(
             at: raw.appendingPathComponent("tmp"),
@@ -80,21 +109,27 @@ struct InboxBenchCommand: AsyncParsableCommand {
         }
         let rawMedian = Self.median(rawRates)
         let inboxMedian = Self.median(inboxRates)
-        print(
-            String(
-                format: "  raw write+fsync+rename+fsync(dir)+unlink   median %8.0f /s   best %8.0f /s",
-                rawMedian,
-                rawRates.max() ?? 0
+        if !rawRates.isEmpty {
+            print(
+                String(
+                    format: "  raw write+fsync+rename+fsync(dir)+unlink   median %8.0f /s   best %8.0f /s",
+                    rawMedian,
+                    rawRates.max() ?? 0
+                )
             )
-        )
-        print(
-            String(
-                format: "  inbox add+claimNext+complete               median %8.0f /s   best %8.0f /s",
-                inboxMedian,
-                inboxRates.max() ?? 0
+        }
+        if !inboxRates.isEmpty {
+            print(
+                String(
+                    format: "  inbox add+claimNext+complete               median %8.0f /s   best %8.0f /s",
+                    inboxMedian,
+                    inboxRates.max() ?? 0
+                )
             )
-        )
-        print(String(format: "  ratio of medians %.2f× (goal ≥ 0.70×)", inboxMedian / rawMedian))
+        }
+        if !rawRates.isEmpty, !inboxRates.isEmpty {
+            print(String(format: "  ratio of medians %.2f× (goal ≥ 0.70×)", inboxMedian / rawMedian))
+        }
     }
 
     /// The durable file work an inbox item needs, with nothing else: a temporary file written and

@@ -13,40 +13,107 @@ struct ShelfBenchCommand: AsyncParsableCommand {
         discussion: "Run through scripts/bench-shelf.sh, which builds in release mode and runs SQLite and PostgreSQL."
     )
 
-    @Option(help: "Where to seed: a new SQLite file path, or a PostgreSQL URL (its tables are dropped first).")
+    @Option(
+        help: """
+            Where to seed: a SQLite file path that does not exist yet (see --replace), or a PostgreSQL URL             (its tables are dropped first).
+            """
+    )
     var database: String
 
-    @Option(help: "Messages in all.")
+    @Option(parsing: .unconditional, help: "Messages in all, from --items to 100000000.")
     var messages = 1_000_000
 
-    @Option(help: "Users in all.")
+    @Option(parsing: .unconditional, help: "Users in all, 4–10000000 and more than --conversations.")
     var users = 10_000
 
-    @Option(help: "Distinct links on the measured user's shelf.")
+    @Option(parsing: .unconditional, help: "Distinct links on the measured user's shelf, 1–1000000.")
     var items = 20_000
 
-    @Option(help: "Conversations of the measured user.")
+    @Option(parsing: .unconditional, help: "Conversations of the measured user, 1–100000.")
     var conversations = 200
 
-    @Option(help: "Timed requests per kind of page.")
+    @Option(parsing: .unconditional, help: "Timed requests per kind of page, 1–1000000.")
     var requests = 500
 
     @Flag(help: "Time the database seeded by an earlier run instead of seeding it again.")
     var reuse = false
 
+    @Flag(help: "Replace the SQLite file at --database if an earlier bench-shelf seeded it (nothing else).")
+    var replace = false
+
+    /// Marks a SQLite file this command seeded (`PRAGMA application_id`, "SPBS"), so `--replace`
+    /// replaces only such a file.
+    static let applicationID: UInt32 = 0x5350_4253
+
+    var isPostgres: Bool { database.hasPrefix("postgres://") || database.hasPrefix("postgresql://") }
+
+    func validate() throws {
+        guard (1...1_000_000).contains(items) else {
+            throw ValidationError("--items must be 1–1000000 (got \(items)).")
+        }
+        guard (items...100_000_000).contains(messages) else {
+            throw ValidationError("--messages must be from --items (\(items)) to 100000000 (got \(messages)).")
+        }
+        guard (1...100_000).contains(conversations) else {
+            throw ValidationError("--conversations must be 1–100000 (got \(conversations)).")
+        }
+        guard (4...10_000_000).contains(users), users > conversations else {
+            throw ValidationError(
+                "--users must be 4–10000000 and more than --conversations (\(conversations)) (got \(users))."
+            )
+        }
+        guard (1...1_000_000).contains(requests) else {
+            throw ValidationError("--requests must be 1–1000000 (got \(requests)).")
+        }
+        guard !isPostgres, !reuse else { return }
+        let path = database.hasPrefix("sqlite:") ? String(database.dropFirst("sqlite:".count)) : database
+        guard !path.isEmpty else { throw ValidationError("--database needs a file path or a PostgreSQL URL.") }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return }
+        if isFolder.boolValue {
+            throw ValidationError(
+                "--database \(path) is a folder; give the path of a new file, e.g. \(path)/shelf.sqlite."
+            )
+        }
+        guard replace else {
+            throw ValidationError(
+                "--database \(path) exists; bench-shelf seeds a new file. Give a new path, --reuse to time it again, "
+                    + "or --replace to replace a database an earlier bench-shelf seeded."
+            )
+        }
+        guard Self.isSeededByThisBenchmark(path) else {
+            throw ValidationError(
+                "--database \(path) was not seeded by bench-shelf, so --replace leaves it alone; give a new path."
+            )
+        }
+    }
+
+    /// Whether `path` is a SQLite file whose header carries ``applicationID``.
+    static func isSeededByThisBenchmark(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        guard let header = try? handle.read(upToCount: 100), header.count == 100,
+            header.prefix(16) == Data("SQLite format 3\0".utf8)
+        else { return false }
+        let id = header[68..<72].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        return id == applicationID
+    }
+
     func run() async throws {
         #if DEBUG
         print("warning: a debug build; figures are meaningless. Use scripts/bench-shelf.sh (release).")
         #endif
-        let location: Database.Location =
-            database.hasPrefix("postgres://") || database.hasPrefix("postgresql://") ? .postgres(database) : .sqliteFile(database)
+        let path = database.hasPrefix("sqlite:") ? String(database.dropFirst("sqlite:".count)) : database
+        let location: Database.Location = isPostgres ? .postgres(database) : .sqliteFile(path)
         let logger = Logger(label: "bench-shelf", factory: { _ in SwiftLogNoOpLogHandler() })
         let db: Database
         let target: UUID
         if reuse {
             db = try await Database.open(location, logger: logger)
             guard
-                let row = try await db.run({ sql in try await sql.raw("SELECT id FROM users WHERE handle = 'user0'").first() }),
+                let row = try await db.run({ sql in
+                    try await sql.raw("SELECT id FROM users WHERE handle = 'user0'").first()
+                }),
                 let id = UUID(uuidString: try row.decode(column: "id", as: String.self))
             else { throw CLIError("Nothing seeded at \(location); run once without --reuse.") }
             target = id
@@ -66,16 +133,26 @@ struct ShelfBenchCommand: AsyncParsableCommand {
         var firstPage: [Double] = []
         var showMore: [Double] = []
         for index in 0..<requests {
-            firstPage.append(try await Self.time { _ = try await db.shelf(userID: target, after: nil, limit: 20, now: Date()) })
-            let cursor = cursors[index % max(1, cursors.count)]
-            showMore.append(try await Self.time { _ = try await db.shelf(userID: target, after: cursor, limit: 20, now: Date()) })
+            firstPage.append(
+                try await Self.time { _ = try await db.shelf(userID: target, after: nil, limit: 20, now: Date()) }
+            )
+            // A shelf that fits on one page has no "Show more" to time.
+            guard !cursors.isEmpty else { continue }
+            let cursor = cursors[index % cursors.count]
+            showMore.append(
+                try await Self.time { _ = try await db.shelf(userID: target, after: cursor, limit: 20, now: Date()) }
+            )
         }
+        let showMoreLine =
+            cursors.isEmpty
+            ? "show more: not timed (the shelf fits on its first page; seed more --items)"
+            : "show more (pages 2–\(cursors.count + 1), 20 items):        p50 \(Self.format(FetchBenchRun.percentile(showMore, 0.5))) ms  p99 \(Self.format(FetchBenchRun.percentile(showMore, 0.99))) ms"
         print(
             """
             shelf of a user with \(items) items in \(conversations) conversations, \(location.description.hasPrefix("postgres") ? "PostgreSQL" : "SQLite"),
             \(requests) sequential calls of Database.shelf (the storage work of GET /v1/highlights) per kind, after 20 warm-up calls:
               first page (suggestion over 50 + pins + 20):  p50 \(Self.format(FetchBenchRun.percentile(firstPage, 0.5))) ms  p99 \(Self.format(FetchBenchRun.percentile(firstPage, 0.99))) ms
-              show more (pages 2–\(cursors.count + 1), 20 items):        p50 \(Self.format(FetchBenchRun.percentile(showMore, 0.5))) ms  p99 \(Self.format(FetchBenchRun.percentile(showMore, 0.99))) ms
+              \(showMoreLine)
             """
         )
         try await Self.printPlan(db, target: target)
@@ -84,10 +161,22 @@ struct ShelfBenchCommand: AsyncParsableCommand {
 
     /// A fresh database with the seed written into it, and the measured user.
     func seed(_ location: Database.Location, logger: Logger) async throws -> (Database, UUID) {
-        if case .sqliteFile(let path) = location {
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        if case .sqliteFile(let path) = location, FileManager.default.fileExists(atPath: path) {
+            // validate() let only a file this benchmark seeded through (with --replace); checked again
+            // here, just before it goes. Never a folder, never anything else.
+            guard replace, Self.isSeededByThisBenchmark(path) else {
+                throw CLIError("--database \(path) exists and was not seeded by bench-shelf; give a new path.")
+            }
+            for suffix in ["", "-wal", "-shm"] where Self.isRegularFile(path + suffix) {
+                try FileManager.default.removeItem(atPath: path + suffix)
+            }
         }
         var db = try await Database.open(location, logger: logger)
+        if case .sqliteFile = location {
+            try await db.run { sql in
+                try await sql.raw("PRAGMA application_id = \(unsafeRaw: String(Self.applicationID))").run()
+            }
+        }
         if case .postgres = location {
             try await db.run { sql in
                 try await sql.raw("DROP SCHEMA public CASCADE").run()
@@ -107,11 +196,17 @@ struct ShelfBenchCommand: AsyncParsableCommand {
                 links: max(items * 10, 100_000)
             )
         }
-        print("seed: \(messages) messages, \(users) users, \(seed.sources.count) shelf sources, \(seed.items.count) shelf items (built in \(built))")
+        print(
+            "seed: \(messages) messages, \(users) users, \(seed.sources.count) shelf sources, \(seed.items.count) shelf items (built in \(built))"
+        )
         let started = clock.now
         try await ShelfSeeder(database: db).write(seed) { print("  wrote \($0) after \(clock.now - started)") }
         print("the measured user: \(seed.items.keys.filter { $0.user == 0 }.count) items")
         return (db, seed.users[0])
+    }
+
+    static func isRegularFile(_ path: String) -> Bool {
+        (try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType) == .typeRegular
     }
 
     static func time(_ body: () async throws -> Void) async throws -> Double {

@@ -15,6 +15,7 @@ struct BenchmarkResult {
 }
 
 enum BenchmarkTimer {
+    /// Runs `work` over every page `rounds` times (at least once).
     static func run(
         _ name: String,
         pages: CorpusPages,
@@ -25,7 +26,7 @@ enum BenchmarkTimer {
         var totals: [Double] = []
         var bestPerPage: [Double] = []
         let clock = ContinuousClock()
-        for _ in 0..<rounds {
+        for _ in 0..<max(1, rounds) {
             var perPage: [Double] = []
             perPage.reserveCapacity(pages.pages.count)
             let roundStart = clock.now
@@ -35,12 +36,12 @@ enum BenchmarkTimer {
                 perPage.append(milliseconds(clock.now - start))
             }
             let total = milliseconds(clock.now - roundStart) / 1000
-            if totals.isEmpty || total < totals.min()! { bestPerPage = perPage }
+            if total < totals.min() ?? .infinity { bestPerPage = perPage }
             totals.append(total)
         }
         return BenchmarkResult(
             name: name,
-            bestSeconds: totals.min()!,
+            bestSeconds: totals.min() ?? .nan,
             medianSeconds: median(totals),
             medianMillisecondsPerPage: median(bestPerPage),
             megabytes: Double(pages.totalBytes) / 1e6

@@ -1,0 +1,99 @@
+import ArgumentParser
+import Foundation
+import Testing
+
+@testable import sharepipe
+
+/// The benchmark commands: they remove only what they made, and refuse numbers they cannot use
+/// instead of trapping or printing nonsense.
+@Suite("sharepipe bench, bench-fetch, bench-inbox, bench-shelf")
+struct BenchCommandTests {
+    /// It used to delete the folder it was given and everything in it.
+    @Test("bench-inbox --folder keeps what was in the folder")
+    func benchInboxKeepsTheFolder() throws {
+        let folder = try SharePipeProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let notes = folder.appendingPathComponent("sub/notes.txt")
+        try FileManager.default.createDirectory(
+            at: notes.deletingLastPathComponent(),
+            withIntermediateDirectories: true
+        )
+        try Data("important".utf8).write(to: notes)
+        let result = try SharePipeProcess.run(["bench-inbox", "--folder", folder.path, "--items", "3", "--rounds", "1"])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("ratio of medians"))
+        #expect(try String(contentsOf: notes, encoding: .utf8) == "important")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["sub"],
+            "its own subfolder is gone"
+        )
+
+        let file = try SharePipeProcess.run(["bench-inbox", "--folder", notes.path, "--items", "3", "--rounds", "1"])
+        #expect(file.status == 64)
+        #expect(file.output.contains("is a file; give a folder"), "\(file.output)")
+        #expect(FileManager.default.fileExists(atPath: notes.path))
+    }
+
+    /// It used to delete whatever was at --database: a folder, a server's database.
+    @Test("bench-shelf --database refuses a path that exists, and --replace only replaces its own seed")
+    func benchShelfKeepsWhatIsThere() throws {
+        let folder = try SharePipeProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let notes = folder.appendingPathComponent("notes.txt")
+        try Data("important".utf8).write(to: notes)
+        let small = ["--messages", "100", "--users", "10", "--items", "20", "--conversations", "2", "--requests", "2"]
+
+        let onFolder = try SharePipeProcess.run(["bench-shelf", "--database", folder.path] + small)
+        #expect(onFolder.status == 64)
+        #expect(onFolder.output.contains("is a folder"), "\(onFolder.output)")
+        for extra in [[], ["--replace"]] {
+            let onFile = try SharePipeProcess.run(["bench-shelf", "--database", notes.path] + small + extra)
+            #expect(onFile.status == 64, "\(extra)")
+            #expect(
+                onFile.output.contains(
+                    extra.isEmpty ? "exists; bench-shelf seeds a new file" : "was not seeded by bench-shelf"
+                ),
+                "\(onFile.output)"
+            )
+        }
+        #expect(try String(contentsOf: notes, encoding: .utf8) == "important")
+
+        // A shelf that fits on one page used to trap (index out of range); its own seed may be replaced.
+        let database = folder.appendingPathComponent("shelf.sqlite").path
+        let seeded = try SharePipeProcess.run(["bench-shelf", "--database", database] + small)
+        #expect(seeded.status == 0, "\(seeded.output)")
+        #expect(seeded.output.contains("show more: not timed (the shelf fits on its first page"), "\(seeded.output)")
+        let again = try SharePipeProcess.run(["bench-shelf", "--database", database] + small)
+        #expect(again.status == 64, "\(again.output)")
+        let replaced = try SharePipeProcess.run(["bench-shelf", "--database", database, "--replace"] + small)
+        #expect(replaced.status == 0, "\(replaced.output)")
+    }
+
+    @Test("Numbers a benchmark cannot use are refused with the range, never a trap or -nan")
+    func refusesNumbersItCannotUse() {
+        let cases: [(any ParsableCommand.Type, [String], String)] = [
+            (BenchCommand.self, ["--rounds", "0"], "--rounds must be 1–1000 (got 0)."),
+            (BenchCommand.self, ["--rounds", "-1"], "--rounds must be 1–1000 (got -1)."),
+            (InboxBenchCommand.self, ["--items", "0"], "--items must be 1–1000000 (got 0)."),
+            (InboxBenchCommand.self, ["--rounds", "0"], "--rounds must be 1–1000 (got 0)."),
+            (InboxBenchCommand.self, ["--only", "foo"], "--only must be raw or inbox (got foo)."),
+            (FetchBenchCommand.self, ["--concurrency", "a,b"], "--concurrency takes levels 1–1024, comma-separated"),
+            (FetchBenchCommand.self, ["--concurrency", "1,16,"], "(got “” in “1,16,”)"),
+            (FetchBenchCommand.self, ["--concurrency", "0"], "(got “0” in “0”)"),
+            (FetchBenchCommand.self, ["--rounds", "-2"], "--rounds must be 1–1000 (got -2)."),
+            (FetchBenchCommand.self, ["--page-read-size", "0"], "--page-read-size must be 1024–1048576 bytes"),
+            (ShelfBenchCommand.self, ["--database", "x.sqlite", "--users", "0"], "--users must be 4–10000000"),
+            (ShelfBenchCommand.self, ["--database", "x.sqlite", "--messages", "0"], "--messages must be from --items"),
+            (
+                ShelfBenchCommand.self, ["--database", "x.sqlite", "--conversations", "0"],
+                "--conversations must be 1–100000"
+            ),
+        ]
+        for (command, arguments, expected) in cases {
+            let message = KitCommandTests.parseMessage(command, arguments)
+            #expect(message.contains(expected), "\(command) \(arguments): \(message)")
+        }
+        #expect(KitCommandTests.parseMessage(FetchBenchCommand.self, ["--concurrency", "1, 16,128"]) == "")
+    }
+
+}

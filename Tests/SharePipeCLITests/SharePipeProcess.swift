@@ -1,0 +1,76 @@
+import Foundation
+import Synchronization
+
+/// The `sharepipe` executable built beside this test bundle, run as a user runs it: what it prints
+/// and its exit status are what the tests check.
+enum SharePipeProcess {
+    struct Result {
+        var status: Int32
+        var output: String
+    }
+
+    /// The `sharepipe` binary next to the test bundle (`swift build --build-tests` builds it too).
+    static var executable: URL {
+        if let path = ProcessInfo.processInfo.environment["SHAREPIPE_EXECUTABLE"] { return URL(fileURLWithPath: path) }
+        let here = Bundle.main.bundleURL
+        let candidates = [here, here.deletingLastPathComponent()].map { $0.appendingPathComponent("sharepipe") }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
+    }
+
+    /// Runs `sharepipe ARGS…` in `folder` to completion: its exit status and what it printed (standard
+    /// output and standard error together). `environment` is added to this process's, without the
+    /// SHAREPIPE_ variables of whoever runs the tests.
+    static func run(_ arguments: [String], in folder: URL? = nil, environment: [String: String] = [:]) throws -> Result
+    {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let folder { process.currentDirectoryURL = folder }
+        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SHAREPIPE_") }
+            .merging(environment) { $1 }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+    }
+
+    /// A new empty folder under the temporary directory; the caller removes it.
+    static func temporaryFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sharepipe-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    /// `sharepipe serve` on a free port with `database`, once it says it listens; the caller
+    /// terminates it.
+    static func serve(database: String) async throws -> (process: Process, port: Int) {
+        for _ in 0..<5 {
+            let port = Int.random(in: 20_000...60_000)
+            let process = Process()
+            process.executableURL = executable
+            process.arguments = ["serve", "--database", database, "--port", String(port)]
+            process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SHAREPIPE_") }
+            let seen = Mutex("")
+            let stdout = Pipe()
+            stdout.fileHandleForReading.readabilityHandler = { handle in
+                let data = handle.availableData
+                guard !data.isEmpty else { return handle.readabilityHandler = nil }
+                seen.withLock { $0 = String(($0 + String(decoding: data, as: UTF8.self)).suffix(4096)) }
+            }
+            process.standardOutput = stdout
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let deadline = ContinuousClock.now + .seconds(60)
+            while ContinuousClock.now < deadline, process.isRunning {
+                if seen.withLock({ $0.contains("is listening on") }) { return (process, port) }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            if process.isRunning { process.terminate() }
+        }
+        throw CancellationError()
+    }
+}
