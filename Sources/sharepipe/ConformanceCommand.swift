@@ -14,14 +14,48 @@ struct ConformanceCommand: AsyncParsableCommand {
     @Flag(help: "List every failing case.")
     var verbose = false
 
-    @Option(help: "A JSON file of minimum figures (see .ci/conformance-floor.json); exit non-zero below any.")
+    @Option(
+        help: """
+            A JSON file of minimum figures (see .ci/conformance-floor.json), checked before the run; exit non-zero \
+            when a figure is below its floor or was not measured.
+            """
+    )
     var floor: String?
 
+    /// The parts of a corpus, relative to its folder; a run needs at least one.
+    static let parts = ["html5lib/tokenizer", "html5lib/encoding", "pages.json"]
+
+    func validate() throws {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: corpus, isDirectory: &isFolder), isFolder.boolValue else {
+            throw ValidationError(
+                "No corpus folder at \(corpus): pass --corpus DIR, the folder holding html5lib/, pages.json and pages/."
+            )
+        }
+        let root = URL(fileURLWithPath: corpus)
+        guard
+            Self.parts.contains(where: { FileManager.default.fileExists(atPath: root.appendingPathComponent($0).path) })
+        else {
+            throw ValidationError(
+                "\(corpus) holds none of \(Self.parts.joined(separator: ", ")), so nothing would be measured: "
+                    + "pass --corpus DIR, the folder holding html5lib/, pages.json and pages/."
+            )
+        }
+        if let floor {
+            do {
+                _ = try ConformanceFigures.load(from: URL(fileURLWithPath: floor))
+            } catch let error as CLIError {
+                throw ValidationError(error.description)
+            }
+        }
+    }
+
     func run() async throws {
+        // Read before the run, so a bad floor file costs nothing (validate() has checked it too).
+        let floors = try floor.map { try ConformanceFigures.load(from: URL(fileURLWithPath: $0)) }
         var figures = ConformanceFigures()
         try measure(into: &figures)
-        if let floor {
-            let floors = try ConformanceFigures.load(from: URL(fileURLWithPath: floor))
+        if let floor, let floors {
             let drops = figures.drops(below: floors)
             if drops.isEmpty {
                 print("floors: every figure is at or above \(floor)")

@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+
+@testable import sharepipe
+
+/// `sharepipe conformance --floor`: a run that measured nothing, or a floor that is never checked,
+/// must not pass.
+@Suite("sharepipe conformance")
+struct ConformanceCommandTests {
+    static func floorFile(_ json: String, in folder: URL) throws -> String {
+        let file = folder.appendingPathComponent("floor-\(UUID().uuidString).json")
+        try Data(json.utf8).write(to: file)
+        return file.path
+    }
+
+    @Test("A missing or empty corpus is an error that says what to pass")
+    func missingCorpus() throws {
+        let folder = try SharePipeProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let floor = try Self.floorFile(#"{"tokenizer.passed": 5187}"#, in: folder)
+        let missing = try SharePipeProcess.run(["conformance", "--corpus", "/nonexistent", "--floor", floor])
+        #expect(missing.status == 64, "\(missing.output)")
+        #expect(missing.output.contains("No corpus folder at /nonexistent: pass --corpus DIR"), "\(missing.output)")
+        let empty = try SharePipeProcess.run(["conformance", "--corpus", folder.path, "--floor", floor])
+        #expect(empty.status == 64, "\(empty.output)")
+        #expect(empty.output.contains("so nothing would be measured"), "\(empty.output)")
+    }
+
+    @Test("The floor file is read before the run: missing, not JSON, or naming an unknown figure")
+    func badFloorFiles() throws {
+        let folder = try SharePipeProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A corpus part that does not exist is never read: the floor is refused first.
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("html5lib/tokenizer"),
+            withIntermediateDirectories: true
+        )
+        let cases = [
+            ("/nonexistent/floor.json", "No floor file at /nonexistent/floor.json"),
+            (try Self.floorFile("{not json", in: folder), "is not valid JSON"),
+            (try Self.floorFile(#"{"extraction.whole.titel": 98.4}"#, in: folder), "names “extraction.whole.titel”"),
+            (
+                try Self.floorFile(#"{"tokenizer.passed": "all"}"#, in: folder),
+                "the floor of tokenizer.passed must be a number"
+            ),
+        ]
+        for (floor, expected) in cases {
+            let result = try SharePipeProcess.run(["conformance", "--corpus", folder.path, "--floor", floor])
+            #expect(result.status == 64, "\(floor): \(result.output)")
+            #expect(result.output.contains(expected), "\(floor): \(result.output)")
+            #expect(!result.output.contains("NSCocoaErrorDomain"))
+            #expect(!result.output.contains("tokenizer:"), "nothing is measured first: \(result.output)")
+        }
+    }
+
+    @Test("A floor whose figure was not measured fails")
+    func unmeasuredFloorFails() throws {
+        let measured = ConformanceFigures(values: ["tokenizer.passed": 5187])
+        let floors = ConformanceFigures(values: ["tokenizer.passed": 5187, "extraction.whole.title": 98.4])
+        #expect(
+            measured.drops(below: floors) == [
+                "extraction.whole.title was not measured (the corpus lacks its part), the floor is 98.4"
+            ]
+        )
+    }
+
+    @Test("The repository's floor file names only figures conformance measures")
+    func repositoryFloorFileLoads() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let floors = try ConformanceFigures.load(from: root.appendingPathComponent(".ci/conformance-floor.json"))
+        #expect(floors.values.count == 20)
+    }
+}
