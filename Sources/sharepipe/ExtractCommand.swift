@@ -2,6 +2,12 @@ import ArgumentParser
 import Foundation
 import LinkPreviewCore
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// `sharepipe extract FILE|- --url URL`: preview metadata from an HTML file, no network.
 struct ExtractCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -48,9 +54,14 @@ struct ExtractCommand: AsyncParsableCommand {
 
     func run() async throws {
         let data = try readInput()
-        guard HTMLSniffing.looksLikeHTML(data) else {
+        let encoding = charset.flatMap(TextEncoding.forLabel)
+        guard HTMLSniffing.looksLikeHTML(data, encoding: encoding) else {
+            let hint =
+                HTMLSniffing.mayBeUTF16(data) && encoding == nil
+                ? " (UTF-16 without a byte order mark needs --charset utf-16le or utf-16be)" : ""
             throw CLIError(
-                "\(file == "-" ? "standard input" : file) does not look like HTML (no markup in its first 1 KiB). Give an .html file."
+                "\(file == "-" ? "standard input" : file) does not look like HTML (no markup in the first 1 KiB "
+                    + "after leading whitespace)\(hint). Give an .html file."
             )
         }
         let metadata = MetadataExtractor.extract(
@@ -68,18 +79,38 @@ struct ExtractCommand: AsyncParsableCommand {
         }
     }
 
+    /// The most `extract` reads: the extractor ignores what follows (``ExtractionLimits/maxInputBytes``).
+    static let maxInputBytes = ExtractionLimits().maxInputBytes
+
+    /// The document's first ``maxInputBytes`` bytes, from a file, standard input, or anything else
+    /// that can be read as a stream (a pipe, `<(…)`, a FIFO, a character device).
     private func readInput() throws -> Data {
-        if file == "-" { return FileHandle.standardInput.readDataToEndOfFile() }
+        if file == "-" { return try Self.read(FileHandle.standardInput, name: "standard input") }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory) else {
             throw CLIError("No file at '\(file)'. Give the path of an HTML file, or - to read standard input.")
         }
         guard !isDirectory.boolValue else { throw CLIError("'\(file)' is a folder; give an HTML file.") }
-        do {
-            return try Data(contentsOf: URL(fileURLWithPath: file))
-        } catch {
-            throw CLIError("Cannot read '\(file)': \(error.localizedDescription)")
+        let descriptor = open(file, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw CLIError("Cannot read '\(file)': \(String(cString: strerror(errno))).")
         }
+        return try Self.read(FileHandle(fileDescriptor: descriptor, closeOnDealloc: true), name: "'\(file)'")
+    }
+
+    /// Reads `handle` until its end or ``maxInputBytes``.
+    static func read(_ handle: FileHandle, name: String, limit: Int = maxInputBytes) throws -> Data {
+        var data = Data()
+        do {
+            while data.count < limit, let chunk = try handle.read(upToCount: min(64 << 10, limit - data.count)),
+                !chunk.isEmpty
+            {
+                data.append(chunk)
+            }
+        } catch {
+            throw CLIError("Cannot read \(name): \(error.localizedDescription)")
+        }
+        return data
     }
 }
 

@@ -1,22 +1,76 @@
 import Foundation
+import LinkPreviewCore
 
 /// A cheap check that bytes are markup, so `extract` can refuse a PDF or an image with a clear message.
 enum HTMLSniffing {
-    /// Whether the first KiB (after a BOM and whitespace) contains a `<` followed by a letter, `!` or `?`
-    /// and no NUL byte (binary files have them; UTF-16 is recognised by its BOM).
-    static func looksLikeHTML(_ data: Data) -> Bool {
-        let head = data.prefix(1024)
-        if head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0xFE, 0xFF]) { return true }
-        if head.contains(0) { return false }
-        let bytes = Array(head)
-        for index in bytes.indices.dropLast() where bytes[index] == UInt8(ascii: "<") {
-            let next = bytes[index + 1]
-            if (next | 0x20) >= UInt8(ascii: "a") && (next | 0x20) <= UInt8(ascii: "z") || next == UInt8(ascii: "!")
-                || next == UInt8(ascii: "?")
+    /// How many bytes after a BOM and leading whitespace are looked at.
+    static let window = 1024
+
+    /// Whether the first KiB after a BOM and whitespace contains a `<` followed by a letter, `!` or
+    /// `?`, with no NUL byte before it (binary files have them early; a NUL later, inside a page, is
+    /// the page's business). UTF-16 is recognised by its BOM, or read as `encoding` says when that is
+    /// UTF-16 (the declared charset, `--charset`).
+    static func looksLikeHTML(_ data: Data, encoding: TextEncoding? = nil) -> Bool {
+        if data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF]) { return true }
+        if encoding == .utf16LE || encoding == .utf16BE {
+            return looksLikeMarkup(asciiView(ofUTF16: data, bigEndian: encoding == .utf16BE))
+        }
+        return looksLikeMarkup(Array(data.prefix(3 + leadingWhitespace(in: data) + window)))
+    }
+
+    /// The markup check over bytes in an ASCII-compatible encoding (or ``asciiView(ofUTF16:bigEndian:)``).
+    static func looksLikeMarkup(_ bytes: [UInt8]) -> Bool {
+        var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        while index < bytes.count, isWhitespace(bytes[index]) { index += 1 }
+        var previous: UInt8 = 0
+        for byte in bytes[index..<min(bytes.count, index + window)] {
+            if previous == UInt8(ascii: "<"),
+                (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") || byte == UInt8(ascii: "!")
+                    || byte == UInt8(ascii: "?")
             {
                 return true
             }
+            if byte == 0 { return false }
+            previous = byte
         }
         return false
+    }
+
+    /// Whether the bytes hold a NUL early on, as UTF-16 text without a BOM does (for the message).
+    static func mayBeUTF16(_ data: Data) -> Bool { data.prefix(window).contains(0) }
+
+    /// The leading bytes of UTF-16 text as one byte per code unit: ASCII as it is, anything else as a
+    /// byte that is neither markup nor NUL.
+    static func asciiView(ofUTF16 data: Data, bigEndian: Bool) -> [UInt8] {
+        let bytes = Array(data.prefix(2 * (leadingUTF16Whitespace(in: data, bigEndian: bigEndian) + window + 1)))
+        return stride(from: 0, to: bytes.count - 1, by: 2).map { index in
+            let unit =
+                bigEndian
+                ? UInt16(bytes[index]) << 8 | UInt16(bytes[index + 1])
+                : UInt16(bytes[index + 1]) << 8 | UInt16(bytes[index])
+            return unit < 0x80 ? UInt8(unit) : 0x80
+        }
+    }
+
+    /// ASCII whitespace as HTML counts it: tab, line feed, form feed, carriage return, space.
+    static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0C || byte == 0x0D
+    }
+
+    private static func leadingWhitespace(in data: Data) -> Int {
+        let body = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data[...]
+        return body.prefix { isWhitespace($0) }.count
+    }
+
+    private static func leadingUTF16Whitespace(in data: Data, bigEndian: Bool) -> Int {
+        var count = 0
+        var index = data.startIndex
+        while index + 1 < data.endIndex {
+            let (high, low) = bigEndian ? (data[index], data[index + 1]) : (data[index + 1], data[index])
+            guard high == 0, isWhitespace(low) else { break }
+            count += 1
+            index += 2
+        }
+        return count
     }
 }

@@ -5,6 +5,12 @@ import Testing
 
 @testable import sharepipe
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 struct ExtractCommandTests {
     /// A new file under the temporary directory; the caller removes it.
     static func temporaryFile(_ contents: [UInt8], suffix: String = ".html") throws -> String {
@@ -55,6 +61,69 @@ struct ExtractCommandTests {
         defer { try? FileManager.default.removeItem(atPath: page) }
         let command = try ExtractCommand.parse([page, "--url", "https://a.com/", "--json"])
         try await command.run()
+    }
+
+    /// `<(cat page.html)`, a FIFO and /dev/null were refused with "You don't have permission".
+    @Test func readsPipesAndDevicesAsStreams() throws {
+        let folder = try SharePipeProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fifo = folder.appendingPathComponent("page.fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let writer = Thread {
+            guard let handle = FileHandle(forWritingAtPath: fifo) else { return }
+            handle.write(Data("<title>Through a pipe</title>".utf8))
+            try? handle.close()
+        }
+        writer.start()
+        let piped = try SharePipeProcess.run(["extract", fifo, "--url", "https://a.com/"])
+        #expect(piped.status == 0, "\(piped.output)")
+        #expect(piped.output.contains("Through a pipe"), "\(piped.output)")
+
+        let null = try SharePipeProcess.run(["extract", "/dev/null", "--url", "https://a.com/"])
+        #expect(null.status != 0)
+        #expect(null.output.contains("/dev/null does not look like HTML"), "\(null.output)")
+        #expect(!null.output.contains("permission"))
+    }
+
+    @Test func findsMarkupAfterLeadingWhitespaceAndPastANul() {
+        let page = Array("<!doctype html><title>x\u{0}y</title>".utf8)
+        #expect(HTMLSniffing.looksLikeHTML(Data(Array(repeating: UInt8(ascii: " "), count: 2000) + page)))
+        #expect(
+            HTMLSniffing.looksLikeHTML(
+                Data([0xEF, 0xBB, 0xBF] + Array(repeating: UInt8(ascii: "\n"), count: 1100) + page)
+            )
+        )
+        #expect(HTMLSniffing.looksLikeHTML(Data(page)))
+        // Binary files stay refused: a NUL before any markup.
+        #expect(
+            !HTMLSniffing.looksLikeHTML(Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x3C, 0x61]))
+        )
+        #expect(!HTMLSniffing.looksLikeHTML(Data(Array(repeating: UInt8(ascii: " "), count: 3000))))
+        // UTF-16 without a BOM, when --charset says so.
+        let utf16LE = Data("  <html><title>Hi</title>".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
+        let utf16BE = Data("<html><title>Hi</title>".utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] })
+        #expect(!HTMLSniffing.looksLikeHTML(utf16LE))
+        #expect(HTMLSniffing.looksLikeHTML(utf16LE, encoding: .utf16LE))
+        #expect(HTMLSniffing.looksLikeHTML(utf16BE, encoding: .utf16BE))
+    }
+
+    @Test func extractsPagesThatStartWithALotOfWhitespaceOrAreUTF16() async throws {
+        let spaced = try Self.temporaryFile(
+            Array(repeating: UInt8(ascii: " "), count: 2000) + Array("<title>Spaced</title>".utf8)
+        )
+        defer { try? FileManager.default.removeItem(atPath: spaced) }
+        let result = try SharePipeProcess.run(["extract", spaced, "--url", "https://a.com/"])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("Spaced"))
+
+        let wide = try Self.temporaryFile("<title>Wide</title>".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
+        defer { try? FileManager.default.removeItem(atPath: wide) }
+        let refused = try SharePipeProcess.run(["extract", wide, "--url", "https://a.com/"])
+        #expect(refused.status != 0)
+        #expect(refused.output.contains("needs --charset utf-16le or utf-16be"), "\(refused.output)")
+        let decoded = try SharePipeProcess.run(["extract", wide, "--url", "https://a.com/", "--charset", "utf-16le"])
+        #expect(decoded.status == 0, "\(decoded.output)")
+        #expect(decoded.output.contains("Wide"), "\(decoded.output)")
     }
 
     static func parseError(_ arguments: [String]) -> any Error {
