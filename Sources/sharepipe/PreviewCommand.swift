@@ -60,6 +60,42 @@ struct PreviewCommand: AsyncParsableCommand {
         for port in allowPort where !(1...65535).contains(port) {
             throw ValidationError("--allow-port \(port) is not a port (1–65535).")
         }
+        if cache?.isEmpty == true { throw ValidationError("--cache needs a folder, e.g. --cache ~/.cache/sharepipe.") }
+    }
+
+    /// The cache folder at `path`, made if missing, once a file has been written to it and removed: a
+    /// folder that cannot be used is said before anything is fetched, not found out entry by entry.
+    static func cacheFolder(_ path: String) throws -> URL {
+        let folder = URL(fileURLWithPath: path, isDirectory: true)
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue {
+            throw CLIError("--cache \(path) is a file, not a folder: give a folder.")
+        }
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            var ancestor = folder.deletingLastPathComponent()
+            while ancestor.path != "/", !FileManager.default.fileExists(atPath: ancestor.path) {
+                ancestor.deleteLastPathComponent()
+            }
+            var ancestorIsFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: ancestor.path, isDirectory: &ancestorIsFolder),
+                !ancestorIsFolder.boolValue
+            {
+                throw CLIError("Cannot make the cache folder \(path): \(ancestor.path) is a file.")
+            }
+            throw CLIError(
+                "Cannot make the cache folder \(path): this user may not write in \(ancestor.path). Give another --cache."
+            )
+        }
+        let probe = folder.appendingPathComponent(".sharepipe-write-check-\(UUID().uuidString)")
+        guard FileManager.default.createFile(atPath: probe.path, contents: Data()) else {
+            throw CLIError(
+                "The cache folder \(path) is not writable: previews could not be kept. Give another --cache."
+            )
+        }
+        try? FileManager.default.removeItem(at: probe)
+        return folder
     }
 
     /// The provider's configuration from the options.
@@ -79,7 +115,9 @@ struct PreviewCommand: AsyncParsableCommand {
         let cache: any MetadataCache
         if let folder = self.cache {
             do {
-                cache = try FileMetadataCache(directory: URL(fileURLWithPath: folder))
+                cache = try FileMetadataCache(directory: Self.cacheFolder(folder))
+            } catch let error as CLIError {
+                throw error
             } catch {
                 throw CLIError("Cannot use '\(folder)' as a cache folder: \(error.localizedDescription)")
             }

@@ -9,6 +9,12 @@ import Testing
 
 @testable import sharepipe
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 @Suite("sharepipe preview: arguments")
 struct PreviewCommandArgumentTests {
     /// The message a person sees when `arguments` are refused, or nil when they are accepted.
@@ -61,6 +67,36 @@ struct PreviewCommandArgumentTests {
         #expect(notANumber?.contains("soon") == true, "\(notANumber ?? "accepted")")
         #expect(Self.refusal(["https://example.com/", "--timeout", "600"]) == nil)
         #expect(Self.refusal(["https://example.com/", "--timeout", "0.5"]) == nil)
+    }
+
+    @Test("--cache must name a folder that can be made and written, said before anything is fetched")
+    func refusesAnUnusableCacheFolder() throws {
+        #expect(
+            Self.refusal(["https://example.com/", "--cache", ""])
+                == "--cache needs a folder, e.g. --cache ~/.cache/sharepipe."
+        )
+        let folder = try SharePipeProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("afile")
+        try Data().write(to: file)
+        #expect(throws: CLIError.self) { try PreviewCommand.cacheFolder(file.path) }
+        let under = try SharePipeProcess.run(["preview", "http://127.0.0.1:1/", "--cache", file.path + "/sub"])
+        #expect(under.status == 1)
+        #expect(
+            under.output.contains("Cannot make the cache folder \(file.path)/sub: \(file.path) is a file."),
+            "\(under.output)"
+        )
+        #expect(!under.output.contains("NSCocoaErrorDomain"))
+        let made = try PreviewCommand.cacheFolder(folder.appendingPathComponent("new/cache").path)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: made.path).isEmpty)
+        // A folder this user may not write (not testable as root, who may write anywhere).
+        if getuid() != 0 {
+            let locked = folder.appendingPathComponent("locked")
+            try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: true)
+            try FileManager.default.setAttributes([.posixPermissions: 0o500], ofItemAtPath: locked.path)
+            defer { try? FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: locked.path) }
+            #expect(throws: CLIError.self) { try PreviewCommand.cacheFolder(locked.path) }
+        }
     }
 
     @Test("A link with escapes and a character that needs encoding keeps its escapes")
