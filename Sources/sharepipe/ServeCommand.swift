@@ -24,8 +24,27 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Address to listen on.")
     var host: String = ProcessInfo.processInfo.environment["SHAREPIPE_HOST"] ?? "127.0.0.1"
 
-    @Option(parsing: .unconditional, help: "Port to listen on.")
-    var port: Int = ProcessInfo.processInfo.environment["SHAREPIPE_PORT"].flatMap(Int.init) ?? 8080
+    @Option(parsing: .unconditional, help: "Port to listen on (default: SHAREPIPE_PORT, else 8080).")
+    var port: Int?
+
+    /// `--port`, else SHAREPIPE_PORT, else 8080; a value out of range (or not a number) is refused
+    /// naming where it came from.
+    static func port(option: Int?, environment: [String: String]) throws -> Int {
+        if let option {
+            guard (1...65535).contains(option) else { throw ValidationError("--port must be 1–65535 (got \(option)).") }
+            return option
+        }
+        guard let text = environment["SHAREPIPE_PORT"] else { return 8080 }
+        guard let port = Int(text.trimmingCharacters(in: .whitespaces)), (1...65535).contains(port) else {
+            throw ValidationError("SHAREPIPE_PORT must be a port 1–65535 (got “\(text)”).")
+        }
+        return port
+    }
+
+    /// The port to listen on (``port(option:environment:)``); ``validate()`` has checked it.
+    var listeningPort: Int {
+        (try? Self.port(option: port, environment: ProcessInfo.processInfo.environment)) ?? 8080
+    }
 
     @Option(parsing: .unconditional, help: "Largest request body, in bytes.")
     var maxBodyBytes: Int = 64 << 10
@@ -101,7 +120,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let value = environment["SHAREPIPE_SIGN_UP"], Self.signUp(fromEnvironment: environment) == nil {
             throw ValidationError("SHAREPIPE_SIGN_UP must be on or off (got “\(value)”).")
         }
-        guard (1...65535).contains(port) else { throw ValidationError("--port must be 1–65535 (got \(port)).") }
+        _ = try Self.port(option: port, environment: environment)
         guard (1...64).contains(previewWorkers) else {
             throw ValidationError("--preview-workers must be 1–64 (got \(previewWorkers)).")
         }
@@ -119,22 +138,25 @@ struct ServeCommand: AsyncParsableCommand {
         for port in allowFetchPort where !(1...65535).contains(port) {
             throw ValidationError("--allow-fetch-port \(port) is not a port (1–65535).")
         }
+        let proxySource = trustedProxy.isEmpty ? "SHAREPIPE_TRUSTED_PROXIES" : "--trusted-proxy"
         for proxy in trustedProxyTexts where IPNetwork(proxy) == nil {
             throw ValidationError(
-                "--trusted-proxy '\(proxy)' is not an address or CIDR range (10.0.0.5, 10.0.0.0/8, fd00::/8)."
+                "\(proxySource) '\(proxy)' is not an address or CIDR range (10.0.0.5, 10.0.0.0/8, fd00::/8)."
             )
         }
         _ = try database.location()
         if let publicURL = publicURLText {
+            let source = self.publicURL == nil ? "SHAREPIPE_PUBLIC_URL" : "--public-url"
             guard let url = URL(string: publicURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
                 url.host() != nil
-            else { throw ValidationError("--public-url must be an absolute http or https URL (got \(publicURL)).") }
+            else { throw ValidationError("\(source) must be an absolute http or https URL (got \(publicURL)).") }
         }
     }
 
     func run() async throws {
         var logger = Logger(label: "sharepipe")
         logger.logLevel = .info
+        let port = listeningPort
         var configuration = ServerConfiguration(
             host: host,
             port: port,
@@ -154,8 +176,15 @@ struct ServeCommand: AsyncParsableCommand {
             networkOption: "--allow-fetch-from",
             portOption: "--allow-fetch-port"
         )
-        let context = try await ServerContext.start(configuration: configuration, logger: logger)
-        let (host, port, signUp, database) = (host, port, signUp, configuration.database)
+        // The SQLite file is checked first, so a folder or a file that is not SQLite is said in words.
+        try database.check(configuration.database, need: .existingOrNew)
+        let context: ServerContext
+        do {
+            context = try await ServerContext.start(configuration: configuration, logger: logger)
+        } catch {
+            throw DatabaseOption.explained(error, location: configuration.database)
+        }
+        let (host, signUp, database) = (host, signUp, configuration.database)
         let application = context.application { _ in
             print("SharePipe is listening on http://\(host):\(port)/ with \(database).")
             print("Web page: http://\(host):\(port)/ (sign-up is \(signUp ? "open" : "closed")).")
@@ -191,24 +220,5 @@ extension ServeCommand {
         default:
             return CLIError("Cannot listen on \(host):\(port): \(failure).")
         }
-    }
-}
-
-/// `--database`: a SQLite file path (default ./sharepipe.sqlite), `sqlite::memory:`, or a PostgreSQL
-/// URL (`postgres://user:password@host:5432/database`).
-struct DatabaseOption: ParsableArguments {
-    @Option(
-        name: .customLong("database"),
-        help:
-            "The database: a SQLite file path, sqlite::memory:, or postgres://user:pass@host/db (env SHAREPIPE_DATABASE)."
-    )
-    var value: String = ProcessInfo.processInfo.environment["SHAREPIPE_DATABASE"] ?? "sharepipe.sqlite"
-
-    func location() throws -> Database.Location {
-        if value == "sqlite::memory:" { return .sqliteMemory }
-        if value.hasPrefix("postgres://") || value.hasPrefix("postgresql://") { return .postgres(value) }
-        let path = value.hasPrefix("sqlite:") ? String(value.dropFirst("sqlite:".count)) : value
-        guard !path.isEmpty else { throw ValidationError("--database needs a file path.") }
-        return .sqliteFile(path)
     }
 }

@@ -106,6 +106,28 @@ struct ServeOptionTests {
         #expect(ServeCommand.signUp(fromEnvironment: [:]) == nil)
     }
 
+    @Test("SHAREPIPE_PORT that is not a port is refused naming the variable; --port is named as itself")
+    func portFromTheEnvironment() throws {
+        #expect(try ServeCommand.port(option: nil, environment: [:]) == 8080)
+        #expect(try ServeCommand.port(option: nil, environment: ["SHAREPIPE_PORT": "9000"]) == 9000)
+        #expect(try ServeCommand.port(option: 9001, environment: ["SHAREPIPE_PORT": "abc"]) == 9001)
+        for value in ["abc", "70000", "0", ""] {
+            #expect(throws: (any Error).self) {
+                try ServeCommand.port(option: nil, environment: ["SHAREPIPE_PORT": value])
+            }
+            let result = try SharePipeProcess.run(["serve"], environment: ["SHAREPIPE_PORT": value])
+            #expect(result.status == 64, "\(value): \(result.output)")
+            #expect(
+                result.output.contains("SHAREPIPE_PORT must be a port 1–65535 (got “\(value)”)."),
+                "\(result.output)"
+            )
+        }
+        let option = KitCommandTests.parseMessage(ServeCommand.self, ["--port", "70000"])
+        #expect(option.contains("--port must be 1–65535 (got 70000)."), "\(option)")
+        let url = try SharePipeProcess.run(["serve"], environment: ["SHAREPIPE_PUBLIC_URL": "ftp://x"])
+        #expect(url.output.contains("SHAREPIPE_PUBLIC_URL must be an absolute http or https URL"), "\(url.output)")
+    }
+
     @Test("--trusted-proxy takes an address or CIDR range; anything else stops serve with a message")
     func trustedProxyOption() throws {
         _ = try ServeCommand.parse(["--trusted-proxy", "10.0.0.0/8", "--trusted-proxy", "fd00::1"])

@@ -13,15 +13,22 @@ struct UsersCommand: AsyncParsableCommand {
     )
 
     struct Add: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Create an account.")
+        static let configuration = CommandConfiguration(
+            abstract: "Create an account (and the database, when there is none yet)."
+        )
 
-        @Argument(help: "The handle: 1–32 of a–z, 0–9 and _.")
+        @Argument(help: "The handle: 1–32 of a–z, 0–9 and _ (a leading @ is dropped).")
         var handle: String
 
-        @Option(help: "The name shown to others (default: the handle).")
+        @Option(help: "The name shown to others, 1–\(User.maxDisplayNameLength) characters (default: the handle).")
         var displayName: String?
 
-        @Option(help: "A password for signing in on the web (read from SHAREPIPE_PASSWORD if not given).")
+        @Option(
+            help: """
+                A password for signing in with sharepipe login and on the web page (else SHAREPIPE_PASSWORD). \
+                Without one, the account has only the devices sharepipe devices add makes.
+                """
+        )
         var password: String?
 
         @OptionGroup var database: DatabaseOption
@@ -30,69 +37,64 @@ struct UsersCommand: AsyncParsableCommand {
             guard User.handle(from: handle) != nil else {
                 throw ValidationError("'\(handle)' is not a handle. \(User.handleRule)")
             }
+            if let displayName { _ = try Self.displayName(from: displayName) }
             if let password, let problem = Passwords.problem(with: password) { throw ValidationError(problem) }
         }
 
+        /// The display name as the server keeps it: trimmed, within ``User/maxDisplayNameLength``.
+        static func displayName(from text: String) throws -> String {
+            let name = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard (1...User.maxDisplayNameLength).contains(name.count) else {
+                throw ValidationError(
+                    "--display-name must be 1–\(User.maxDisplayNameLength) characters (got \(name.count))."
+                )
+            }
+            return name
+        }
+
+        /// `--password`, else SHAREPIPE_PASSWORD; an empty variable counts as unset.
+        static func password(option: String?, environment: [String: String]) -> String? {
+            option ?? environment["SHAREPIPE_PASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
+        }
+
         func run() async throws {
-            let logger = Logger(label: "sharepipe")
-            let database = try await Database.open(try self.database.location(), logger: logger)
-            let secret = password ?? ProcessInfo.processInfo.environment["SHAREPIPE_PASSWORD"]
-            if let secret, let problem = Passwords.problem(with: secret) { throw CLIError(problem) }
+            let handle = User.handle(from: handle) ?? handle
+            let secret = Self.password(option: password, environment: ProcessInfo.processInfo.environment)
+            if let secret, let problem = Passwords.problem(with: secret) {
+                throw CLIError("SHAREPIPE_PASSWORD: \(problem)")
+            }
+            let name = try displayName.map(Self.displayName(from:)) ?? handle
+            let database = try await self.database.open(.existingOrNew, logger: .admin)
             var hash: String?
             if let secret { hash = try await Passwords.hash(secret) }
+            let user: User
             do {
-                let user = try await database.createUser(
-                    handle: User.handle(from: handle) ?? handle,
-                    displayName: displayName ?? handle,
-                    passwordHash: hash
-                )
-                print("Created @\(user.handle) (\(user.id)). Next: sharepipe devices add \(user.handle) \"My phone\"")
+                user = try await database.createUser(handle: handle, displayName: name, passwordHash: hash)
             } catch let error as StorageError {
                 try await database.close()
-                throw CLIError(error.message)
+                let message = error.message.hasSuffix(".") ? String(error.message.dropLast()) : error.message
+                throw CLIError("\(message) in \(self.database.name).")
             }
             try await database.close()
+            print("Created @\(user.handle) (\(user.id)) in \(self.database.name).")
+            if hash == nil {
+                print(
+                    "It has no password: it cannot sign in with sharepipe login or on the web page, only use the "
+                        + "devices sharepipe devices add makes. No command adds a password later; give --password "
+                        + "(or SHAREPIPE_PASSWORD) when making an account that signs in."
+                )
+            }
+            print("Next: sharepipe devices add \(user.handle) \"My phone\"\(self.database.hintArgument)")
         }
     }
 }
 
-/// `sharepipe devices add HANDLE NAME`: a device and its two tokens, printed once.
-struct DevicesCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "devices",
-        abstract: "Manage devices and their tokens.",
-        subcommands: [Add.self]
-    )
-
-    struct Add: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Register a device and print its app token and share token (shown once)."
-        )
-
-        @Argument(help: "The account's handle.")
-        var handle: String
-
-        @Argument(help: "A name for the device, e.g. \"Ada's iPhone\".")
-        var name: String
-
-        @OptionGroup var database: DatabaseOption
-
-        func run() async throws {
-            let logger = Logger(label: "sharepipe")
-            let database = try await Database.open(try self.database.location(), logger: logger)
-            guard let user = try await database.user(handle: handle) else {
-                try await database.close()
-                throw CLIError("No account @\(handle.lowercased()); create it with: sharepipe users add \(handle)")
-            }
-            let (device, appToken, shareToken) = try await database.createDevice(userID: user.id, name: name)
-            try await database.close()
-            print(
-                """
-                Device \(device.id) for @\(user.handle). These tokens are shown once; only their hashes are kept.
-                app token:   \(appToken)
-                share token: \(shareToken)
-                """
-            )
-        }
+extension Logger {
+    /// The logger of the admin commands: warnings only, so opening (and migrating) the database
+    /// prints nothing unless something is wrong.
+    static var admin: Logger {
+        var logger = Logger(label: "sharepipe")
+        logger.logLevel = .warning
+        return logger
     }
 }

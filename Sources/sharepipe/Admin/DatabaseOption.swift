@@ -1,0 +1,83 @@
+import ArgumentParser
+import Foundation
+import Logging
+import SharePipeServer
+
+/// `--database`: a SQLite file path (default ./sharepipe.sqlite), `sqlite::memory:`, or a PostgreSQL
+/// URL (`postgres://user:password@host:5432/database`).
+struct DatabaseOption: ParsableArguments {
+    /// The file `serve` and the admin commands use when neither `--database` nor SHAREPIPE_DATABASE names one.
+    static let defaultPath = "sharepipe.sqlite"
+
+    @Option(
+        name: .customLong("database"),
+        help:
+            "The database: a SQLite file path, sqlite::memory:, or postgres://user:pass@host/db (env SHAREPIPE_DATABASE)."
+    )
+    var value: String = ProcessInfo.processInfo.environment["SHAREPIPE_DATABASE"] ?? Self.defaultPath
+
+    func location() throws -> Database.Location {
+        if value == "sqlite::memory:" { return .sqliteMemory }
+        if value.hasPrefix("postgres://") || value.hasPrefix("postgresql://") { return .postgres(value) }
+        let path = value.hasPrefix("sqlite:") ? String(value.dropFirst("sqlite:".count)) : value
+        guard !path.isEmpty else { throw ValidationError("--database needs a file path.") }
+        return .sqliteFile(path)
+    }
+
+    /// The database in words for messages: the SQLite file's absolute path, or the location.
+    var name: String {
+        guard case .sqliteFile(let path) = try? location() else { return value }
+        return URL(fileURLWithPath: path).standardizedFileURL.path
+    }
+
+    /// ` --database VALUE` for a hint that names another command, empty for the default database.
+    var hintArgument: String {
+        value == Self.defaultPath ? "" : " --database \(SQLiteFileCheck.quotedForShell(value))"
+    }
+
+    /// Whether ``open(_:logger:)`` may create the database.
+    enum Need {
+        /// The database must already exist: a command that works on accounts in it must not leave a new,
+        /// empty database where it was run by mistake.
+        case existing
+        /// A new database is made when there is none (`serve`, `users add`: the first run).
+        case existingOrNew
+    }
+
+    /// The database, opened and migrated, after checking a SQLite file's path; its failures are
+    /// explained in words that say what to do.
+    func open(_ need: Need, logger: Logger) async throws -> Database {
+        let location = try location()
+        try check(location, need: need)
+        do {
+            return try await Database.open(location, logger: logger)
+        } catch {
+            throw Self.explained(error, location: location)
+        }
+    }
+
+    /// Throws a ``CLIError`` when the SQLite file at `location` cannot be the database (a folder, a
+    /// missing or read-only folder, a file that is not SQLite), or does not exist and must.
+    func check(_ location: Database.Location, need: Need) throws {
+        guard case .sqliteFile(let path) = location else { return }
+        if let problem = SQLiteFileCheck.problem(atPath: path, mustExist: need == .existing) {
+            throw CLIError(problem)
+        }
+    }
+
+    /// SQLite's failures to open a file (`cantOpen`, `notADatabase`…) in words; anything else as it is.
+    static func explained(_ error: any Error, location: Database.Location) -> any Error {
+        guard case .sqliteFile(let path) = location else { return error }
+        let text = String(describing: error)
+        if text.hasPrefix("notADatabase") {
+            return CLIError(SQLiteFileCheck.notADatabase(path))
+        }
+        if text.hasPrefix("cantOpen") || text.hasPrefix("readonly") || text.hasPrefix("permission") {
+            return CLIError(
+                "Cannot open the database \(path): check that its folder exists and this user may write "
+                    + "there and to the file, or pass --database with another path."
+            )
+        }
+        return error
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+
+@testable import sharepipe
+
+/// `sharepipe users add` and `devices add`: the database they use, the names they take, and the
+/// messages when something is wrong, as a person running them sees them.
+@Suite("sharepipe users and devices")
+struct AdminCommandTests {
+    /// It used to make a stray ./sharepipe.sqlite, and its hint then made the account there.
+    @Test("devices add where there is no database makes none and says where it looked")
+    func devicesAddNeedsADatabase() throws {
+        let folder = try SharePipeProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try SharePipeProcess.run(["devices", "add", "ada", "phone"], in: folder)
+        #expect(result.status != 0)
+        #expect(result.output.contains("No SharePipe database at "), "\(result.output)")
+        #expect(result.output.contains("sharepipe.sqlite: run this where `sharepipe serve` keeps its database"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+
+    @Test("devices add @ada finds ada, and a missing account is named with its database")
+    func devicesAddNormalisesTheHandle() throws {
+        let folder = try SharePipeProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = folder.appendingPathComponent("server.sqlite").path
+        let created = try SharePipeProcess.run(["users", "add", "@Ada", "--database", database])
+        #expect(created.status == 0, "\(created.output)")
+        #expect(created.output.contains("Created @ada"))
+        #expect(!created.output.contains("migration"), "opening the database is not news: \(created.output)")
+
+        let device = try SharePipeProcess.run(["devices", "add", "@Ada", "Ada's phone", "--database", database])
+        #expect(device.status == 0, "\(device.output)")
+        #expect(device.output.contains("for @ada."), "\(device.output)")
+
+        let missing = try SharePipeProcess.run(["devices", "add", "bob", "phone", "--database", database])
+        #expect(missing.status != 0)
+        #expect(
+            missing.output.contains(
+                "No account @bob in \(database); create it with: sharepipe users add bob --database"
+            ),
+            "\(missing.output)"
+        )
+    }
+
+    @Test("Display names and device names follow the server's limits")
+    func namesFollowTheServersLimits() {
+        let long = String(repeating: "x", count: 10_000)
+        for name in [long, "", "   "] {
+            let message = KitCommandTests.parseMessage(UsersCommand.self, ["add", "ada", "--display-name", name])
+            #expect(message.contains("--display-name must be 1–64 characters"), "\(message)")
+        }
+        #expect(KitCommandTests.parseMessage(UsersCommand.self, ["add", "ada", "--display-name", "Ada L."]) == "")
+        for name in [String(repeating: "y", count: 100_000), ""] {
+            let message = KitCommandTests.parseMessage(DevicesCommand.self, ["add", "ada", name])
+            #expect(message.contains("The device's name must be 1–100 characters"), "\(message)")
+        }
+        let handle = KitCommandTests.parseMessage(DevicesCommand.self, ["add", "bad handle!", "phone"])
+        #expect(handle.contains("'bad handle!' is not a handle."), "\(handle)")
+    }
+
+    @Test("users add without a password says the account cannot sign in")
+    func usersAddWithoutAPassword() throws {
+        let folder = try SharePipeProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = folder.appendingPathComponent("server.sqlite").path
+        // An empty SHAREPIPE_PASSWORD is no password, not a password that is too short.
+        let result = try SharePipeProcess.run(
+            ["users", "add", "dave", "--database", database],
+            environment: ["SHAREPIPE_PASSWORD": ""]
+        )
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("It has no password: it cannot sign in with sharepipe login"))
+    }
+
+    @Test("A database path that cannot be a database is explained, not reported as cantOpen")
+    func databasePathsThatCannotWork() throws {
+        let folder = try SharePipeProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let notSQLite = folder.appendingPathComponent("notes.txt")
+        try Data("not a database at all".utf8).write(to: notSQLite)
+        let cases = [
+            (folder.path, "is a folder, not a database file"),
+            (folder.appendingPathComponent("missing/x.sqlite").path, "does not exist: create it"),
+            (notSQLite.path, "is not a SharePipe database (not a SQLite file)"),
+        ]
+        for (path, expected) in cases {
+            // serve on an address that is not this machine's: were the database accepted, it could not listen.
+            for arguments in [["users", "add", "ada"], ["serve", "--host", "203.0.113.1"]] {
+                let result = try SharePipeProcess.run(arguments + ["--database", path])
+                #expect(result.status != 0)
+                #expect(result.output.contains(expected), "\(arguments) \(path): \(result.output)")
+                #expect(!result.output.contains("cantOpen") && !result.output.contains("notADatabase"))
+            }
+        }
+        #expect(try String(contentsOf: notSQLite, encoding: .utf8) == "not a database at all")
+    }
+}
