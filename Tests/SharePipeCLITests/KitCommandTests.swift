@@ -23,11 +23,29 @@ struct KitCommandTests {
 
     @Test func shareNeedsAContainerAndAnHTTPLink() async throws {
         #expect(Self.parseMessage(ShareCommand.self, ["https://example.com/"]).contains("--container DIR"))
-        let command = try ShareCommand.parse(["ftp://example.com/", "--container", Self.container()])
-        await #expect { try await command.run() } throws: { "\($0)".contains("not an http(s) link") }
+        let message = Self.parseMessage(ShareCommand.self, ["ftp://example.com/", "--container", Self.container()])
+        #expect(message.contains("not an http(s) link"), "\(message)")
         // An invisible character is shown, not printed as it is.
-        let hidden = try ShareCommand.parse(["http://exa\u{01}mple.com/", "--container", Self.container()])
-        await #expect { try await hidden.run() } throws: { "\($0)".contains("exa\\u{01}mple") }
+        let hidden = Self.parseMessage(
+            ShareCommand.self,
+            ["http://exa\u{01}mple.com/", "--container", Self.container()]
+        )
+        #expect(hidden.contains("exa\\u{01}mple"), "\(hidden)")
+    }
+
+    /// These were found in run(), so the error came with the root command's usage line.
+    @Test func usageErrorsShowTheSubcommandsUsage() throws {
+        let container = Self.container()
+        for (arguments, usage) in [
+            (["share", "ftp://example.com/a", "--container", container], "Usage: sharepipe share "),
+            (["login", "--server", "ftp://x", "--handle", "ada", "--container", container], "Usage: sharepipe login "),
+            (["inbox", "discard", "notauuid", "--container", container], "Usage: sharepipe inbox discard "),
+        ] {
+            let result = try SharePipeProcess.run(arguments)
+            #expect(result.status == 64, "\(arguments): \(result.output)")
+            #expect(result.output.contains(usage), "\(arguments): \(result.output)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: container))
     }
 
     @Test func anUnreadableAttachmentSavesNothing() async throws {
@@ -80,12 +98,55 @@ struct KitCommandTests {
         }
     }
 
-    @Test func loginRefusesABadServer() async throws {
+    @Test func loginRefusesABadServerHandleOrDeviceName() async throws {
         let container = Self.container()
         defer { try? FileManager.default.removeItem(atPath: container) }
-        let bad = try LoginCommand.parse(["--server", "example.com", "--handle", "ada", "--container", container])
-        await #expect { try await bad.run() } throws: { "\($0)".contains("--server needs an http(s) URL") }
+        let bad = Self.parseMessage(
+            LoginCommand.self,
+            ["--server", "example.com", "--handle", "ada", "--container", container]
+        )
+        #expect(bad.contains("--server needs an http(s) URL"), "\(bad)")
+        let handle = Self.parseMessage(
+            LoginCommand.self,
+            ["--server", "http://127.0.0.1:1", "--handle", "bad handle!", "--container", container]
+        )
+        #expect(handle.contains("'bad handle!' is not a handle."), "\(handle)")
+        let device = Self.parseMessage(
+            LoginCommand.self,
+            ["--server", "http://127.0.0.1:1", "--handle", "ada", "--device-name", "", "--container", container]
+        )
+        #expect(device.contains("--device-name must be 1–100 characters"), "\(device)")
         #expect(!FileManager.default.fileExists(atPath: container + "/credentials.json"))
+    }
+
+    /// `login --handle @Ada` said "Signed in as @@ada" and stored "@ada"; an empty SHAREPIPE_PASSWORD
+    /// was sent as the password.
+    @Test func loginKeepsTheHandleAsTheServerDoes() async throws {
+        let folder = try SharePipeProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = folder.appendingPathComponent("server.sqlite").path
+        let password = "correct horse battery"
+        let created = try SharePipeProcess.run(["users", "add", "ada", "--password", password, "--database", database])
+        #expect(created.status == 0, "\(created.output)")
+        let (server, port) = try await SharePipeProcess.serve(database: database)
+        defer {
+            server.terminate()
+            server.waitUntilExit()
+        }
+        let container = folder.appendingPathComponent("container").path
+        let arguments = ["login", "--server", "http://127.0.0.1:\(port)", "--handle", "@Ada", "--container", container]
+
+        let empty = try SharePipeProcess.run(arguments, environment: ["SHAREPIPE_PASSWORD": ""])
+        #expect(empty.status != 0)
+        #expect(empty.output.contains("No answer given"), "an empty variable is not a password: \(empty.output)")
+
+        let result = try SharePipeProcess.run(arguments, environment: ["SHAREPIPE_PASSWORD": password])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("Signed in as @ada (device"), "\(result.output)")
+        let stored = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: URL(fileURLWithPath: container + "/credentials.json"))
+        )
+        #expect((stored as? [String: Any])?["handle"] as? String == "ada", "\(stored)")
     }
 }
 

@@ -126,10 +126,14 @@ struct InboxCommand: AsyncParsableCommand {
 
         @OptionGroup var container: ContainerOption
 
-        func run() async throws {
-            guard let uuid = UUID(uuidString: id) else {
+        func validate() throws {
+            guard UUID(uuidString: id) != nil else {
                 throw ValidationError("'\(id)' is not a share id; inbox list shows each share's id first.")
             }
+        }
+
+        func run() async throws {
+            guard let uuid = UUID(uuidString: id) else { throw CLIError("'\(id)' is not a share id.") }
             let inbox = try container.existingInbox()
             guard try inbox.discard(uuid) else {
                 throw CLIError("No share \(id) waits in \(container.path); inbox list shows those that do.")

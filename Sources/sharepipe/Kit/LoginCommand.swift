@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SharePipeKit
+import SharePipeServer
 
 #if canImport(Glibc)
 import Glibc
@@ -20,16 +21,23 @@ struct LoginCommand: AsyncParsableCommand {
     @Option(help: "The server's base URL, e.g. http://127.0.0.1:8080.")
     var server: String
 
-    @Option(help: "The account's handle (asked for when not given).")
+    @Option(help: "The account's handle (asked for when not given; a leading @ is dropped).")
     var handle: String?
 
-    @Option(help: "A name for this device.")
+    @Option(help: "A name for this device, 1–\(Device.maxNameLength) characters.")
     var deviceName: String = "sharepipe on \(ProcessInfo.processInfo.hostName)"
 
     @OptionGroup var container: ContainerOption
 
-    func run() async throws {
-        // The scheme lowercased (`HTTP://…` is a valid URL that URLSession refuses as unsupported).
+    func validate() throws {
+        _ = try serverURL()
+        if let handle { _ = try Self.handle(from: handle) }
+        _ = try DevicesCommand.Add.deviceName(from: deviceName, option: "--device-name")
+    }
+
+    /// `--server` with its scheme lowercased (`HTTP://…` is a valid URL that URLSession refuses as
+    /// unsupported).
+    func serverURL() throws -> URL {
         guard var components = URLComponents(string: server), let scheme = components.scheme?.lowercased(),
             ["http", "https"].contains(scheme), components.host?.isEmpty == false
         else { throw ValidationError("--server needs an http(s) URL such as http://127.0.0.1:8080.") }
@@ -37,6 +45,24 @@ struct LoginCommand: AsyncParsableCommand {
         guard let url = components.url else {
             throw ValidationError("--server needs an http(s) URL such as http://127.0.0.1:8080.")
         }
+        return url
+    }
+
+    /// The handle as the server keeps it (``User/handle(from:)``: lower-cased, without a leading `@`).
+    static func handle(from text: String) throws -> String {
+        guard let handle = User.handle(from: text.trimmingCharacters(in: .whitespaces)) else {
+            throw ValidationError("'\(text)' is not a handle. \(User.handleRule)")
+        }
+        return handle
+    }
+
+    /// SHAREPIPE_PASSWORD, unless it is unset or empty (an empty password would only be refused).
+    static func password(fromEnvironment environment: [String: String]) -> String? {
+        environment["SHAREPIPE_PASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    func run() async throws {
+        let url = try serverURL()
         let account = container.account
         // Before the server is asked, so a container that cannot be used leaves no device behind.
         do {
@@ -47,14 +73,20 @@ struct LoginCommand: AsyncParsableCommand {
         } catch {
             throw CLIError("Cannot use the container \(container.path): \(error)")
         }
-        let handle = try self.handle ?? Self.ask("Handle: ")
-        let password = try ProcessInfo.processInfo.environment["SHAREPIPE_PASSWORD"] ?? Self.askSecret("Password: ")
+        let handle: String
+        do {
+            handle = try Self.handle(from: self.handle ?? Self.ask("Handle: "))
+        } catch let error as ValidationError {
+            throw CLIError(error.message)
+        }
+        let password =
+            try Self.password(fromEnvironment: ProcessInfo.processInfo.environment) ?? Self.askSecret("Password: ")
         let result: DeviceSignIn.Result
         do {
             result = try await DeviceSignIn(server: url).signIn(
                 handle: handle,
                 password: password,
-                deviceName: deviceName
+                deviceName: DevicesCommand.Add.deviceName(from: deviceName, option: "--device-name")
             )
         } catch let failure as DeviceSignIn.Failure {
             throw CLIError(failure.message)
@@ -66,13 +98,13 @@ struct LoginCommand: AsyncParsableCommand {
                 appToken: result.appToken,
                 userID: result.userID,
                 deviceID: result.deviceID,
-                handle: handle.lowercased()
+                handle: handle
             )
         } catch {
             throw CLIError("Signed in, but the token could not be stored in \(container.path): \(error)")
         }
         let waiting = (try? container.inbox().count) ?? 0
-        print("Signed in as @\(handle.lowercased()) (device \(result.deviceID)).")
+        print("Signed in as @\(handle) (device \(result.deviceID)).")
         if waiting > 0 {
             print("\(waiting) saved share(s) wait: send them with sharepipe inbox drain --container \(container.path)")
         }

@@ -36,9 +36,17 @@ struct ShareCommand: AsyncParsableCommand {
 
     @OptionGroup var container: ContainerOption
 
-    func run() async throws {
+    func validate() throws { _ = try link() }
+
+    /// The link to share, if it is an http(s) URL with a host.
+    func link() throws -> URL {
         guard let link = URL(string: url), ["http", "https"].contains(link.scheme?.lowercased() ?? ""), link.host != nil
         else { throw ValidationError("\(String(reflecting: url)) is not an http(s) link.") }
+        return link
+    }
+
+    func run() async throws {
+        let link = try link()
         let inbox = try container.inbox()
         let account = container.account
         // Saved under the signed-in user by the runner (ShareAccount.userForNewShares).
