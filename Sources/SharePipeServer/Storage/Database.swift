@@ -126,10 +126,10 @@ public final class Database: Sendable {
                     // Under a lock: servers starting at once would both find the schema missing,
                     // and the second CREATE fail on the catalog's unique key.
                     try await setup.withConnection { connection in
-                        let lock = "SELECT pg_advisory_lock(hashtext('sharepipe.create_schema'))"
+                        let lock = "SELECT pg_advisory_lock(hashtext('sharepipe.create_schema.\(schema)'))"
                         try await connection.query(PostgresQuery(unsafeSQL: lock), logger: logger)
                         let create = PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(schema)")
-                        let unlock = "SELECT pg_advisory_unlock(hashtext('sharepipe.create_schema'))"
+                        let unlock = "SELECT pg_advisory_unlock(hashtext('sharepipe.create_schema.\(schema)'))"
                         do {
                             try await connection.query(create, logger: logger)
                         } catch {

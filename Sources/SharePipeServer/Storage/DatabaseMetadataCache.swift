@@ -9,14 +9,14 @@ import SQLKit
 /// SHA-256 of the provider's key and dropped by ``Database/prunePreviewCache(storedBefore:)`` once
 /// old. Like every ``MetadataCache``, it never throws: a failed read is a miss.
 ///
-/// Each read and write waits at most ``deadline`` (2 s) rather than the database's 30 s: the fetch
+/// On PostgreSQL each read and write waits at most ``deadline`` (5 s) rather than the database's 30 s: the fetch
 /// it is part of runs under the preview's own deadline (30 s), and a database that stalls (a
 /// PostgreSQL restart) would otherwise use all of it, and the preview be reported as a site that took
 /// too long to answer — counting an attempt and a failure against a host that was never asked.
 public struct DatabaseMetadataCache: MetadataCache {
     let database: Database
-    /// How long a cache read or write may take before it counts as a miss (or is given up). 2 s.
-    static let deadline: Duration = .seconds(2)
+    /// How long a cache read or write may take before it counts as a miss (or is given up). 5 s.
+    static let deadline: Duration = .seconds(5)
 
     public init(database: Database) {
         self.database = database
@@ -25,15 +25,12 @@ public struct DatabaseMetadataCache: MetadataCache {
     public func entry(forKey key: String) async -> CachedPreview? {
         let database = database
         guard
-            let json = try? await Database.withDeadline(
-                Self.deadline,
-                {
-                    try await database.connections.read { sql in
-                        try await sql.raw("SELECT entry FROM preview_cache WHERE key_hash = \(bind: Self.hash(key))")
-                            .first()?.decode(column: "entry", as: String.self)
-                    }
+            let json = try? await bounded({
+                try await database.connections.read { sql in
+                    try await sql.raw("SELECT entry FROM preview_cache WHERE key_hash = \(bind: Self.hash(key))")
+                        .first()?.decode(column: "entry", as: String.self)
                 }
-            )
+            })
         else { return nil }
         return try? JSONDecoder().decode(CachedPreview.self, from: Data(json.utf8))
     }
@@ -42,7 +39,7 @@ public struct DatabaseMetadataCache: MetadataCache {
         guard let data = try? JSONEncoder().encode(entry) else { return }
         let json = String(decoding: data, as: UTF8.self)
         let database = database
-        _ = try? await Database.withDeadline(Self.deadline) {
+        _ = try? await bounded {
             try await database.run { sql in
                 try await sql.raw(
                     """
@@ -59,6 +56,13 @@ public struct DatabaseMetadataCache: MetadataCache {
         _ = try? await database.run { sql in
             try await sql.raw("DELETE FROM preview_cache WHERE key_hash = \(bind: Self.hash(key))").run()
         }
+    }
+
+    /// `operation`, waited for at most ``deadline`` on PostgreSQL. (SQLite does not stall that way, and
+    /// under load a read may rightly wait its turn behind the one writer for longer.)
+    private func bounded<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+        guard database.dialect == .postgres else { return try await operation() }
+        return try await Database.withDeadline(Self.deadline, operation)
     }
 
     static func hash(_ key: String) -> String {

@@ -190,7 +190,7 @@ enum Migrations {
     /// SharePipe) is refused rather than used: this build would not know what its tables mean.
     static func apply(to database: Database, logger: Logger) async throws {
         try await database.transaction { sql in
-            try await database.lockForCreation(lockName, in: sql)
+            try await lockMigrations(database, in: sql)
             try await sql.raw(
                 "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)"
             ).run()
@@ -205,7 +205,7 @@ enum Migrations {
         }
         for migration in all where !found.contains(migration.version) {
             let applied = try await database.transaction { sql in
-                try await database.lockForCreation(lockName, in: sql)
+                try await lockMigrations(database, in: sql)
                 let versions = try await sql.raw("SELECT version FROM schema_migrations").all().map {
                     try $0.decode(column: "version", as: Int.self)
                 }
@@ -222,8 +222,15 @@ enum Migrations {
         }
     }
 
-    /// The advisory lock migrations run under.
-    static let lockName = "sharepipe.schema_migrations"
+    /// Holds the advisory lock migrations run under, until the transaction ends (PostgreSQL; SQLite
+    /// runs transactions one at a time). One lock per schema: databases in other schemas of the same
+    /// PostgreSQL database migrate side by side.
+    private static func lockMigrations(_ database: Database, in sql: any SQLDatabase) async throws {
+        guard database.dialect == .postgres else { return }
+        try await sql.raw(
+            "SELECT pg_advisory_xact_lock(hashtext('sharepipe.schema_migrations.' || current_schema()))"
+        ).run()
+    }
 
     private static func appliedVersions(_ database: Database) async throws -> Set<Int> {
         try await database.run { sql in
