@@ -3,19 +3,14 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import Synchronization
+import TestSupport
 
 /// The `sharepipe` executable built beside this test bundle, run as a real process.
 struct ServerProcess {
     let process: Process
     let port: Int
 
-    /// The `sharepipe` binary next to the test bundle (`swift build --build-tests` builds it too).
-    static var executable: URL {
-        if let path = ProcessInfo.processInfo.environment["SHAREPIPE_EXECUTABLE"] { return URL(fileURLWithPath: path) }
-        let here = Bundle.main.bundleURL
-        let candidates = [here, here.deletingLastPathComponent()].map { $0.appendingPathComponent("sharepipe") }
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
-    }
+    static var executable: URL { SharePipeExecutable.url }
 
     /// Runs `sharepipe ARGS…` to completion and returns what it printed.
     @discardableResult

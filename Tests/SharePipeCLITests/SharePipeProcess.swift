@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 
 /// The `sharepipe` executable built beside this test bundle, run as a user runs it: what it prints
 /// and its exit status are what the tests check.
@@ -9,13 +10,7 @@ enum SharePipeProcess {
         var output: String
     }
 
-    /// The `sharepipe` binary next to the test bundle (`swift build --build-tests` builds it too).
-    static var executable: URL {
-        if let path = ProcessInfo.processInfo.environment["SHAREPIPE_EXECUTABLE"] { return URL(fileURLWithPath: path) }
-        let here = Bundle.main.bundleURL
-        let candidates = [here, here.deletingLastPathComponent()].map { $0.appendingPathComponent("sharepipe") }
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
-    }
+    static var executable: URL { SharePipeExecutable.url }
 
     /// Runs `sharepipe ARGS…` in `folder` to completion: its exit status and what it printed (standard
     /// output and standard error together). `environment` is added to this process's, without the

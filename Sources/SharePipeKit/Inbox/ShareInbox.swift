@@ -184,7 +184,8 @@ public final class ShareInbox: Sendable {
         guard attachments.count <= limits.maxAttachments, bytes <= limits.maxAttachmentBytes else {
             throw ShareInboxError(
                 code: .itemTooLarge,
-                message: "This share has \(attachments.count) attachments of \(bytes) bytes; at most "
+                message:
+                    "This share has \(attachments.count) attachment\(attachments.count == 1 ? "" : "s") of \(bytes) bytes; at most "
                     + "\(limits.maxAttachments) attachments of \(limits.maxAttachmentBytes) bytes together are "
                     + "kept. Share fewer or smaller files."
             )

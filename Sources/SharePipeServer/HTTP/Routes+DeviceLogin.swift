@@ -11,8 +11,7 @@ extension ServerContext {
     func addDeviceLoginRoute(to router: Router<ServerRequestContext>) {
         router.post("/v1/devices") { request, context in
             let login = try await JSONRequestBody.decode(DeviceLogin.self, from: request, limit: 4 << 10)
-            let name = login.name.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard (1...Device.maxNameLength).contains(name.count) else {
+            guard let name = Device.name(from: login.name) else {
                 throw ProblemDetails.validationFailed([
                     .init(pointer: "/name", detail: "Use 1–\(Device.maxNameLength) characters for the device's name.")
                 ])
@@ -53,4 +52,11 @@ struct DeviceCreated: Codable {
 extension Device {
     /// The longest device name, in characters.
     public static let maxNameLength = 100
+
+    /// `text` as a device name is kept (trimmed of white space and line breaks), or nil when that is
+    /// empty or over ``maxNameLength`` characters.
+    public static func name(from text: String) -> String? {
+        let name = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return (1...maxNameLength).contains(name.count) ? name : nil
+    }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import SharePipeProtocol
 
 extension User {
@@ -14,4 +15,11 @@ extension User {
 
     /// The longest display name, in characters.
     public static let maxDisplayNameLength = 64
+
+    /// `text` as a display name is kept (trimmed of white space and line breaks), or nil when that is
+    /// empty or over ``maxDisplayNameLength`` characters.
+    public static func displayName(from text: String) -> String? {
+        let name = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return (1...maxDisplayNameLength).contains(name.count) ? name : nil
+    }
 }

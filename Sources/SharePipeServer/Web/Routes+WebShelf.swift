@@ -126,8 +126,7 @@ extension ServerContext {
         }
         router.post("/devices") { request, _ in
             try await self.form(request, WebDeviceForm.self) { user, form, csrf in
-                let name = form.name.trimmingCharacters(in: .whitespacesAndNewlines)
-                guard (1...Device.maxNameLength).contains(name.count) else {
+                guard let name = Device.name(from: form.name) else {
                     throw ProblemDetails.validationFailed([
                         .init(pointer: "/name", detail: "Use 1–\(Device.maxNameLength) characters.")
                     ])
@@ -173,8 +172,7 @@ extension ServerContext {
         }
         router.post("/settings/profile") { request, _ in
             try await self.form(request, WebProfileForm.self) { user, form, _ in
-                let name = form.displayName.trimmingCharacters(in: .whitespacesAndNewlines)
-                guard (1...User.maxDisplayNameLength).contains(name.count) else {
+                guard let name = User.displayName(from: form.displayName) else {
                     throw ProblemDetails.validationFailed([
                         .init(
                             pointer: "/displayName",

@@ -34,11 +34,9 @@ struct DevicesCommand: AsyncParsableCommand {
         /// The device name as the server's `POST /v1/devices` keeps it: trimmed, within
         /// ``Device/maxNameLength``; `option` names it in the message.
         static func deviceName(from text: String, option: String) throws -> String {
-            let name = text.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard (1...Device.maxNameLength).contains(name.count) else {
-                throw ValidationError(
-                    "\(option) must be 1–\(Device.maxNameLength) characters (got \(name.count))."
-                )
+            guard let name = Device.name(from: text) else {
+                let count = text.trimmingCharacters(in: .whitespacesAndNewlines).count
+                throw ValidationError("\(option) must be 1–\(Device.maxNameLength) characters (got \(count)).")
             }
             return name
         }

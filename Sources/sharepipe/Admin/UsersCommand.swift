@@ -43,10 +43,10 @@ struct UsersCommand: AsyncParsableCommand {
 
         /// The display name as the server keeps it: trimmed, within ``User/maxDisplayNameLength``.
         static func displayName(from text: String) throws -> String {
-            let name = text.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard (1...User.maxDisplayNameLength).contains(name.count) else {
+            guard let name = User.displayName(from: text) else {
+                let count = text.trimmingCharacters(in: .whitespacesAndNewlines).count
                 throw ValidationError(
-                    "--display-name must be 1–\(User.maxDisplayNameLength) characters (got \(name.count))."
+                    "--display-name must be 1–\(User.maxDisplayNameLength) characters (got \(count))."
                 )
             }
             return name
