@@ -142,4 +142,36 @@ struct ConcurrentRequestTests {
             }
         }
     }
+
+    /// Ada shares into her conversations with Bob and Cat while Dan shares into his with Cat and Bob:
+    /// fanning out one conversation at a time, each took the other's second person's lock first, and
+    /// PostgreSQL broke the deadlock by failing one share (a 500).
+    @Test("Shares to overlapping people in opposite orders all go through", arguments: TestDatabase.all)
+    func crossedFanOuts(database: TestDatabase) async throws {
+        try await ServerFixture.run(on: database) { fixture, client in
+            let world = try await ShelfWorld.make(fixture, client)
+            let storage = fixture.context.database
+            func direct(_ from: String, _ to: String) async throws -> String {
+                let response = try await world.request(from, .post, "/v1/conversations", #"{"members": ["@\#(to)"]}"#)
+                return "conversation:" + (try ServerFixture.json(response)["id"] as? String ?? "")
+            }
+            let adas = [try await direct("ada", "bob"), try await direct("ada", "cat")]
+            let dans = [try await direct("dan", "cat"), try await direct("dan", "bob")]
+            let ada = try #require(try await storage.user(handle: "ada"))
+            let dan = try #require(try await storage.user(handle: "dan"))
+            let results = await Self.atOnce(40) { index in
+                let (sender, recipients) = index % 2 == 0 ? (ada, adas) : (dan, dans)
+                let share = IncomingShare(
+                    principal: Principal(user: sender, deviceID: UUID(), scope: .share),
+                    idempotencyKey: UUID().uuidString,
+                    fingerprint: "x\(index)",
+                    url: URL(string: "https://example.com/crossed\(index)")!,
+                    recipients: recipients
+                )
+                _ = try await storage.ingestShare(share) { _ in (201, "{}") }
+            }
+            for result in results { try result.get() }
+            #expect(try await world.shelfURLs("bob", limit: 100).filter { $0.contains("crossed") }.count == 40)
+        }
+    }
 }

@@ -184,8 +184,9 @@ struct ShareIngestionTests {
             if linkIsKnown { try await Self.post(body, key: "earlier-key", fixture: fixture, client: client) }
             let lockName = Database.idempotencyLockName(userID: fixture.user.id, key: "held-key")
             // Another request's transaction holds the key while this one arrives.
-            let status = try await fixture.context.database.transaction { sql in
-                try await sql.raw("SELECT pg_advisory_xact_lock(hashtext(\(bind: lockName)))").run()
+            let database = fixture.context.database
+            let status = try await database.transaction { sql in
+                try await database.lockForCreation(lockName, in: sql)
                 return try await client.execute(
                     uri: "/v1/shares",
                     method: .post,

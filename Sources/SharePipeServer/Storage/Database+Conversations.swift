@@ -68,7 +68,14 @@ extension Database {
                 }
             }
         }
-        for case .conversation(let id) in recipients where !ids.contains(id) {
+        let named = recipients.compactMap { if case .conversation(let id) = $0 { id } else { nil } }
+        // Every members lock, in one order, before any membership is read: the sender removed from a
+        // named group meanwhile is then refused rather than posting into it, and no two shares hold
+        // these locks in opposite orders.
+        for id in Set(ids + named).sorted(by: { $0.uuidString < $1.uuidString }) {
+            try await lockMembers(of: id, in: sql)
+        }
+        for id in named where !ids.contains(id) {
             guard try await Self.isMember(senderID, of: id, in: sql) else {
                 throw StorageError.invalid("You are not in conversation \(id.uuidString.lowercased()).")
             }

@@ -16,8 +16,11 @@ extension Database {
     ) async throws -> UUID {
         // The members read below must stay the members until the transaction ends: without the lock,
         // someone removed from the group meanwhile (on another connection or server) kept what was
-        // posted during the removal on their shelf.
+        // posted during the removal on their shelf. And the sender must still be one of them.
         try await lockMembers(of: conversationID, in: sql)
+        guard try await Self.isMember(senderID, of: conversationID, in: sql) else {
+            throw StorageError.notFound("You are no longer in this conversation.")
+        }
         let id = UUID()
         try await sql.raw(
             """
@@ -26,15 +29,11 @@ extension Database {
                     \(bind: shareID?.uuidString), \(bind: linkID.uuidString), \(bind: note), \(bind: milliseconds))
             """
         ).run()
-        let members = try await sql.raw(
-            """
-            SELECT user_id FROM conversation_members
-            WHERE conversation_id = \(bind: conversationID.uuidString) AND user_id <> \(bind: senderID.uuidString)
-            """
-        ).all().compactMap { UUID(uuidString: try $0.decode(column: "user_id", as: String.self)) }
+        let members = try await Self.otherMembers(of: [conversationID], senderID: senderID, in: sql)
         // In a fixed order, so two transactions fanning out to the same people take their event
         // locks in the same order (no deadlock on PostgreSQL).
-        for member in members.sorted(by: { $0.uuidString < $1.uuidString }) {
+        try await lockShelfEvents(of: members, in: sql)
+        for member in members {
             try await sql.raw(
                 """
                 INSERT INTO shelf_sources (user_id, link_id, conversation_id, message_id, sender_id, shared_at)
@@ -100,5 +99,22 @@ extension Database {
               AND (visible = 1 OR pinned_at IS NOT NULL)
             """
         ).first() != nil
+    }
+
+    /// The members of `conversations` but `senderID`, each once, in the order their locks are taken.
+    static func otherMembers(of conversations: [UUID], senderID: UUID, in sql: any SQLDatabase) async throws -> [UUID] {
+        var members: Set<UUID> = []
+        for conversation in conversations {
+            let rows = try await sql.raw(
+                """
+                SELECT user_id FROM conversation_members
+                WHERE conversation_id = \(bind: conversation.uuidString) AND user_id <> \(bind: senderID.uuidString)
+                """
+            ).all()
+            for row in rows {
+                if let id = UUID(uuidString: try row.decode(column: "user_id", as: String.self)) { members.insert(id) }
+            }
+        }
+        return members.sorted { $0.uuidString < $1.uuidString }
     }
 }

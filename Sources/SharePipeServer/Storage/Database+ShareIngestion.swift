@@ -200,12 +200,14 @@ extension Database {
                 error.pointer = "/recipients"
                 throw error
             }
-            // Every members lock first, in one order (postMessage takes each again, which holds already):
-            // a member being removed meanwhile either goes before the share or after it and takes it
-            // away, and a removal that waits here never holds a lock this share needs.
-            for conversation in Set(conversations).sorted(by: { $0.uuidString < $1.uuidString }) {
-                try await self.lockMembers(of: conversation, in: sql)
-            }
+            // conversations(forRecipients:) returned holding every members lock, so the members
+            // read here stay the members until the share commits. Their shelf-event locks are taken
+            // here, all of them, in one order: fanning out one conversation at a time would take them
+            // in the recipients' order, and two shares to overlapping people deadlock.
+            try await self.lockShelfEvents(
+                of: try await Self.otherMembers(of: conversations, senderID: incoming.principal.user.id, in: sql),
+                in: sql
+            )
             for conversation in conversations {
                 try await self.postMessage(
                     conversationID: conversation,

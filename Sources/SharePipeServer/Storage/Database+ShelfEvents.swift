@@ -15,6 +15,12 @@ public struct ShelfEvent: Sendable, Hashable {
 }
 
 extension Database {
+    /// Holds the lock that numbers `users`' shelf events until the transaction ends, taking them in
+    /// the order given (sorted by the caller when several, so that transactions cannot deadlock).
+    func lockShelfEvents(of users: [UUID], in sql: any SQLDatabase) async throws {
+        for user in users { try await lockForCreation("shelf events \(user)", in: sql) }
+    }
+
     /// The PostgreSQL channel shelf changes are announced on (the payload is the user id).
     static let shelfChannel = "sharepipe_shelf"
 
@@ -23,7 +29,7 @@ extension Database {
     /// on SQLite straight to this process's streams (which read only after the transaction, as
     /// SQLite runs one at a time).
     func appendShelfEvent(_ change: ShelfChange, userID: UUID, linkID: UUID, in sql: any SQLDatabase) async throws {
-        try await lockForCreation("shelf events \(userID)", in: sql)
+        try await lockShelfEvents(of: [userID], in: sql)
         let next =
             try await sql.raw(
                 "SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM shelf_events WHERE user_id = \(bind: userID.uuidString)"

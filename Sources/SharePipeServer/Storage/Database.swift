@@ -126,10 +126,11 @@ public final class Database: Sendable {
                     // Under a lock: servers starting at once would both find the schema missing,
                     // and the second CREATE fail on the catalog's unique key.
                     try await setup.withConnection { connection in
-                        let lock = "SELECT pg_advisory_lock(hashtext('sharepipe.create_schema.\(schema)'))"
+                        let lock = "SELECT pg_advisory_lock(hashtextextended('sharepipe.create_schema.\(schema)', 0))"
                         try await connection.query(PostgresQuery(unsafeSQL: lock), logger: logger)
                         let create = PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(schema)")
-                        let unlock = "SELECT pg_advisory_unlock(hashtext('sharepipe.create_schema.\(schema)'))"
+                        let unlock =
+                            "SELECT pg_advisory_unlock(hashtextextended('sharepipe.create_schema.\(schema)', 0))"
                         do {
                             try await connection.query(create, logger: logger)
                         } catch {
@@ -172,17 +173,20 @@ public final class Database: Sendable {
     }
 
     /// Orders transactions that would create the same row (PostgreSQL; SQLite runs them one by one
-    /// anyway): holds an advisory lock on `key` until the transaction ends.
+    /// anyway): holds an advisory lock on `key` until the transaction ends. The lock id is the key's
+    /// 64-bit hash (`hashtextextended`): with 32 bits, two keys taken in a fixed order could share an
+    /// id often enough to wait on each other out of that order.
     func lockForCreation(_ key: String, in sql: any SQLDatabase) async throws {
         guard dialect == .postgres else { return }
-        try await sql.raw("SELECT pg_advisory_xact_lock(hashtext(\(bind: key)))").run()
+        try await sql.raw("SELECT pg_advisory_xact_lock(hashtextextended(\(bind: key), 0))").run()
     }
 
     /// ``lockForCreation(_:in:)`` without waiting: false when another transaction holds the lock
     /// (always true on SQLite, which runs transactions one at a time).
     func tryLockForCreation(_ key: String, in sql: any SQLDatabase) async throws -> Bool {
         guard dialect == .postgres else { return true }
-        let row = try await sql.raw("SELECT pg_try_advisory_xact_lock(hashtext(\(bind: key))) AS held").first()
+        let row = try await sql.raw("SELECT pg_try_advisory_xact_lock(hashtextextended(\(bind: key), 0)) AS held")
+            .first()
         return try row?.decode(column: "held", as: Bool.self) ?? false
     }
 

@@ -228,7 +228,7 @@ enum Migrations {
     private static func lockMigrations(_ database: Database, in sql: any SQLDatabase) async throws {
         guard database.dialect == .postgres else { return }
         try await sql.raw(
-            "SELECT pg_advisory_xact_lock(hashtext('sharepipe.schema_migrations.' || current_schema()))"
+            "SELECT pg_advisory_xact_lock(hashtextextended('sharepipe.schema_migrations.' || current_schema(), 0))"
         ).run()
     }
 

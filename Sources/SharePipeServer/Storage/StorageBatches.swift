@@ -101,7 +101,7 @@ struct StorageBatches: Sendable {
                         lock_name text, user_id text, key text, fingerprint text, status integer, response text,
                         id text, device_id text, link_id text, note text, provided text, recipients text,
                         created_at bigint)),
-                locked AS (SELECT input.*, pg_try_advisory_xact_lock(hashtext(lock_name)) AS held FROM input),
+                locked AS (SELECT input.*, pg_try_advisory_xact_lock(hashtextextended(lock_name, 0)) AS held FROM input),
                 taken AS (
                     INSERT INTO idempotency_keys (user_id, key, fingerprint, state, status, response, created_at, share_id)
                     SELECT user_id, key, fingerprint, 'done', status, response, created_at, id FROM locked WHERE held
