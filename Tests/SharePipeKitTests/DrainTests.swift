@@ -106,6 +106,29 @@ struct DrainTests {
         #expect(again.sent.withLock { $0 }.isEmpty)
     }
 
+    /// On a real full disk the lease cannot be written either: nothing on disk says the item waits,
+    /// and the next drain (woken by the extension's next share) sent it again at once, however long
+    /// the server had asked it to wait.
+    @Test("With neither state nor lease written, this instance still waits out the item's backoff")
+    func nothingCanBeWritten() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let inbox = try ShareInbox(folder: folder.url)
+        let failing = try inbox.add(.link("a", at: 1_000))
+        let blocked = folder.url.appendingPathComponent("state/\(failing.id.uuidString).json/in-the-way")
+        try FileManager.default.createDirectory(at: blocked, withIntermediateDirectories: true)
+        let leases = folder.url.appendingPathComponent("leases").path
+        try FileManager.default.removeItem(atPath: leases)
+        #expect(FileManager.default.createFile(atPath: leases, contents: Data()))
+        let uploader = ScriptedUploader(["a": .transient(reason: "503", retryAfter: .seconds(120))])
+        _ = try await inbox.drain(using: uploader)
+        let again = ScriptedUploader([:])
+        _ = try await inbox.drain(using: again)
+        #expect(uploader.sent.withLock { $0 } == ["a"])
+        #expect(again.sent.withLock { $0 }.isEmpty)
+        #expect(inbox.count == 1)
+    }
+
     @Test("A refused token stops the drain and keeps every item for after sign-in")
     func unauthorizedStops() async throws {
         let folder = try TemporaryFolder()

@@ -42,7 +42,7 @@ extension ShareInbox {
             let item = claim.item
             seen.insert(item.id)
             if let owner = item.account, let signedIn = uploader.account, owner != signedIn {
-                try settle {
+                try settle(item.id, waiting: lease) {
                     try hold(item.id, reason: "Shared while another account was signed in: it waits for that account.")
                 }
                 report.heldForOtherAccount.append(item)
@@ -55,15 +55,17 @@ extension ShareInbox {
                 try complete(item.id)
                 report.delivered.append(item)
             case .rejected(_, let message):
-                try settle { try reject(item.id, message: message) }
+                try settle(item.id, waiting: retryPolicy.maxDelay) { try reject(item.id, message: message) }
                 report.rejected.append(item)
             case .unauthorized(_, let message):
                 // Not an attempt at the item: it waits for the account, not for a backoff.
-                try settle { try hold(item.id, reason: message) }
+                try settle(item.id, waiting: lease) { try hold(item.id, reason: message) }
                 report.needsSignIn = true
                 return report
             case .transient(let reason, let retryAfter):
-                try settle { try release(item.id, retryAfter: retryAfter, error: reason) }
+                let backoff = retryPolicy.delay(afterAttempts: claim.state.attempts + 1)
+                let wait = min(max(retryAfter ?? backoff, backoff), retryPolicy.maxDelay)
+                try settle(item.id, waiting: wait) { try release(item.id, retryAfter: retryAfter, error: reason) }
                 report.deferred.append(item)
             }
         }
@@ -72,13 +74,14 @@ extension ShareInbox {
 
     /// Records what became of a claimed item, going on when the record cannot be written: on a full
     /// disk a state write fails, and ending the pass there would leave the items after it unsent,
-    /// when sending them is what frees space. The item then keeps its claim until the lease ends
-    /// (within this pass it is not claimed again), and is tried again after it.
-    private func settle(_ record: () throws -> Void) throws {
+    /// when sending them is what frees space. The item then keeps its claim until the lease ends, or,
+    /// when the lease could not be written either, this instance holds it in memory for `wait` (its
+    /// backoff), so that the next drain does not send it again at once.
+    private func settle(_ id: UUID, waiting wait: Duration, _ record: () throws -> Void) throws {
         do {
             try record()
         } catch let error as ShareInboxError where error.code == .io {
-            return
+            memoryHolds.hold(id, until: Date().addingTimeInterval(wait.timeInterval))
         }
     }
 }

@@ -56,6 +56,10 @@ public struct KeychainCredentialStore: CredentialStore {
             var item = query
             item.merge(changes) { _, new in new }
             status = SecItemAdd(item as CFDictionary, nil)
+            // The app and the extension both found none and both added: the other's is there now.
+            if status == errSecDuplicateItem {
+                status = SecItemUpdate(query as CFDictionary, changes as CFDictionary)
+            }
         }
         guard status == errSecSuccess else {
             throw CredentialStoreError("The keychain refused to store the credential (OSStatus \(status)).")

@@ -21,6 +21,7 @@ extension ShareInbox {
             let now = Date()
             for name in layout.recordNames() {
                 guard let id = InboxLayout.id(inRecordName: name), !excluding.contains(id) else { continue }
+                if memoryHolds.holds(id, at: now) { continue }
                 if let current = try readLease(id), current.holds(at: now) { continue }
                 let (state, hasState) = try readStateFile(id)
                 guard state.isClaimable(at: now, longestWait: retryPolicy.maxDelay) else { continue }
@@ -40,6 +41,7 @@ extension ShareInbox {
     /// - Returns: Whether the inbox held it.
     @discardableResult
     public func complete(_ id: UUID) throws -> Bool {
+        memoryHolds.forget(id)
         // The record first: from then on the item is gone for every process.
         if let claimed = claimedNames.take(id), unlink(layout.record(claimed.name)) == 0 {
             if claimed.hasAttachments { POSIXFile.removeFolder(layout.attachmentFolder(id)) }

@@ -43,6 +43,8 @@ public final class ShareInbox: Sendable {
     let owner = UUID()
     /// The record names of the items this instance claimed.
     let claimedNames = RecordNameCache()
+    /// Items this instance waits for although the disk could not record the wait.
+    let memoryHolds = MemoryHolds()
     let layout: InboxLayout
     /// `items/`, open for the fsync that makes each new record's name durable.
     let itemsFolder: Int32
