@@ -115,6 +115,18 @@ struct ServeCommand: AsyncParsableCommand {
         return listed.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
+    /// Why `network` cannot be a trusted proxy range: one holding every address would let any client
+    /// name its own address; an IPv4-mapped IPv6 range never matches, as peers are compared as IPv4.
+    static func trustProblem(_ network: IPNetwork) -> String? {
+        if network.prefixLength == 0 {
+            return "would trust every address, so any client could choose its own: name the proxies' addresses."
+        }
+        if !network.address.isIPv4, network.prefixLength >= 96, network.address.unmappedIPv4 != nil {
+            return "is an IPv4-mapped range, which never matches: write the IPv4 range (10.0.0.0/8)."
+        }
+        return nil
+    }
+
     func validate() throws {
         let environment = ProcessInfo.processInfo.environment
         if let value = environment["SHAREPIPE_SIGN_UP"], Self.signUp(fromEnvironment: environment) == nil {
@@ -139,10 +151,15 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--allow-fetch-port \(port) is not a port (1–65535).")
         }
         let proxySource = trustedProxy.isEmpty ? "SHAREPIPE_TRUSTED_PROXIES" : "--trusted-proxy"
-        for proxy in trustedProxyTexts where IPNetwork(proxy) == nil {
-            throw ValidationError(
-                "\(proxySource) '\(proxy)' is not an address or CIDR range (10.0.0.5, 10.0.0.0/8, fd00::/8)."
-            )
+        for proxy in trustedProxyTexts {
+            guard let network = IPNetwork(proxy) else {
+                throw ValidationError(
+                    "\(proxySource) '\(proxy)' is not an address or CIDR range (10.0.0.5, 10.0.0.0/8, fd00::/8)."
+                )
+            }
+            if let problem = Self.trustProblem(network) {
+                throw ValidationError("\(proxySource) '\(proxy)' \(problem)")
+            }
         }
         _ = try database.location()
         if let publicURL = publicURLText {

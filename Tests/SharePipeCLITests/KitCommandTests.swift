@@ -192,6 +192,13 @@ struct ServeOptionTests {
     @Test("--trusted-proxy takes an address or CIDR range; anything else stops serve with a message")
     func trustedProxyOption() throws {
         _ = try ServeCommand.parse(["--trusted-proxy", "10.0.0.0/8", "--trusted-proxy", "fd00::1"])
+        for (value, problem) in [
+            ("0.0.0.0/0", "would trust every address"), ("::/0", "would trust every address"),
+            ("::ffff:10.0.0.0/104", "IPv4-mapped range"),
+        ] {
+            let message = KitCommandTests.parseMessage(ServeCommand.self, ["--trusted-proxy", value])
+            #expect(message.contains(problem), "\(message)")
+        }
         for value in ["10.0.0.1/8", "proxy.internal", "10.0.0.0/33", ""] {
             let message = KitCommandTests.parseMessage(ServeCommand.self, ["--trusted-proxy", value])
             #expect(message.contains("--trusted-proxy '\(value)' is not an address or CIDR range"), "\(message)")
