@@ -13,6 +13,9 @@ struct DatabaseFileTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("sharepipe.sqlite").path
+        // Under the usual umask, with which SQLite alone would make the file 0644.
+        let umaskBefore = umask(0o022)
+        defer { umask(umaskBefore) }
         let database = try await Database.open(.sqliteFile(path), logger: Logger(label: "test"))
         _ = try await database.createUser(handle: "ada", displayName: "Ada", passwordHash: "x")
         for file in [path, path + "-wal", path + "-shm"] {

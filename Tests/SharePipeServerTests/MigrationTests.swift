@@ -1,8 +1,9 @@
 import Foundation
 import Logging
 import SQLKit
-import SharePipeServer
 import Testing
+
+@testable import SharePipeServer
 
 @Suite("Migrations: several servers starting at once, and a database from a newer SharePipe")
 struct MigrationTests {
@@ -24,11 +25,10 @@ struct MigrationTests {
             for _ in 0..<8 { group.addTask { try await Database.open(location, logger: Self.logger) } }
             return try await group.reduce(into: [Database]()) { $0.append($1) }
         }
-        let rows = try await opened[0].run { sql in
-            try await sql.raw("SELECT version, COUNT(*) AS times FROM schema_migrations GROUP BY version").all()
+        let applied = try await opened[0].run { sql in
+            try await sql.raw("SELECT COUNT(*) AS n FROM schema_migrations").first()?.decode(column: "n", as: Int.self)
         }
-        #expect(!rows.isEmpty)
-        for row in rows { #expect(try row.decode(column: "times", as: Int.self) == 1) }
+        #expect(applied == Migrations.all.count)
         for database in opened { try await database.close() }
     }
 

@@ -90,6 +90,14 @@ final class PreviewWorker: Service, Sendable {
             try await storage.completePreviewJob(job, metadata: report.metadata, expires: report.expires)
             metrics.recordPreview(report.metadata.wall == nil ? "ready" : "wall")
             logger.debug("preview ready", metadata: ["link.id": "\(job.linkID)", "fetch.url": "\(job.url)"])
+        } catch let error as LinkPreviewError where error.rememberedUntil != nil && Self.isTransient(error) {
+            // Not tried: the fetcher replayed a failure it remembers (a retry inside the failure's
+            // negative-cache time). Counting it as an attempt, and against the host, would fail the
+            // link and open the host's circuit on one real request; it waits for the memory to end.
+            let remembered = error.rememberedUntil ?? .distantPast
+            let until = max(remembered, Date().addingTimeInterval(Self.backoff(attempt: job.attempts)))
+            try? await storage.postponePreviewJob(job, until: until)
+            metrics.recordPreview("postponed")
         } catch let error as LinkPreviewError {
             breaker.withLock { $0.record(host: host, healthy: Self.hostAnswered(error), now: .now) }
             metrics.recordFetch(source: "job", result: error.code.rawValue)
@@ -101,7 +109,8 @@ final class PreviewWorker: Service, Sendable {
             // Not the site's doing (the database, most likely): retried like a transient fetch
             // failure, and as boundedly, so a failure that repeats cannot keep a job running forever.
             logger.error("preview job failed", metadata: ["link.id": "\(job.linkID)", "error": "\(error)"])
-            let retry = job.attempts < configuration.maxPreviewAttempts
+            // A cancellation (the server stopping) says nothing about the link: always retried.
+            let retry = job.attempts < configuration.maxPreviewAttempts || error is CancellationError
             let retryAt = retry ? Date().addingTimeInterval(Self.backoff(attempt: job.attempts)) : nil
             try? await storage.failPreviewJob(job, reason: "Internal error.", retryAt: retryAt)
             metrics.recordPreview(retry ? "retry" : "failed")
