@@ -4,8 +4,7 @@ extension AddressPolicy {
     ///
     /// A preview, or a refusal, is only true under the policy that made it. Without the scope in the
     /// key, a refusal cached before `--allow` was given would still be served after it, and a page
-    /// fetched under an allowance would still be served once the allowance was taken away. Keys of
-    /// the default policy carry no scope, so caches written before scopes existed stay valid.
+    /// fetched under an allowance would still be served once the allowance was taken away.
     var cacheScope: String {
         var parts: [String] = []
         if !allowList.isEmpty { parts.append("allow " + allowList.map(\.description).sorted().joined(separator: " ")) }

@@ -187,10 +187,11 @@ public final class MetadataProvider: Sendable {
     }
 
     /// The cache key of a URL: the URL itself (fragment removed), whether subresources were read, and
-    /// the address policy's allowances (``AddressPolicy/cacheScope``) when it has any.
+    /// the address policy's allowances (``AddressPolicy/cacheScope``), `[default]` when it has none.
+    /// (Every key carries its scope: entries written before scopes existed, under whatever policy,
+    /// are never read.)
     static func cacheKey(for url: URL, includeSubresources: Bool, scope: String = "") -> String {
-        var key = includeSubresources ? url.absoluteString : url.absoluteString + " -subresources"
-        if !scope.isEmpty { key += " [" + scope + "]" }
-        return key
+        let key = includeSubresources ? url.absoluteString : url.absoluteString + " -subresources"
+        return key + " [" + (scope.isEmpty ? "default" : scope) + "]"
     }
 }
