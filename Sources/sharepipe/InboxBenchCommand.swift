@@ -32,7 +32,8 @@ struct InboxBenchCommand: AsyncParsableCommand {
 
     @Option(
         help: """
-            A folder on the disk to measure (not a tmpfs), made if missing. The benchmark writes in a new             subfolder of it and removes only that subfolder, never what was there before.
+            A folder on the disk to measure (not a tmpfs), made if missing. The benchmark writes in a new \
+            subfolder of it and removes only that subfolder, never what was there before.
             """
     )
     var folder: String = ".build/bench-inbox"

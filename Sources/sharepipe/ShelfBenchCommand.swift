@@ -15,7 +15,8 @@ struct ShelfBenchCommand: AsyncParsableCommand {
 
     @Option(
         help: """
-            Where to seed: a SQLite file path that does not exist yet (see --replace), or a PostgreSQL URL             (its tables are dropped first).
+            Where to seed: a SQLite file path that does not exist yet (see --replace), or a PostgreSQL URL \
+            (its tables are dropped first).
             """
     )
     var database: String

@@ -25,7 +25,7 @@ struct LoginCommand: AsyncParsableCommand {
     var handle: String?
 
     @Option(help: "A name for this device, 1–\(Device.maxNameLength) characters.")
-    var deviceName: String = "sharepipe on \(ProcessInfo.processInfo.hostName)"
+    var deviceName: String = String("sharepipe on \(ProcessInfo.processInfo.hostName)".prefix(Device.maxNameLength))
 
     @OptionGroup var container: ContainerOption
 
