@@ -10,7 +10,7 @@ struct ConcurrentSharingTests {
     func oneKeyHundredRequests(backend: IntegrationDatabase.Backend) async throws {
         let database = try IntegrationDatabase(backend)
         defer { database.remove() }
-        let tokens = try database.addAccount("ada")
+        let tokens = try await database.addAccount("ada")
         try await withLiveClient { client in
             let server = try await ServerProcess.start(database: database.location, client: client, log: database.log)
             defer { if server.isRunning { server.kill() } }
@@ -49,7 +49,8 @@ struct ConcurrentSharingTests {
     func fiftyUsersOneLink(backend: IntegrationDatabase.Backend) async throws {
         let database = try IntegrationDatabase(backend)
         defer { database.remove() }
-        let users = try (0..<50).map { try database.addAccount("user\($0)") }
+        var users: [DeviceTokens] = []
+        for index in 0..<50 { users.append(try await database.addAccount("user\(index)")) }
         try await withLiveClient { client in
             let server = try await ServerProcess.start(database: database.location, client: client, log: database.log)
             defer { if server.isRunning { server.kill() } }

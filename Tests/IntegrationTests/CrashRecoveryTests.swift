@@ -43,7 +43,7 @@ struct CrashRecoveryTests {
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
         let database = folder.appendingPathComponent("a.sqlite").path
         let first = try await ServerProcess.start(database: database, client: client)
-        let output = try ServerProcess.run([
+        let output = try await ServerProcess.run([
             "serve", "--database", folder.appendingPathComponent("b.sqlite").path, "--port", String(first.port),
         ])
         _ = first.terminate()
@@ -74,9 +74,9 @@ struct CrashRecoveryTests {
             backend == "sqlite"
             ? folder.appendingPathComponent("sharepipe.sqlite").path
             : backend + (backend.contains("?") ? "&" : "?") + "schema=\(schema)"
-        try ServerProcess.run(["users", "add", "ada", "--database", database])
+        try await ServerProcess.run(["users", "add", "ada", "--database", database])
         let tokens = try #require(
-            Self.tokens(try ServerProcess.run(["devices", "add", "ada", "phone", "--database", database]))
+            Self.tokens(try await ServerProcess.run(["devices", "add", "ada", "phone", "--database", database]))
         )
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
 

@@ -58,11 +58,11 @@ struct IntegrationDatabase: Sendable {
     func remove() { try? FileManager.default.removeItem(at: folder) }
 
     /// `sharepipe users add HANDLE` and `sharepipe devices add HANDLE phone`: the device's tokens.
-    func addAccount(_ handle: String) throws -> DeviceTokens {
-        let created = try ServerProcess.run(["users", "add", handle, "--database", location])
+    func addAccount(_ handle: String) async throws -> DeviceTokens {
+        let created = try await ServerProcess.run(["users", "add", handle, "--database", location])
         guard
             let tokens = DeviceTokens(
-                try ServerProcess.run(["devices", "add", handle, "phone", "--database", location])
+                try await ServerProcess.run(["devices", "add", handle, "phone", "--database", location])
             )
         else { throw AccountNotCreated(output: created) }
         return tokens

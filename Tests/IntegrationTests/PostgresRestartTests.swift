@@ -19,7 +19,7 @@ struct PostgresRestartTests {
     func restartDuringLoad() async throws {
         let database = try IntegrationDatabase(.postgres(try #require(IntegrationDatabase.postgresURL)))
         defer { database.remove() }
-        let tokens = try database.addAccount("ada")
+        let tokens = try await database.addAccount("ada")
         try await withLiveClient { client in
             let server = try await ServerProcess.start(database: database.location, client: client, log: database.log)
             defer { if server.isRunning { server.kill() } }

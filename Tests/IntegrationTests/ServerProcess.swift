@@ -14,17 +14,8 @@ struct ServerProcess {
 
     /// Runs `sharepipe ARGS…` to completion and returns what it printed.
     @discardableResult
-    static func run(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+    static func run(_ arguments: [String]) async throws -> String {
+        try await SharePipeExecutable.run(arguments).output
     }
 
     /// Starts `sharepipe serve` on a free port and waits until `/health` answers.

@@ -30,7 +30,7 @@ struct ShareInboxReliabilityTests {
             )
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let database = folder.appendingPathComponent("sharepipe.sqlite").path
-            try ServerProcess.run(["users", "add", "ada", "--password", "correct horse", "--database", database])
+            try await ServerProcess.run(["users", "add", "ada", "--password", "correct horse", "--database", database])
             let client = HTTPClient(eventLoopGroupProvider: .singleton)
             let server = try await ServerProcess.start(database: database, client: client)
             let kit = KitProcesses(

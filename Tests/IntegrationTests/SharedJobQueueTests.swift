@@ -32,8 +32,8 @@ struct SharedJobQueueTests {
             guard request.path.hasPrefix("/page/") else { return .status(404) }
             return .html("<html><head><title>Page \(request.path.dropFirst(6))</title></head></html>")
         }
-        let ada = try database.addAccount("ada")
-        let bob = try database.addAccount("bob")
+        let ada = try await database.addAccount("ada")
+        let bob = try await database.addAccount("bob")
         let fetching = ["--allow-fetch-from", "127.0.0.0/8", "--allow-fetch-port", String(origin.port)]
         try await withLiveClient { client in
             let first = try await ServerProcess.start(

@@ -28,6 +28,31 @@ struct MetadataProviderLimitsTests {
         }
     }
 
+    /// A cache that answers after `delay` (a database that stalls): it holds nothing.
+    struct SlowCache: MetadataCache {
+        var delay: Duration
+        func entry(forKey key: String) async -> CachedPreview? {
+            try? await Task.sleep(for: delay)
+            return nil
+        }
+        func store(_ entry: CachedPreview, forKey key: String) async {}
+        func removeEntry(forKey key: String) async {}
+    }
+
+    /// The server's database cache stalled through a PostgreSQL restart: the cache lookup used up
+    /// the preview's deadline, and the site was reported as too slow to answer.
+    @Test("Time the cache takes does not count against the site's deadline")
+    func slowCacheIsNotTheSite() async throws {
+        try await ProviderFixture.run(
+            { _ in .html(ProviderFixture.page) },
+            cache: SlowCache(delay: .seconds(3)),
+            configure: { $0.timeout = .seconds(2) }
+        ) { server, provider in
+            let metadata = try await provider.metadata(for: server.url("/page"))
+            #expect(metadata.title == "The real title")
+        }
+    }
+
     @Test("A preview past its deadline says so in one message, whichever timer notices first")
     func oneTimeoutMessage() async throws {
         // The page's own deadline and the preview's fire at the same instant; either may win.

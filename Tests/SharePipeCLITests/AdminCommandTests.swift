@@ -9,10 +9,10 @@ import Testing
 struct AdminCommandTests {
     /// It used to make a stray ./sharepipe.sqlite, and its hint then made the account there.
     @Test("devices add where there is no database makes none and says where it looked")
-    func devicesAddNeedsADatabase() throws {
+    func devicesAddNeedsADatabase() async throws {
         let folder = try SharePipeProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let result = try SharePipeProcess.run(["devices", "add", "ada", "phone"], in: folder)
+        let result = try await SharePipeProcess.run(["devices", "add", "ada", "phone"], in: folder)
         #expect(result.status != 0)
         #expect(result.output.contains("No SharePipe database at "), "\(result.output)")
         #expect(result.output.contains("sharepipe.sqlite: run this where `sharepipe serve` keeps its database"))
@@ -20,20 +20,20 @@ struct AdminCommandTests {
     }
 
     @Test("devices add @ada finds ada, and a missing account is named with its database")
-    func devicesAddNormalisesTheHandle() throws {
+    func devicesAddNormalisesTheHandle() async throws {
         let folder = try SharePipeProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = folder.appendingPathComponent("server.sqlite").path
-        let created = try SharePipeProcess.run(["users", "add", "@Ada", "--database", database])
+        let created = try await SharePipeProcess.run(["users", "add", "@Ada", "--database", database])
         #expect(created.status == 0, "\(created.output)")
         #expect(created.output.contains("Created @ada"))
         #expect(!created.output.contains("migration"), "opening the database is not news: \(created.output)")
 
-        let device = try SharePipeProcess.run(["devices", "add", "@Ada", "Ada's phone", "--database", database])
+        let device = try await SharePipeProcess.run(["devices", "add", "@Ada", "Ada's phone", "--database", database])
         #expect(device.status == 0, "\(device.output)")
         #expect(device.output.contains("for @ada."), "\(device.output)")
 
-        let missing = try SharePipeProcess.run(["devices", "add", "bob", "phone", "--database", database])
+        let missing = try await SharePipeProcess.run(["devices", "add", "bob", "phone", "--database", database])
         #expect(missing.status != 0)
         #expect(
             missing.output.contains(
@@ -60,12 +60,12 @@ struct AdminCommandTests {
     }
 
     @Test("users add without a password says the account cannot sign in")
-    func usersAddWithoutAPassword() throws {
+    func usersAddWithoutAPassword() async throws {
         let folder = try SharePipeProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = folder.appendingPathComponent("server.sqlite").path
         // An empty SHAREPIPE_PASSWORD is no password, not a password that is too short.
-        let result = try SharePipeProcess.run(
+        let result = try await SharePipeProcess.run(
             ["users", "add", "dave", "--database", database],
             environment: ["SHAREPIPE_PASSWORD": ""]
         )
@@ -74,7 +74,7 @@ struct AdminCommandTests {
     }
 
     @Test("A database path that cannot be a database is explained, not reported as cantOpen")
-    func databasePathsThatCannotWork() throws {
+    func databasePathsThatCannotWork() async throws {
         let folder = try SharePipeProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let notSQLite = folder.appendingPathComponent("notes.txt")
@@ -87,7 +87,7 @@ struct AdminCommandTests {
         for (path, expected) in cases {
             // serve on an address that is not this machine's: were the database accepted, it could not listen.
             for arguments in [["users", "add", "ada"], ["serve", "--host", "203.0.113.1"]] {
-                let result = try SharePipeProcess.run(arguments + ["--database", path])
+                let result = try await SharePipeProcess.run(arguments + ["--database", path])
                 #expect(result.status != 0)
                 #expect(result.output.contains(expected), "\(arguments) \(path): \(result.output)")
                 #expect(!result.output.contains("cantOpen") && !result.output.contains("notADatabase"))

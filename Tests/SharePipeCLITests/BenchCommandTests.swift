@@ -10,7 +10,7 @@ import Testing
 struct BenchCommandTests {
     /// It used to delete the folder it was given and everything in it.
     @Test("bench-inbox --folder keeps what was in the folder")
-    func benchInboxKeepsTheFolder() throws {
+    func benchInboxKeepsTheFolder() async throws {
         let folder = try SharePipeProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let notes = folder.appendingPathComponent("sub/notes.txt")
@@ -19,7 +19,9 @@ struct BenchCommandTests {
             withIntermediateDirectories: true
         )
         try Data("important".utf8).write(to: notes)
-        let result = try SharePipeProcess.run(["bench-inbox", "--folder", folder.path, "--items", "3", "--rounds", "1"])
+        let result = try await SharePipeProcess.run([
+            "bench-inbox", "--folder", folder.path, "--items", "3", "--rounds", "1",
+        ])
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output.contains("ratio of medians"))
         #expect(try String(contentsOf: notes, encoding: .utf8) == "important")
@@ -28,7 +30,9 @@ struct BenchCommandTests {
             "its own subfolder is gone"
         )
 
-        let file = try SharePipeProcess.run(["bench-inbox", "--folder", notes.path, "--items", "3", "--rounds", "1"])
+        let file = try await SharePipeProcess.run([
+            "bench-inbox", "--folder", notes.path, "--items", "3", "--rounds", "1",
+        ])
         #expect(file.status == 64)
         #expect(file.output.contains("is a file; give a folder"), "\(file.output)")
         #expect(FileManager.default.fileExists(atPath: notes.path))
@@ -36,18 +40,18 @@ struct BenchCommandTests {
 
     /// It used to delete whatever was at --database: a folder, a server's database.
     @Test("bench-shelf --database refuses a path that exists, and --replace only replaces its own seed")
-    func benchShelfKeepsWhatIsThere() throws {
+    func benchShelfKeepsWhatIsThere() async throws {
         let folder = try SharePipeProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let notes = folder.appendingPathComponent("notes.txt")
         try Data("important".utf8).write(to: notes)
         let small = ["--messages", "100", "--users", "10", "--items", "20", "--conversations", "2", "--requests", "2"]
 
-        let onFolder = try SharePipeProcess.run(["bench-shelf", "--database", folder.path] + small)
+        let onFolder = try await SharePipeProcess.run(["bench-shelf", "--database", folder.path] + small)
         #expect(onFolder.status == 64)
         #expect(onFolder.output.contains("is a folder"), "\(onFolder.output)")
         for extra in [[], ["--replace"]] {
-            let onFile = try SharePipeProcess.run(["bench-shelf", "--database", notes.path] + small + extra)
+            let onFile = try await SharePipeProcess.run(["bench-shelf", "--database", notes.path] + small + extra)
             #expect(onFile.status == 64, "\(extra)")
             #expect(
                 onFile.output.contains(
@@ -60,12 +64,12 @@ struct BenchCommandTests {
 
         // A shelf that fits on one page used to trap (index out of range); its own seed may be replaced.
         let database = folder.appendingPathComponent("shelf.sqlite").path
-        let seeded = try SharePipeProcess.run(["bench-shelf", "--database", database] + small)
+        let seeded = try await SharePipeProcess.run(["bench-shelf", "--database", database] + small)
         #expect(seeded.status == 0, "\(seeded.output)")
         #expect(seeded.output.contains("show more: not timed (the shelf fits on its first page"), "\(seeded.output)")
-        let again = try SharePipeProcess.run(["bench-shelf", "--database", database] + small)
+        let again = try await SharePipeProcess.run(["bench-shelf", "--database", database] + small)
         #expect(again.status == 64, "\(again.output)")
-        let replaced = try SharePipeProcess.run(["bench-shelf", "--database", database, "--replace"] + small)
+        let replaced = try await SharePipeProcess.run(["bench-shelf", "--database", database, "--replace"] + small)
         #expect(replaced.status == 0, "\(replaced.output)")
     }
 

@@ -14,20 +14,20 @@ struct ConformanceCommandTests {
     }
 
     @Test("A missing or empty corpus is an error that says what to pass")
-    func missingCorpus() throws {
+    func missingCorpus() async throws {
         let folder = try SharePipeProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let floor = try Self.floorFile(#"{"tokenizer.passed": 5187}"#, in: folder)
-        let missing = try SharePipeProcess.run(["conformance", "--corpus", "/nonexistent", "--floor", floor])
+        let missing = try await SharePipeProcess.run(["conformance", "--corpus", "/nonexistent", "--floor", floor])
         #expect(missing.status == 64, "\(missing.output)")
         #expect(missing.output.contains("No corpus folder at /nonexistent: pass --corpus DIR"), "\(missing.output)")
-        let empty = try SharePipeProcess.run(["conformance", "--corpus", folder.path, "--floor", floor])
+        let empty = try await SharePipeProcess.run(["conformance", "--corpus", folder.path, "--floor", floor])
         #expect(empty.status == 64, "\(empty.output)")
         #expect(empty.output.contains("so nothing would be measured"), "\(empty.output)")
     }
 
     @Test("The floor file is read before the run: missing, not JSON, or naming an unknown figure")
-    func badFloorFiles() throws {
+    func badFloorFiles() async throws {
         let folder = try SharePipeProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         // A corpus part that does not exist is never read: the floor is refused first.
@@ -45,7 +45,7 @@ struct ConformanceCommandTests {
             ),
         ]
         for (floor, expected) in cases {
-            let result = try SharePipeProcess.run(["conformance", "--corpus", folder.path, "--floor", floor])
+            let result = try await SharePipeProcess.run(["conformance", "--corpus", folder.path, "--floor", floor])
             #expect(result.status == 64, "\(floor): \(result.output)")
             #expect(result.output.contains(expected), "\(floor): \(result.output)")
             #expect(!result.output.contains("NSCocoaErrorDomain"))

@@ -64,7 +64,7 @@ struct ExtractCommandTests {
     }
 
     /// `<(cat page.html)`, a FIFO and /dev/null were refused with "You don't have permission".
-    @Test func readsPipesAndDevicesAsStreams() throws {
+    @Test func readsPipesAndDevicesAsStreams() async throws {
         let folder = try SharePipeProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let fifo = folder.appendingPathComponent("page.fifo").path
@@ -75,11 +75,11 @@ struct ExtractCommandTests {
             try? handle.close()
         }
         writer.start()
-        let piped = try SharePipeProcess.run(["extract", fifo, "--url", "https://a.com/"])
+        let piped = try await SharePipeProcess.run(["extract", fifo, "--url", "https://a.com/"])
         #expect(piped.status == 0, "\(piped.output)")
         #expect(piped.output.contains("Through a pipe"), "\(piped.output)")
 
-        let null = try SharePipeProcess.run(["extract", "/dev/null", "--url", "https://a.com/"])
+        let null = try await SharePipeProcess.run(["extract", "/dev/null", "--url", "https://a.com/"])
         #expect(null.status != 0)
         #expect(null.output.contains("/dev/null does not look like HTML"), "\(null.output)")
         #expect(!null.output.contains("permission"))
@@ -112,16 +112,18 @@ struct ExtractCommandTests {
             Array(repeating: UInt8(ascii: " "), count: 2000) + Array("<title>Spaced</title>".utf8)
         )
         defer { try? FileManager.default.removeItem(atPath: spaced) }
-        let result = try SharePipeProcess.run(["extract", spaced, "--url", "https://a.com/"])
+        let result = try await SharePipeProcess.run(["extract", spaced, "--url", "https://a.com/"])
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output.contains("Spaced"))
 
         let wide = try Self.temporaryFile("<title>Wide</title>".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
         defer { try? FileManager.default.removeItem(atPath: wide) }
-        let refused = try SharePipeProcess.run(["extract", wide, "--url", "https://a.com/"])
+        let refused = try await SharePipeProcess.run(["extract", wide, "--url", "https://a.com/"])
         #expect(refused.status != 0)
         #expect(refused.output.contains("needs --charset utf-16le or utf-16be"), "\(refused.output)")
-        let decoded = try SharePipeProcess.run(["extract", wide, "--url", "https://a.com/", "--charset", "utf-16le"])
+        let decoded = try await SharePipeProcess.run([
+            "extract", wide, "--url", "https://a.com/", "--charset", "utf-16le",
+        ])
         #expect(decoded.status == 0, "\(decoded.output)")
         #expect(decoded.output.contains("Wide"), "\(decoded.output)")
     }

@@ -34,14 +34,14 @@ struct KitCommandTests {
     }
 
     /// These were found in run(), so the error came with the root command's usage line.
-    @Test func usageErrorsShowTheSubcommandsUsage() throws {
+    @Test func usageErrorsShowTheSubcommandsUsage() async throws {
         let container = Self.container()
         for (arguments, usage) in [
             (["share", "ftp://example.com/a", "--container", container], "Usage: sharepipe share "),
             (["login", "--server", "ftp://x", "--handle", "ada", "--container", container], "Usage: sharepipe login "),
             (["inbox", "discard", "notauuid", "--container", container], "Usage: sharepipe inbox discard "),
         ] {
-            let result = try SharePipeProcess.run(arguments)
+            let result = try await SharePipeProcess.run(arguments)
             #expect(result.status == 64, "\(arguments): \(result.output)")
             #expect(result.output.contains(usage), "\(arguments): \(result.output)")
         }
@@ -126,7 +126,9 @@ struct KitCommandTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = folder.appendingPathComponent("server.sqlite").path
         let password = "correct horse battery"
-        let created = try SharePipeProcess.run(["users", "add", "ada", "--password", password, "--database", database])
+        let created = try await SharePipeProcess.run([
+            "users", "add", "ada", "--password", password, "--database", database,
+        ])
         #expect(created.status == 0, "\(created.output)")
         let (server, port) = try await SharePipeProcess.serve(database: database)
         defer {
@@ -136,11 +138,11 @@ struct KitCommandTests {
         let container = folder.appendingPathComponent("container").path
         let arguments = ["login", "--server", "http://127.0.0.1:\(port)", "--handle", "@Ada", "--container", container]
 
-        let empty = try SharePipeProcess.run(arguments, environment: ["SHAREPIPE_PASSWORD": ""])
+        let empty = try await SharePipeProcess.run(arguments, environment: ["SHAREPIPE_PASSWORD": ""])
         #expect(empty.status != 0)
         #expect(empty.output.contains("No answer given"), "an empty variable is not a password: \(empty.output)")
 
-        let result = try SharePipeProcess.run(arguments, environment: ["SHAREPIPE_PASSWORD": password])
+        let result = try await SharePipeProcess.run(arguments, environment: ["SHAREPIPE_PASSWORD": password])
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output.contains("Signed in as @ada (device"), "\(result.output)")
         let stored = try JSONSerialization.jsonObject(
@@ -168,7 +170,7 @@ struct ServeOptionTests {
     }
 
     @Test("SHAREPIPE_PORT that is not a port is refused naming the variable; --port is named as itself")
-    func portFromTheEnvironment() throws {
+    func portFromTheEnvironment() async throws {
         #expect(try ServeCommand.port(option: nil, environment: [:]) == 8080)
         #expect(try ServeCommand.port(option: nil, environment: ["SHAREPIPE_PORT": "9000"]) == 9000)
         #expect(try ServeCommand.port(option: 9001, environment: ["SHAREPIPE_PORT": "abc"]) == 9001)
@@ -176,7 +178,7 @@ struct ServeOptionTests {
             #expect(throws: (any Error).self) {
                 try ServeCommand.port(option: nil, environment: ["SHAREPIPE_PORT": value])
             }
-            let result = try SharePipeProcess.run(["serve"], environment: ["SHAREPIPE_PORT": value])
+            let result = try await SharePipeProcess.run(["serve"], environment: ["SHAREPIPE_PORT": value])
             #expect(result.status == 64, "\(value): \(result.output)")
             #expect(
                 result.output.contains("SHAREPIPE_PORT must be a port 1–65535 (got “\(value)”)."),
@@ -185,7 +187,7 @@ struct ServeOptionTests {
         }
         let option = KitCommandTests.parseMessage(ServeCommand.self, ["--port", "70000"])
         #expect(option.contains("--port must be 1–65535 (got 70000)."), "\(option)")
-        let url = try SharePipeProcess.run(["serve"], environment: ["SHAREPIPE_PUBLIC_URL": "ftp://x"])
+        let url = try await SharePipeProcess.run(["serve"], environment: ["SHAREPIPE_PUBLIC_URL": "ftp://x"])
         #expect(url.output.contains("SHAREPIPE_PUBLIC_URL must be an absolute http or https URL"), "\(url.output)")
     }
 

@@ -70,7 +70,7 @@ struct PreviewCommandArgumentTests {
     }
 
     @Test("--cache must name a folder that can be made and written, said before anything is fetched")
-    func refusesAnUnusableCacheFolder() throws {
+    func refusesAnUnusableCacheFolder() async throws {
         #expect(
             Self.refusal(["https://example.com/", "--cache", ""])
                 == "--cache needs a folder, e.g. --cache ~/.cache/sharepipe."
@@ -80,7 +80,7 @@ struct PreviewCommandArgumentTests {
         let file = folder.appendingPathComponent("afile")
         try Data().write(to: file)
         #expect(throws: CLIError.self) { try PreviewCommand.cacheFolder(file.path) }
-        let under = try SharePipeProcess.run(["preview", "http://127.0.0.1:1/", "--cache", file.path + "/sub"])
+        let under = try await SharePipeProcess.run(["preview", "http://127.0.0.1:1/", "--cache", file.path + "/sub"])
         #expect(under.status == 1)
         #expect(
             under.output.contains("Cannot make the cache folder \(file.path)/sub: \(file.path) is a file."),

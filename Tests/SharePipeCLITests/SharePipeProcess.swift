@@ -12,25 +12,14 @@ enum SharePipeProcess {
 
     static var executable: URL { SharePipeExecutable.url }
 
-    /// Runs `sharepipe ARGS…` in `folder` to completion: its exit status and what it printed (standard
-    /// output and standard error together). `environment` is added to this process's, without the
-    /// SHAREPIPE_ variables of whoever runs the tests.
-    static func run(_ arguments: [String], in folder: URL? = nil, environment: [String: String] = [:]) throws -> Result
-    {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if let folder { process.currentDirectoryURL = folder }
-        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SHAREPIPE_") }
-            .merging(environment) { $1 }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+    /// Runs `sharepipe ARGS…` in `folder` to completion (``SharePipeExecutable/run(_:in:environment:)``).
+    static func run(
+        _ arguments: [String],
+        in folder: URL? = nil,
+        environment: [String: String] = [:]
+    ) async throws -> Result {
+        let (status, output) = try await SharePipeExecutable.run(arguments, in: folder, environment: environment)
+        return Result(status: status, output: output)
     }
 
     /// A new empty folder under the temporary directory; the caller removes it.

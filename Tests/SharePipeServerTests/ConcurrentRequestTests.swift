@@ -159,7 +159,7 @@ struct ConcurrentRequestTests {
             let dans = [try await direct("dan", "cat"), try await direct("dan", "bob")]
             let ada = try #require(try await storage.user(handle: "ada"))
             let dan = try #require(try await storage.user(handle: "dan"))
-            let results = await Self.atOnce(40) { index in
+            let results = await Self.atOnce(16) { index in
                 let (sender, recipients) = index % 2 == 0 ? (ada, adas) : (dan, dans)
                 let share = IncomingShare(
                     principal: Principal(user: sender, deviceID: UUID(), scope: .share),
@@ -171,7 +171,7 @@ struct ConcurrentRequestTests {
                 _ = try await storage.ingestShare(share) { _ in (201, "{}") }
             }
             for result in results { try result.get() }
-            #expect(try await world.shelfURLs("bob", limit: 100).filter { $0.contains("crossed") }.count == 40)
+            #expect(try await world.shelfURLs("bob", limit: 100).filter { $0.contains("crossed") }.count == 16)
         }
     }
 }

@@ -10,4 +10,41 @@ public enum SharePipeExecutable {
         let candidates = [here, here.deletingLastPathComponent()].map { $0.appendingPathComponent("sharepipe") }
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
     }
+
+    /// Runs `sharepipe ARGS…` in `folder` to completion: its exit status and what it printed
+    /// (standard output and standard error together). `environment` is added to this process's,
+    /// without the SHAREPIPE_ variables of whoever runs the tests.
+    ///
+    /// The child is waited for on a thread of its own: blocking one of the few threads Swift tasks
+    /// share would stall every other test meanwhile (their HTTP clients then time out).
+    public static func run(
+        _ arguments: [String],
+        in folder: URL? = nil,
+        environment: [String: String] = [:]
+    ) async throws -> (status: Int32, output: String) {
+        try await onOwnThread {
+            Result { try runBlocking(arguments, in: folder, environment: environment) }
+        }.get()
+    }
+
+    private static func runBlocking(
+        _ arguments: [String],
+        in folder: URL?,
+        environment: [String: String]
+    ) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = url
+        process.arguments = arguments
+        if let folder { process.currentDirectoryURL = folder }
+        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SHAREPIPE_") }
+            .merging(environment) { $1 }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
 }

@@ -147,7 +147,9 @@ public final class MetadataProvider: Sendable {
             }
             if fetch == .automatic && entry.canRevalidate { stale = entry }
         }
-        let deadline = started + configuration.timeout
+        // From here, not from the start: the time the cache took is not the site's (a database
+        // cache that stalls must not make the site look too slow to answer).
+        let deadline = ContinuousClock.now + configuration.timeout
         let revalidating = stale
         var report: PreviewReport
         do {

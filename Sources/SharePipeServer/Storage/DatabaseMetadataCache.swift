@@ -8,28 +8,18 @@ import SQLKit
 /// `Last-Modified` of its last fetch instead of downloading the page again. Entries are keyed by the
 /// SHA-256 of the provider's key and dropped by ``Database/prunePreviewCache(storedBefore:)`` once
 /// old. Like every ``MetadataCache``, it never throws: a failed read is a miss.
-///
-/// On PostgreSQL each read and write waits at most ``deadline`` (5 s) rather than the database's 30 s: the fetch
-/// it is part of runs under the preview's own deadline (30 s), and a database that stalls (a
-/// PostgreSQL restart) would otherwise use all of it, and the preview be reported as a site that took
-/// too long to answer — counting an attempt and a failure against a host that was never asked.
 public struct DatabaseMetadataCache: MetadataCache {
     let database: Database
-    /// How long a cache read or write may take before it counts as a miss (or is given up). 5 s.
-    static let deadline: Duration = .seconds(5)
 
     public init(database: Database) {
         self.database = database
     }
 
     public func entry(forKey key: String) async -> CachedPreview? {
-        let database = database
         guard
-            let json = try? await bounded({
-                try await database.connections.read { sql in
-                    try await sql.raw("SELECT entry FROM preview_cache WHERE key_hash = \(bind: Self.hash(key))")
-                        .first()?.decode(column: "entry", as: String.self)
-                }
+            let json = try? await database.connections.read({ sql in
+                try await sql.raw("SELECT entry FROM preview_cache WHERE key_hash = \(bind: Self.hash(key))")
+                    .first()?.decode(column: "entry", as: String.self)
             })
         else { return nil }
         return try? JSONDecoder().decode(CachedPreview.self, from: Data(json.utf8))
@@ -38,17 +28,14 @@ public struct DatabaseMetadataCache: MetadataCache {
     public func store(_ entry: CachedPreview, forKey key: String) async {
         guard let data = try? JSONEncoder().encode(entry) else { return }
         let json = String(decoding: data, as: UTF8.self)
-        let database = database
-        _ = try? await bounded {
-            try await database.run { sql in
-                try await sql.raw(
-                    """
-                    INSERT INTO preview_cache (key_hash, entry, stored_at)
-                    VALUES (\(bind: Self.hash(key)), \(bind: json), \(bind: Clock.millisecondsNow()))
-                    ON CONFLICT (key_hash) DO UPDATE SET entry = excluded.entry, stored_at = excluded.stored_at
-                    """
-                ).run()
-            }
+        _ = try? await database.run { sql in
+            try await sql.raw(
+                """
+                INSERT INTO preview_cache (key_hash, entry, stored_at)
+                VALUES (\(bind: Self.hash(key)), \(bind: json), \(bind: Clock.millisecondsNow()))
+                ON CONFLICT (key_hash) DO UPDATE SET entry = excluded.entry, stored_at = excluded.stored_at
+                """
+            ).run()
         }
     }
 
@@ -56,13 +43,6 @@ public struct DatabaseMetadataCache: MetadataCache {
         _ = try? await database.run { sql in
             try await sql.raw("DELETE FROM preview_cache WHERE key_hash = \(bind: Self.hash(key))").run()
         }
-    }
-
-    /// `operation`, waited for at most ``deadline`` on PostgreSQL. (SQLite does not stall that way, and
-    /// under load a read may rightly wait its turn behind the one writer for longer.)
-    private func bounded<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) async throws -> T {
-        guard database.dialect == .postgres else { return try await operation() }
-        return try await Database.withDeadline(Self.deadline, operation)
     }
 
     static func hash(_ key: String) -> String {
