@@ -72,10 +72,7 @@ struct DrainTests {
         let inbox = try ShareInbox(folder: folder.url)
         try inbox.add(.link("a", at: 1_000))
         try inbox.add(.link("b", at: 2_000))
-        // A file where the leases' folder should be: every lease write fails, as on a full disk.
-        let leases = folder.url.appendingPathComponent("leases").path
-        try FileManager.default.removeItem(atPath: leases)
-        #expect(FileManager.default.createFile(atPath: leases, contents: Data()))
+        try folder.failLeaseWrites()
         let report = try await inbox.drain(using: ScriptedUploader([:]))
         #expect(report.delivered.map { $0.url!.lastPathComponent } == ["a", "b"])
         #expect(inbox.count == 0)
@@ -90,10 +87,7 @@ struct DrainTests {
         let inbox = try ShareInbox(folder: folder.url)
         let failing = try inbox.add(.link("a", at: 1_000))
         try inbox.add(.link("b", at: 2_000))
-        // A folder where a's state file goes, holding a folder the inbox does not remove: reading
-        // finds no state, and every write of one fails, as on a full disk.
-        let blocked = folder.url.appendingPathComponent("state/\(failing.id.uuidString).json/in-the-way")
-        try FileManager.default.createDirectory(at: blocked, withIntermediateDirectories: true)
+        try folder.failStateWrites(of: failing.id)
         let uploader = ScriptedUploader(["a": .transient(reason: "503", retryAfter: nil)])
         let report = try await inbox.drain(using: uploader)
         #expect(uploader.sent.withLock { $0 } == ["a", "b"])
@@ -115,11 +109,8 @@ struct DrainTests {
         defer { folder.remove() }
         let inbox = try ShareInbox(folder: folder.url)
         let failing = try inbox.add(.link("a", at: 1_000))
-        let blocked = folder.url.appendingPathComponent("state/\(failing.id.uuidString).json/in-the-way")
-        try FileManager.default.createDirectory(at: blocked, withIntermediateDirectories: true)
-        let leases = folder.url.appendingPathComponent("leases").path
-        try FileManager.default.removeItem(atPath: leases)
-        #expect(FileManager.default.createFile(atPath: leases, contents: Data()))
+        try folder.failStateWrites(of: failing.id)
+        try folder.failLeaseWrites()
         let uploader = ScriptedUploader(["a": .transient(reason: "503", retryAfter: .seconds(120))])
         _ = try await inbox.drain(using: uploader)
         let again = ScriptedUploader([:])
@@ -210,5 +201,24 @@ struct DrainTests {
         #expect(try await inbox.drain(using: ScriptedUploader([:])).newest?.url?.lastPathComponent == "first")
         try inbox.add(.link("second", at: 2_000))
         #expect(try await inbox.drain(using: ScriptedUploader([:])).newest?.url?.lastPathComponent == "second")
+    }
+}
+
+/// What a full disk does to an inbox, one kind of file at a time, while reads go on working.
+extension TemporaryFolder {
+    /// A file where the leases' folder should be: every lease write fails.
+    func failLeaseWrites() throws {
+        let leases = url.appendingPathComponent("leases").path
+        try FileManager.default.removeItem(atPath: leases)
+        guard FileManager.default.createFile(atPath: leases, contents: Data()) else {
+            throw CocoaError(.fileWriteUnknown)
+        }
+    }
+
+    /// A folder where the item's state file goes, holding a folder the inbox does not remove:
+    /// reading finds no state, and every write of one fails.
+    func failStateWrites(of id: UUID) throws {
+        let blocked = url.appendingPathComponent("state/\(id.uuidString).json/in-the-way")
+        try FileManager.default.createDirectory(at: blocked, withIntermediateDirectories: true)
     }
 }
