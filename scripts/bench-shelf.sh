@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Times the Shared with You shelf on a seeded database: 1,000,000 messages over 10,000 users, and one
 # user with 20,000 shelf items across 200 conversations; the first page and "Show more", on SQLite
-# and, when SHAREPIPE_BENCH_POSTGRES_URL is set, on PostgreSQL (its public schema is dropped and
-# rebuilt: give it a database of its own). Prints the feed query's plan.
+# and, when SHAREPIPE_BENCH_POSTGRES_URL is set, on PostgreSQL, in the schema bench_shelf (made, or
+# seeded again if an earlier run made it; a schema holding anything else is refused). Prints the feed
+# query's plan.
 #   scripts/bench-shelf.sh [extra bench-shelf options, e.g. --requests 1000]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,5 +15,7 @@ echo "== SQLite (a WAL file in $work)"
 $bin bench-shelf --database "$work/shelf.sqlite" "$@"
 if [ -n "${SHAREPIPE_BENCH_POSTGRES_URL:-}" ]; then
     echo "== PostgreSQL"
-    $bin bench-shelf --database "$SHAREPIPE_BENCH_POSTGRES_URL" "$@"
+    url="$SHAREPIPE_BENCH_POSTGRES_URL"
+    case "$url" in *\?*) url="$url&schema=bench_shelf" ;; *) url="$url?schema=bench_shelf" ;; esac
+    $bin bench-shelf --database "$url" --replace "$@"
 fi

@@ -36,8 +36,27 @@ enum HTMLSniffing {
         return false
     }
 
-    /// Whether the bytes hold a NUL early on, as UTF-16 text without a BOM does (for the message).
-    static func mayBeUTF16(_ data: Data) -> Bool { data.prefix(window).contains(0) }
+    /// Whether the bytes look like UTF-16 text without a BOM (for the message's hint): in the first
+    /// KiB, the bytes at even offsets, or those at odd ones, are nearly all NUL and the others ASCII,
+    /// as Latin text in UTF-16 is. A gzip file, random bytes or zeros get no such hint.
+    static func mayBeUTF16(_ data: Data) -> Bool {
+        let bytes = Array(data.prefix(window))
+        guard bytes.count >= 16 else { return false }
+        func looksLikeText(nulsAt parity: Int) -> Bool {
+            var nuls = 0
+            var ascii = 0
+            for (index, byte) in bytes.enumerated() {
+                if index % 2 == parity {
+                    if byte == 0 { nuls += 1 }
+                } else if byte != 0, byte < 0x80 {
+                    ascii += 1
+                }
+            }
+            let half = bytes.count / 2
+            return nuls * 10 >= half * 9 && ascii * 10 >= half * 9
+        }
+        return looksLikeText(nulsAt: 0) || looksLikeText(nulsAt: 1)
+    }
 
     /// The leading bytes of UTF-16 text as one byte per code unit: ASCII as it is, anything else as a
     /// byte that is neither markup nor NUL.

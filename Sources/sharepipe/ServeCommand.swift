@@ -118,8 +118,12 @@ struct ServeCommand: AsyncParsableCommand {
     /// Why `network` cannot be a trusted proxy range: one holding every address would let any client
     /// name its own address; an IPv4-mapped IPv6 range never matches, as peers are compared as IPv4.
     static func trustProblem(_ network: IPNetwork) -> String? {
-        if network.prefixLength == 0 {
-            return "would trust every address, so any client could choose its own: name the proxies' addresses."
+        // Shorter than the widest private ranges (10.0.0.0/8, fc00::/7): such ranges, alone or two
+        // halves together (0.0.0.0/1 and 128.0.0.0/1), hold public addresses, whose clients could
+        // then choose their own.
+        if network.prefixLength < (network.address.isIPv4 ? 8 : 7) {
+            return "would trust every address, or public ones, so clients could choose their own: "
+                + "name the proxies' addresses or networks (/8 or longer; /7 or longer for IPv6)."
         }
         if !network.address.isIPv4, network.prefixLength >= 96, network.address.unmappedIPv4 != nil {
             return "is an IPv4-mapped range, which never matches: write the IPv4 range (10.0.0.0/8)."

@@ -16,7 +16,7 @@ struct ShelfBenchCommand: AsyncParsableCommand {
     @Option(
         help: """
             Where to seed: a SQLite file path that does not exist yet (see --replace), or a PostgreSQL URL \
-            (its tables are dropped first).
+            with a schema of its own (?schema=bench_shelf), new or seeded by an earlier run (--replace).
             """
     )
     var database: String
@@ -48,6 +48,17 @@ struct ShelfBenchCommand: AsyncParsableCommand {
 
     var isPostgres: Bool { database.hasPrefix("postgres://") || database.hasPrefix("postgresql://") }
 
+    /// The table that marks a PostgreSQL schema as seeded by this benchmark.
+    static let markerTable = "bench_shelf_seed"
+
+    /// The `schema` query item of a PostgreSQL URL, when it is a plain name (letters, digits, `_`).
+    static func schema(in url: String) -> String? {
+        guard let value = URLComponents(string: url)?.queryItems?.first(where: { $0.name == "schema" })?.value,
+            !value.isEmpty, value.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") })
+        else { return nil }
+        return value
+    }
+
     func validate() throws {
         guard (1...1_000_000).contains(items) else {
             throw ValidationError("--items must be 1–1000000 (got \(items)).")
@@ -66,7 +77,16 @@ struct ShelfBenchCommand: AsyncParsableCommand {
         guard (1...1_000_000).contains(requests) else {
             throw ValidationError("--requests must be 1–1000000 (got \(requests)).")
         }
-        guard !isPostgres, !reuse else { return }
+        if isPostgres {
+            guard Self.schema(in: database) != nil else {
+                throw ValidationError(
+                    "bench-shelf seeds PostgreSQL only in a schema of its own: add ?schema=bench_shelf to the URL "
+                        + "(letters, digits and _), never the schema a server keeps its data in."
+                )
+            }
+            return
+        }
+        guard !reuse else { return }
         let path = database.hasPrefix("sqlite:") ? String(database.dropFirst("sqlite:".count)) : database
         guard !path.isEmpty else { throw ValidationError("--database needs a file path or a PostgreSQL URL.") }
         var isFolder: ObjCBool = false
@@ -178,13 +198,34 @@ struct ShelfBenchCommand: AsyncParsableCommand {
                 try await sql.raw("PRAGMA application_id = \(unsafeRaw: String(Self.applicationID))").run()
             }
         }
-        if case .postgres = location {
-            try await db.run { sql in
-                try await sql.raw("DROP SCHEMA public CASCADE").run()
-                try await sql.raw("CREATE SCHEMA public").run()
+        if case .postgres(let url) = location, let schema = Self.schema(in: url) {
+            // Only the URL's own schema (validate() requires one), and only when it is new, or was
+            // seeded by this benchmark and --replace says to seed it again: a server's schema with
+            // accounts in it is never dropped.
+            let (hasData, seeded) = try await db.run { sql in
+                let data = try await sql.raw("SELECT 1 AS found FROM users LIMIT 1").first() != nil
+                let marker =
+                    try await sql.raw("SELECT to_regclass('\(unsafeRaw: Self.markerTable)') IS NOT NULL AS found")
+                    .first()?.decode(column: "found", as: Bool.self) ?? false
+                return (data, marker)
             }
-            try await db.close()
-            db = try await Database.open(location, logger: logger)
+            if hasData {
+                guard replace, seeded else {
+                    try await db.close()
+                    throw CLIError(
+                        seeded
+                            ? "The schema \(schema) was seeded by an earlier bench-shelf run: pass --replace to seed "
+                                + "it again, or give another ?schema=."
+                            : "The schema \(schema) holds data bench-shelf did not seed: give another ?schema=."
+                    )
+                }
+                try await db.run { sql in try await sql.raw("DROP SCHEMA \(unsafeRaw: schema) CASCADE").run() }
+                try await db.close()
+                db = try await Database.open(location, logger: logger)
+            }
+            try await db.run { sql in
+                try await sql.raw("CREATE TABLE IF NOT EXISTS \(unsafeRaw: Self.markerTable) (seeded BOOLEAN)").run()
+            }
         }
         let clock = ContinuousClock()
         var seed: ShelfSeed!

@@ -19,6 +19,24 @@ struct AdminCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
     }
 
+    /// `users add --database sqlite::memory:` said "Created @ada" and kept nothing; `:memory:` also
+    /// left a stray empty file by that name.
+    @Test("An in-memory database is refused by the commands that keep accounts, and makes no file")
+    func inMemoryRefused() async throws {
+        let folder = try SharePipeProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for database in ["sqlite::memory:", ":memory:"] {
+            let result = try await SharePipeProcess.run(
+                ["users", "add", "ada", "--database", database],
+                in: folder,
+                environment: ["SHAREPIPE_PASSWORD": "correct horse"]
+            )
+            #expect(result.status != 0, "\(database): \(result.output)")
+            #expect(result.output.contains("A database in memory keeps nothing"), "\(result.output)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+
     @Test("devices add @ada finds ada, and a missing account is named with its database")
     func devicesAddNormalisesTheHandle() async throws {
         let folder = try SharePipeProcess.temporaryFolder()

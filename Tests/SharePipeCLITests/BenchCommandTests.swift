@@ -38,6 +38,37 @@ struct BenchCommandTests {
         #expect(FileManager.default.fileExists(atPath: notes.path))
     }
 
+    /// The PostgreSQL databases to try bench-shelf on: the tests' own, when `.ci/run` provides one.
+    static var postgres: [String] {
+        ProcessInfo.processInfo.environment["SHAREPIPE_TEST_POSTGRES_URL"].map { [$0] } ?? []
+    }
+
+    /// On PostgreSQL it dropped the public schema of whatever database it was given, a server's
+    /// too, and with ?schema= it still dropped public.
+    @Test("bench-shelf on PostgreSQL needs a schema of its own and never seeds over a server's", arguments: postgres)
+    func benchShelfOnPostgres(url: String) async throws {
+        let small = ["--messages", "100", "--users", "10", "--items", "20", "--conversations", "2", "--requests", "2"]
+        let withoutSchema = try await SharePipeProcess.run(["bench-shelf", "--database", url] + small)
+        #expect(withoutSchema.status == 64)
+        #expect(
+            withoutSchema.output.contains("seeds PostgreSQL only in a schema of its own"),
+            "\(withoutSchema.output)"
+        )
+        // A server's schema, with an account in it.
+        let schema = "server_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
+        let server = url + (url.contains("?") ? "&" : "?") + "schema=\(schema)"
+        let added = try await SharePipeProcess.run(
+            ["users", "add", "ada", "--database", server],
+            environment: ["SHAREPIPE_PASSWORD": "correct horse"]
+        )
+        #expect(added.status == 0, "\(added.output)")
+        let refused = try await SharePipeProcess.run(["bench-shelf", "--database", server, "--replace"] + small)
+        #expect(refused.status != 0)
+        #expect(refused.output.contains("holds data bench-shelf did not seed"), "\(refused.output)")
+        let device = try await SharePipeProcess.run(["devices", "add", "ada", "phone", "--database", server])
+        #expect(device.status == 0, "the account is still there: \(device.output)")
+    }
+
     /// It used to delete whatever was at --database: a folder, a server's database.
     @Test("bench-shelf --database refuses a path that exists, and --replace only replaces its own seed")
     func benchShelfKeepsWhatIsThere() async throws {

@@ -39,9 +39,10 @@ struct ConformanceCommandTests {
             ("/nonexistent/floor.json", "No floor file at /nonexistent/floor.json"),
             (try Self.floorFile("{not json", in: folder), "is not valid JSON"),
             (try Self.floorFile(#"{"extraction.whole.titel": 98.4}"#, in: folder), "names “extraction.whole.titel”"),
+            (try Self.floorFile(#"{"tokenizer.passed": true}"#, in: folder), "every floor must be a number"),
             (
                 try Self.floorFile(#"{"tokenizer.passed": "all"}"#, in: folder),
-                "the floor of tokenizer.passed must be a number"
+                "every floor must be a number"
             ),
         ]
         for (floor, expected) in cases {
@@ -70,5 +71,45 @@ struct ConformanceCommandTests {
             .deletingLastPathComponent()
         let floors = try ConformanceFigures.load(from: root.appendingPathComponent(".ci/conformance-floor.json"))
         #expect(floors.values.count == 20)
+    }
+
+    /// On Linux JSONSerialization's numbers 0 and 1 passed for true and false, and were refused.
+    @Test("Floors of 0, 1 and 1.0 are numbers")
+    func smallFloors() throws {
+        let folder = try SharePipeProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = try Self.floorFile(
+            #"{"tokenizer.passed": 1, "encoding.prescanDecidedPassed": 0, "extraction.whole.title": 1.0}"#,
+            in: folder
+        )
+        let floors = try ConformanceFigures.load(from: URL(fileURLWithPath: file))
+        #expect(
+            floors.values == ["tokenizer.passed": 1, "encoding.prescanDecidedPassed": 0, "extraction.whole.title": 1]
+        )
+    }
+
+    /// A corpus with one of its 63 pages passed every floor: the others were skipped unread and the
+    /// floors are percentages.
+    @Test("A page the corpus lists but that cannot be read fails the run, naming it")
+    func missingPage() throws {
+        let folder = try SharePipeProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("pages"),
+            withIntermediateDirectories: true
+        )
+        try Data("<title>Here</title>".utf8).write(to: folder.appendingPathComponent("pages/here.html"))
+        let pages = folder.appendingPathComponent("pages.json")
+        try Data(
+            #"""
+            [{"name": "here", "html": "pages/here.html", "url": "https://a.example/", "reference": {"title": "Here"}},
+             {"name": "gone", "html": "pages/gone.html", "url": "https://b.example/", "reference": {"title": "Gone"}}]
+            """#.utf8
+        ).write(to: pages)
+        #expect {
+            _ = try ExtractionConformance.run(pagesJSON: pages, mode: .whole)
+        } throws: { error in
+            "\(error)".contains("lists 1 page(s) that cannot be read (gone)")
+        }
     }
 }

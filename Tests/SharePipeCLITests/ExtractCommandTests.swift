@@ -105,6 +105,14 @@ struct ExtractCommandTests {
         #expect(!HTMLSniffing.looksLikeHTML(utf16LE))
         #expect(HTMLSniffing.looksLikeHTML(utf16LE, encoding: .utf16LE))
         #expect(HTMLSniffing.looksLikeHTML(utf16BE, encoding: .utf16BE))
+        // Only text that looks like UTF-16 is told to try --charset utf-16: not a gzip file, zeros
+        // or random bytes, for which that advice could not help.
+        #expect(HTMLSniffing.mayBeUTF16(utf16LE) && HTMLSniffing.mayBeUTF16(utf16BE))
+        let gzip = Data(
+            [0x1F, 0x8B, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03] + (0..<200).map { UInt8($0 * 37 % 251) }
+        )
+        #expect(!HTMLSniffing.mayBeUTF16(gzip))
+        #expect(!HTMLSniffing.mayBeUTF16(Data(repeating: 0, count: 4096)))
     }
 
     @Test func extractsPagesThatStartWithALotOfWhitespaceOrAreUTF16() async throws {

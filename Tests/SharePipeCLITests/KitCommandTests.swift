@@ -196,6 +196,7 @@ struct ServeOptionTests {
         _ = try ServeCommand.parse(["--trusted-proxy", "10.0.0.0/8", "--trusted-proxy", "fd00::1"])
         for (value, problem) in [
             ("0.0.0.0/0", "would trust every address"), ("::/0", "would trust every address"),
+            ("128.0.0.0/1", "would trust every address"), ("8000::/1", "would trust every address"),
             ("::ffff:10.0.0.0/104", "IPv4-mapped range"),
         ] {
             let message = KitCommandTests.parseMessage(ServeCommand.self, ["--trusted-proxy", value])

@@ -90,6 +90,11 @@ final class PreviewWorker: Service, Sendable {
             try await storage.completePreviewJob(job, metadata: report.metadata, expires: report.expires)
             metrics.recordPreview(report.metadata.wall == nil ? "ready" : "wall")
             logger.debug("preview ready", metadata: ["link.id": "\(job.linkID)", "fetch.url": "\(job.url)"])
+        } catch let error as LinkPreviewError where error.code == .cancelled {
+            // The server is stopping (the provider reports a cancelled task so): nothing was learnt
+            // about the link or its host. The job waits a little, uncounted, for this or another server.
+            try? await storage.postponePreviewJob(job, until: Date().addingTimeInterval(5))
+            metrics.recordPreview("postponed")
         } catch let error as LinkPreviewError where error.rememberedUntil != nil && Self.isTransient(error) {
             // Not tried: the fetcher replayed a failure it remembers (a retry inside the failure's
             // negative-cache time). Counting it as an attempt, and against the host, would fail the

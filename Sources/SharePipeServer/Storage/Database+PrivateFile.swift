@@ -12,6 +12,8 @@ extension Database {
     /// would create it under the umask (0644, readable by every local user). SQLite gives its `-wal`
     /// and `-shm` files the database file's mode. An existing file is left as its owner set it.
     static func createPrivately(_ path: String) {
+        // SQLite reads ":memory:" as a database in memory, and "file:" as a URI: no file to make.
+        guard path != ":memory:", !path.hasPrefix("file:") else { return }
         createOwnerOnlyFile(path)
     }
 }

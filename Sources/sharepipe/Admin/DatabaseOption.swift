@@ -14,12 +14,15 @@ struct DatabaseOption: ParsableArguments {
         help:
             "The database: a SQLite file path, sqlite::memory:, or postgres://user:pass@host/db (env SHAREPIPE_DATABASE)."
     )
-    var value: String = ProcessInfo.processInfo.environment["SHAREPIPE_DATABASE"] ?? Self.defaultPath
+    var value: String =
+        ProcessInfo.processInfo.environment["SHAREPIPE_DATABASE"].flatMap { $0.isEmpty ? nil : $0 }
+        ?? Self.defaultPath
 
     func location() throws -> Database.Location {
-        if value == "sqlite::memory:" { return .sqliteMemory }
         if value.hasPrefix("postgres://") || value.hasPrefix("postgresql://") { return .postgres(value) }
         let path = value.hasPrefix("sqlite:") ? String(value.dropFirst("sqlite:".count)) : value
+        // SQLite reads ":memory:" as a database in memory, whatever the prefix.
+        if path == ":memory:" { return .sqliteMemory }
         guard !path.isEmpty else { throw ValidationError("--database needs a file path.") }
         return .sqliteFile(path)
     }
@@ -48,6 +51,12 @@ struct DatabaseOption: ParsableArguments {
     /// explained in words that say what to do.
     func open(_ need: Need, logger: Logger) async throws -> Database {
         let location = try location()
+        if case .sqliteMemory = location {
+            throw CLIError(
+                "A database in memory keeps nothing once this command ends: pass --database with the file "
+                    + "`sharepipe serve` uses."
+            )
+        }
         try check(location, need: need)
         do {
             return try await Database.open(location, logger: logger)

@@ -25,26 +25,28 @@ struct ConformanceFigures {
             )
         }
         let object: Any
+        let data: Data
         do {
-            object = try JSONSerialization.jsonObject(with: Data(contentsOf: file))
+            data = try Data(contentsOf: file)
+            object = try JSONSerialization.jsonObject(with: data)
         } catch {
             throw CLIError("\(path) is not valid JSON; it must be an object of figure name → minimum.")
         }
         guard let floors = object as? [String: Any] else {
             throw CLIError("\(path) must be a JSON object of figure name → minimum.")
         }
-        var values: [String: Double] = [:]
-        for (name, value) in floors {
-            guard names.contains(name) else {
-                throw CLIError(
-                    "\(path) names “\(name)”, which is not a figure conformance measures. The figures are: "
-                        + names.sorted().joined(separator: ", ") + "."
-                )
-            }
-            guard let number = value as? NSNumber, !(value is Bool) else {
-                throw CLIError("\(path): the floor of \(name) must be a number.")
-            }
-            values[name] = number.doubleValue
+        for name in floors.keys.sorted() where !names.contains(name) {
+            throw CLIError(
+                "\(path) names “\(name)”, which is not a figure conformance measures. The figures are: "
+                    + names.sorted().joined(separator: ", ") + "."
+            )
+        }
+        // Decoded as numbers by JSONDecoder: JSONSerialization's NSNumber cannot tell 0 and 1 from
+        // false and true on Linux.
+        guard let values = try? JSONDecoder().decode([String: Double].self, from: data) else {
+            throw CLIError(
+                "\(path): every floor must be a number (\"tokenizer.passed\": 5187), not text or true/false."
+            )
         }
         return ConformanceFigures(values: values)
     }

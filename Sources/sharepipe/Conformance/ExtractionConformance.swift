@@ -69,11 +69,17 @@ struct ExtractionConformance {
         let cases = try JSONSerialization.jsonObject(with: Data(contentsOf: pagesJSON)) as? [[String: Any]] ?? []
         let folder = pagesJSON.deletingLastPathComponent()
         var report = Report()
+        var unreadable: [String] = []
         for page in cases {
             guard let path = page["html"] as? String, let urlString = page["url"] as? String,
                 let pageURL = URL(string: urlString), let reference = page["reference"] as? [String: Any],
                 let bytes = try? Data(contentsOf: folder.appendingPathComponent(path))
-            else { continue }
+            else {
+                // A page the corpus lists but that cannot be read would leave the percentages
+                // measured on the rest: a corpus missing most of its pages could pass every floor.
+                unreadable.append(page["name"] as? String ?? page["html"] as? String ?? "a page without a name")
+                continue
+            }
             report.pages += 1
             let metadata = MetadataExtractor.extract(
                 from: bytes,
@@ -99,6 +105,12 @@ struct ExtractionConformance {
                     )
                 }
             }
+        }
+        if !unreadable.isEmpty {
+            throw CLIError(
+                "\(pagesJSON.path) lists \(unreadable.count) page(s) that cannot be read (\(unreadable.prefix(5).joined(separator: ", "))"
+                    + (unreadable.count > 5 ? ", …" : "") + "): restore them, or run on a whole corpus."
+            )
         }
         return report
     }
