@@ -16,7 +16,9 @@ public enum SharePipeExecutable {
     /// without the SHAREPIPE_ variables of whoever runs the tests.
     ///
     /// The child is waited for on a thread of its own: blocking one of the few threads Swift tasks
-    /// share would stall every other test meanwhile (their HTTP clients then time out).
+    /// share would stall every other test meanwhile (their HTTP clients then time out). And one child
+    /// runs at a time: dozens of debug binaries starting at once take both cores from the tests
+    /// that time things.
     public static func run(
         _ arguments: [String],
         in folder: URL? = nil,
@@ -27,11 +29,15 @@ public enum SharePipeExecutable {
         }.get()
     }
 
+    private static let oneAtATime = DispatchSemaphore(value: 1)
+
     private static func runBlocking(
         _ arguments: [String],
         in folder: URL?,
         environment: [String: String]
     ) throws -> (status: Int32, output: String) {
+        oneAtATime.wait()
+        defer { oneAtATime.signal() }
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
