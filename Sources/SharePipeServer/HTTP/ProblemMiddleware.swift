@@ -21,8 +21,9 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         context: Context,
         next: (Request, Context) async throws -> Response
     ) async throws -> Response {
+        let wantsPage = Self.wantsPage(request)
         let problem: ProblemDetails
-        var allowed: String?
+        var allowed: [String]?
         do {
             return try await next(request, context)
         } catch let thrown as ProblemDetails {
@@ -31,39 +32,42 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             context.logger.warning("database unavailable", metadata: ["error": "\(storage)"])
             problem = .unavailable(retryAfter: 2)
         } catch let error as HTTPError {
-            problem = Self.problem(for: error, request: request)
-            if problem.type == ProblemDetails.TypeURI.methodNotAllowed {
-                allowed = APIRoutes.methods(at: request.uri.path).joined(separator: ", ")
-            }
+            (problem, allowed) = Self.problem(for: error, request: request, wantsPage: wantsPage)
         } catch {
             context.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
             problem = .internalError
         }
         var response: Response
-        if Self.wantsPage(request) {
+        if wantsPage {
             response = page(problem)
             response.headers.append(contentsOf: Self.headers(of: problem).filter { $0.name != .contentType })
         } else {
             response = Self.response(problem)
         }
-        if let allowed { response.headers[.allow] = allowed }
+        if let allowed { response.headers[.allow] = allowed.joined(separator: ", ") }
         return response
     }
 
-    /// The problem of one of Hummingbird's HTTP errors.
-    static func problem(for error: HTTPError, request: Request) -> ProblemDetails {
+    /// The problem of one of Hummingbird's HTTP errors, with the methods for `Allow` when it is 405.
+    static func problem(
+        for error: HTTPError,
+        request: Request,
+        wantsPage: Bool
+    ) -> (problem: ProblemDetails, allowed: [String]?) {
         let status = Int(error.status.code)
-        if status == 413 { return .bodyTooLarge(limit: nil) }
+        if status == 413 { return (.bodyTooLarge(limit: nil), nil) }
         if status == 404 {
             let allowed = APIRoutes.methods(at: request.uri.path)
             if !allowed.isEmpty && !allowed.contains(request.method.rawValue) {
-                return .methodNotAllowed(allowed: allowed)
+                return (.methodNotAllowed(allowed: allowed), allowed)
             }
-            return wantsPage(request)
-                ? .notFound(detail: "There is no page at this address. Check the link, or start again from SharePipe.")
-                : .notFound(detail: "No such route; see /openapi.json for the methods and paths.")
+            let detail =
+                wantsPage
+                ? "There is no page at this address. Check the link, or start again from SharePipe."
+                : "No such route; see /openapi.json for the methods and paths."
+            return (.notFound(detail: detail), nil)
         }
-        return ProblemDetails(title: error.status.reasonPhrase, status: status, detail: error.body)
+        return (ProblemDetails(title: error.status.reasonPhrase, status: status, detail: error.body), nil)
     }
 
     /// Whether a problem answers a browser asking for a page: a request that accepts `text/html`, to

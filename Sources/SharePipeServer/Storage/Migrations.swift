@@ -196,7 +196,7 @@ enum Migrations {
             ).run()
         }
         let newest = all.map(\.version).max() ?? 0
-        let found = try await appliedVersions(database)
+        let found = try await database.run { sql in try await appliedVersions(in: sql) }
         if let unknown = found.max(), unknown > newest {
             throw StorageError.invalid(
                 "This database was migrated by a newer SharePipe (schema version \(unknown); this build knows up "
@@ -206,10 +206,7 @@ enum Migrations {
         for migration in all where !found.contains(migration.version) {
             let applied = try await database.transaction { sql in
                 try await lockMigrations(database, in: sql)
-                let versions = try await sql.raw("SELECT version FROM schema_migrations").all().map {
-                    try $0.decode(column: "version", as: Int.self)
-                }
-                guard !versions.contains(migration.version) else { return false }
+                guard try await !appliedVersions(in: sql).contains(migration.version) else { return false }
                 for statement in migration.statements { try await sql.raw(SQLQueryString(statement)).run() }
                 try await sql.raw(
                     "INSERT INTO schema_migrations (version, name, applied_at) VALUES (\(bind: migration.version), \(bind: migration.name), \(bind: Clock.millisecondsNow()))"
@@ -232,14 +229,12 @@ enum Migrations {
         ).run()
     }
 
-    private static func appliedVersions(_ database: Database) async throws -> Set<Int> {
-        try await database.run { sql in
-            Set(
-                try await sql.raw("SELECT version FROM schema_migrations").all().map {
-                    try $0.decode(column: "version", as: Int.self)
-                }
-            )
-        }
+    private static func appliedVersions(in sql: any SQLDatabase) async throws -> Set<Int> {
+        Set(
+            try await sql.raw("SELECT version FROM schema_migrations").all().map {
+                try $0.decode(column: "version", as: Int.self)
+            }
+        )
     }
 }
 
