@@ -110,22 +110,13 @@ struct InboxBenchCommand: AsyncParsableCommand {
         }
         let rawMedian = Self.median(rawRates)
         let inboxMedian = Self.median(inboxRates)
-        if !rawRates.isEmpty {
+        for (label, rates, median) in [
+            ("raw write+fsync+rename+fsync(dir)+unlink", rawRates, rawMedian),
+            ("inbox add+claimNext+complete", inboxRates, inboxMedian),
+        ] where !rates.isEmpty {
             print(
-                String(
-                    format: "  raw write+fsync+rename+fsync(dir)+unlink   median %8.0f /s   best %8.0f /s",
-                    rawMedian,
-                    rawRates.max() ?? 0
-                )
-            )
-        }
-        if !inboxRates.isEmpty {
-            print(
-                String(
-                    format: "  inbox add+claimNext+complete               median %8.0f /s   best %8.0f /s",
-                    inboxMedian,
-                    inboxRates.max() ?? 0
-                )
+                "  " + label.padding(toLength: 41, withPad: " ", startingAt: 0)
+                    + String(format: "  median %8.0f /s   best %8.0f /s", median, rates.max() ?? 0)
             )
         }
         if !rawRates.isEmpty, !inboxRates.isEmpty {
