@@ -63,8 +63,7 @@ extension ShareInbox {
                 report.needsSignIn = true
                 return report
             case .transient(let reason, let retryAfter):
-                let backoff = retryPolicy.delay(afterAttempts: claim.state.attempts + 1)
-                let wait = min(max(retryAfter ?? backoff, backoff), retryPolicy.maxDelay)
+                let wait = retryPolicy.wait(afterAttempts: claim.state.attempts + 1, retryAfter: retryAfter)
                 try settle(item.id, waiting: wait) { try release(item.id, retryAfter: retryAfter, error: reason) }
                 report.deferred.append(item)
             }

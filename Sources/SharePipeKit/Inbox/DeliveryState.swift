@@ -60,6 +60,14 @@ public struct RetryPolicy: Sendable, Hashable {
         let delay = initialDelay * (1 << doublings)
         return min(delay, maxDelay)
     }
+
+    /// The wait after `attempts` failed attempts when the server asked for `retryAfter`: at least
+    /// the backoff (a `Retry-After: 0`, or a date already past, would have a watcher send again at
+    /// once, again and again), at most `maxDelay` (no answer parks an item for years).
+    func wait(afterAttempts attempts: Int, retryAfter: Duration?) -> Duration {
+        let backoff = delay(afterAttempts: attempts)
+        return min(max(retryAfter ?? backoff, backoff), maxDelay)
+    }
 }
 
 /// A claimed item's lease, as written in `leases/<id>.json`: one line,

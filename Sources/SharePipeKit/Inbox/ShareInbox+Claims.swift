@@ -75,12 +75,7 @@ extension ShareInbox {
         let state = try FileLock.withLock(layout.lock) {
             var state = try readState(id)
             state.attempts += 1
-            // A server's Retry-After is a least wait: the backoff for the attempt count still applies
-            // (a 503 with `Retry-After: 0` or a date already past would make a watcher, woken by this
-            // release, send again at once, again and again). Both are bounded by the policy's longest
-            // wait, so no answer can park an item for years.
-            let backoff = retryPolicy.delay(afterAttempts: state.attempts)
-            let wait = min(max(retryAfter ?? backoff, backoff), retryPolicy.maxDelay)
+            let wait = retryPolicy.wait(afterAttempts: state.attempts, retryAfter: retryAfter)
             state.notBefore = wait > .zero ? Date().addingTimeInterval(wait.timeInterval) : nil
             state.lastError = error
             try writeState(state, of: id)
