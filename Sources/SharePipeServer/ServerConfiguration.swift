@@ -64,6 +64,9 @@ public struct ServerConfiguration: Sendable {
     /// names the client for the per-address limits. Default none: every limit keys the connection's
     /// peer, which behind a proxy is the proxy, so all its users would share one allowance.
     public var trustedProxies: [IPNetwork] = []
+    /// The clock the rate limits read. Tests freeze it, so a bucket never refills between two
+    /// requests however slowly a loaded machine answers them.
+    var rateLimitClock: @Sendable () -> ContinuousClock.Instant = { .now }
 
     public init(
         host: String = "127.0.0.1",

@@ -27,7 +27,8 @@ extension ServerContext {
         router.middlewares.add(
             RateLimitMiddleware(
                 requestsPerSecondPerToken: configuration.requestsPerSecondPerToken,
-                requestsPerSecondPerAddress: configuration.requestsPerSecondPerAddress
+                requestsPerSecondPerAddress: configuration.requestsPerSecondPerAddress,
+                now: configuration.rateLimitClock
             )
         )
         addShareRoutes(to: router)

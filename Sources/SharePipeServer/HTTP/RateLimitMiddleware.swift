@@ -8,8 +8,14 @@ struct RateLimitMiddleware: RouterMiddleware {
 
     let perToken: RateLimiter?
     let perAddress: RateLimiter?
+    let now: @Sendable () -> ContinuousClock.Instant
 
-    init(requestsPerSecondPerToken: Int, requestsPerSecondPerAddress: Int) {
+    init(
+        requestsPerSecondPerToken: Int,
+        requestsPerSecondPerAddress: Int,
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
+    ) {
+        self.now = now
         perToken =
             requestsPerSecondPerToken > 0
             ? RateLimiter(capacity: 2 * requestsPerSecondPerToken, perSecond: Double(requestsPerSecondPerToken)) : nil
@@ -25,11 +31,11 @@ struct RateLimitMiddleware: RouterMiddleware {
         next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         guard request.uri.path.hasPrefix("/v1/") else { return try await next(request, context) }
-        if let perAddress, let address = context.clientAddress, let wait = perAddress.take(address) {
+        if let perAddress, let address = context.clientAddress, let wait = perAddress.take(address, now: now()) {
             throw ProblemDetails.rateLimited(retryAfter: wait)
         }
         if let perToken, let authorization = request.headers[.authorization],
-            let wait = perToken.take(Self.bucketKey(authorization: authorization))
+            let wait = perToken.take(Self.bucketKey(authorization: authorization), now: now())
         {
             throw ProblemDetails.rateLimited(retryAfter: wait)
         }
