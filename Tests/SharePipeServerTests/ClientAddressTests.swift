@@ -44,8 +44,16 @@ struct ClientAddressTests {
 
     /// Two wrong passwords for two handles from one forwarded client (its whole allowance, which
     /// refills one attempt per 150 s: far longer than a loaded machine takes for these requests), then
-    /// one more from it (`same`) and one from another client behind the same proxy (`other`).
-    static func signInsBehindProxy(trusting proxies: [IPNetwork], same: Int, other: Int) async throws {
+    /// one more from it (`same`, sent from `sameClient`, by default the client itself) and one from
+    /// another client behind the same proxy (`other`).
+    static func signInsBehindProxy(
+        trusting proxies: [IPNetwork],
+        clientAddress: String = "198.51.100.1",
+        sameClient: String? = nil,
+        otherClient: String = "198.51.100.2",
+        same: Int,
+        other: Int
+    ) async throws {
         try await ServerFixture.run(configure: {
             $0.signInAttemptsPerFiveMinutes = 2
             $0.trustedProxies = proxies
@@ -62,11 +70,11 @@ struct ClientAddressTests {
                 return Int(response.status.code)
             }
             for index in 0..<2 {
-                let status = try await attempt("nobody\(index)", from: "198.51.100.1")
+                let status = try await attempt("nobody\(index)", from: clientAddress)
                 #expect(status == 401)
             }
-            let fromSame = try await attempt("nobody2", from: "198.51.100.1")
-            let fromOther = try await attempt("nobody3", from: "198.51.100.2")
+            let fromSame = try await attempt("nobody2", from: sameClient ?? clientAddress)
+            let fromOther = try await attempt("nobody3", from: otherClient)
             #expect(fromSame == same)
             #expect(fromOther == other)
         }
@@ -84,5 +92,32 @@ struct ClientAddressTests {
     @Test("From a peer that is not a trusted proxy, X-Forwarded-For cannot open a fresh allowance")
     func ignoresUntrustedHeader() async throws {
         try await Self.signInsBehindProxy(trusting: [], same: 429, other: 429)
+    }
+
+    @Test("An IPv6 client is counted by its /64: another address in it opens no fresh allowance")
+    func throttlesIPv6ByPrefix() async throws {
+        try await Self.signInsBehindProxy(
+            trusting: [IPNetwork("127.0.0.1")!, IPNetwork("::1")!],
+            clientAddress: "2001:db8:1:2::1",
+            sameClient: "2001:db8:1:2:ffff:ffff:ffff:fffe",
+            otherClient: "2001:db8:1:3::1",
+            same: 429,
+            other: 401
+        )
+    }
+
+    @Test(
+        "The limits count IPv4 addresses one by one and IPv6 addresses by /64",
+        arguments: [
+            ("198.51.100.7", "198.51.100.7"),
+            ("2001:db8:1:2::1", "2001:db8:1:2::/64"),
+            ("2001:db8:1:2:aaaa:bbbb:cccc:dddd", "2001:db8:1:2::/64"),
+            ("::1", "::/64"),
+            ("::ffff:198.51.100.7", "198.51.100.7"),
+            ("a Unix socket", "a Unix socket"),
+        ]
+    )
+    func limitKeys(address: String, key: String) {
+        #expect(ClientAddress.limitKey(for: address) == key)
     }
 }

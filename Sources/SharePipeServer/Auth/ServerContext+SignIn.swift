@@ -7,7 +7,7 @@ extension ServerContext {
     /// guessed quickly; past the limit the answer is 429 whatever the password.
     func signIn(handle text: String, password: String, from address: String?) async throws -> User {
         let handle = User.handle(from: text) ?? text.lowercased()
-        for key in ["handle \(handle)"] + (address.map { ["address \($0)"] } ?? []) {
+        for key in ["handle \(handle)"] + (address.map { ["address \(ClientAddress.limitKey(for: $0))"] } ?? []) {
             if let wait = signInLimiter.take(key) { throw ProblemDetails.rateLimited(retryAfter: wait) }
         }
         let hash = User.handle(from: text) == nil ? nil : try await storage.passwordHash(handle: handle)

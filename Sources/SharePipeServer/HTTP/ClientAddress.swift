@@ -35,6 +35,17 @@ enum ClientAddress {
         return nearest.description
     }
 
+    /// The key the per-address limits count `address` under: an IPv4 address itself, an IPv6 address
+    /// by its /64 (`2001:db8:1:2::/64`). A single IPv6 host is usually handed a whole /64 and may pick
+    /// any address in it, so counting each /128 apart would give one client 2⁶⁴ allowances.
+    static func limitKey(for address: String) -> String {
+        switch IPAddress(address).map(unmapped) {
+        case .v6(let high, _): "\(IPAddress.v6(high: high, low: 0))/64"
+        case .v4(let bits): IPAddress.v4(bits).description
+        case nil: address
+        }
+    }
+
     /// One entry of the list: an address, with or without a port (`192.0.2.7:4711`, `[2001:db8::1]:4711`).
     static func address(in hop: Substring) -> IPAddress? {
         var text = hop.trimmingCharacters(in: .whitespaces)[...]

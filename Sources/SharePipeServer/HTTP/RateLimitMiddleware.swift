@@ -31,7 +31,9 @@ struct RateLimitMiddleware: RouterMiddleware {
         next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         guard request.uri.path.hasPrefix("/v1/") else { return try await next(request, context) }
-        if let perAddress, let address = context.clientAddress, let wait = perAddress.take(address, now: now()) {
+        if let perAddress, let address = context.clientAddress,
+            let wait = perAddress.take(ClientAddress.limitKey(for: address), now: now())
+        {
             throw ProblemDetails.rateLimited(retryAfter: wait)
         }
         if let perToken, let authorization = request.headers[.authorization],
