@@ -8,7 +8,8 @@ import Synchronization
 /// Fetches the previews of new links in the background: takes due jobs from the database, runs at
 /// most ``ServerConfiguration/previewWorkers`` at once, retries failures with exponential backoff and
 /// jitter, postpones the jobs of hosts that keep failing (``HostCircuitBreaker``), and stops taking
-/// jobs when the server shuts down (running ones finish).
+/// jobs when the server shuts down (running ones finish). What a failure leads to is
+/// ``PreviewJobFailure``'s to say.
 final class PreviewWorker: Service, Sendable {
     let storage: any Storage
     let provider: MetadataProvider
@@ -90,53 +91,32 @@ final class PreviewWorker: Service, Sendable {
             try await storage.completePreviewJob(job, metadata: report.metadata, expires: report.expires)
             metrics.recordPreview(report.metadata.wall == nil ? "ready" : "wall")
             logger.debug("preview ready", metadata: ["link.id": "\(job.linkID)", "fetch.url": "\(job.url)"])
-        } catch let error as LinkPreviewError where error.code == .cancelled {
-            // The server is stopping (the provider reports a cancelled task so): nothing was learnt
-            // about the link or its host. The job waits a little, uncounted, for this or another server.
-            try? await storage.postponePreviewJob(job, until: Date().addingTimeInterval(5))
-            metrics.recordPreview("postponed")
-        } catch let error as LinkPreviewError where error.rememberedUntil != nil && Self.isTransient(error) {
-            // Not tried: the fetcher replayed a failure it remembers (a retry inside the failure's
-            // negative-cache time). Counting it as an attempt, and against the host, would fail the
-            // link and open the host's circuit on one real request; it waits for the memory to end.
-            let remembered = error.rememberedUntil ?? .distantPast
-            let until = max(remembered, Date().addingTimeInterval(Self.backoff(attempt: job.attempts)))
-            try? await storage.postponePreviewJob(job, until: until)
-            metrics.recordPreview("postponed")
-        } catch let error as LinkPreviewError {
-            breaker.withLock { $0.record(host: host, healthy: Self.hostAnswered(error), now: .now) }
-            metrics.recordFetch(source: "job", result: error.code.rawValue)
-            let retry = Self.isTransient(error) && job.attempts < configuration.maxPreviewAttempts
-            let retryAt = retry ? Date().addingTimeInterval(Self.backoff(attempt: job.attempts)) : nil
-            try? await storage.failPreviewJob(job, reason: error.message, retryAt: retryAt)
-            metrics.recordPreview(retry ? "retry" : "failed")
         } catch {
-            // Not the site's doing (the database, most likely): retried like a transient fetch
-            // failure, and as boundedly, so a failure that repeats cannot keep a job running forever.
-            logger.error("preview job failed", metadata: ["link.id": "\(job.linkID)", "error": "\(error)"])
-            // A cancellation (the server stopping) says nothing about the link: always retried.
-            let retry = job.attempts < configuration.maxPreviewAttempts || error is CancellationError
-            let retryAt = retry ? Date().addingTimeInterval(Self.backoff(attempt: job.attempts)) : nil
-            try? await storage.failPreviewJob(job, reason: "Internal error.", retryAt: retryAt)
-            metrics.recordPreview(retry ? "retry" : "failed")
-        }
-    }
-
-    /// Whether a failure still shows the host answering (a 404, a refused content type, a policy
-    /// refusal), as opposed to the host being down or overloaded.
-    static func hostAnswered(_ error: LinkPreviewError) -> Bool {
-        switch error.code {
-        case .dns, .dnsUnavailable, .connect, .tls, .timedOut, .stalled, .protocolError: false
-        case .httpStatus: error.statusCode.map { $0 < 500 && $0 != 429 } ?? false
-        default: true
-        }
-    }
-
-    /// Failures worth another try later: the site may come back.
-    static func isTransient(_ error: LinkPreviewError) -> Bool {
-        switch error.category {
-        case .fetchFailed, .timedOut: error.statusCode.map { $0 >= 500 || $0 == 429 } ?? true
-        default: false
+            let failure = PreviewJobFailure(
+                after: error,
+                attempts: job.attempts,
+                maxAttempts: configuration.maxPreviewAttempts,
+                now: Date(),
+                backoff: Self.backoff(attempt:)
+            )
+            if let answered = failure.hostAnswered {
+                breaker.withLock { $0.record(host: host, healthy: answered, now: .now) }
+            }
+            if let result = failure.fetchResult { metrics.recordFetch(source: "job", result: result) }
+            if !(error is LinkPreviewError) && !(error is CancellationError) {
+                logger.error("preview job failed", metadata: ["link.id": "\(job.linkID)", "error": "\(error)"])
+            }
+            switch failure.action {
+            case .postpone(let until):
+                try? await storage.postponePreviewJob(job, until: until)
+                metrics.recordPreview("postponed")
+            case .retry(let at):
+                try? await storage.failPreviewJob(job, reason: failure.reason, retryAt: at)
+                metrics.recordPreview("retry")
+            case .fail:
+                try? await storage.failPreviewJob(job, reason: failure.reason, retryAt: nil)
+                metrics.recordPreview("failed")
+            }
         }
     }
 
