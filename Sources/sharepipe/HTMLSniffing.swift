@@ -7,8 +7,9 @@ enum HTMLSniffing {
     static let window = 1024
 
     /// Whether the first KiB after a BOM and whitespace contains a `<` followed by a letter, `!` or
-    /// `?`, with no NUL byte before it (binary files have them early; a NUL later, inside a page, is
-    /// the page's business). UTF-16 is recognised by its BOM, or read as `encoding` says when that is
+    /// `?`, with no control byte before it but whitespace: no NUL, no byte below 0x20 or 0x7F (binary
+    /// files are full of them, and random bytes hold `<a` by chance; one later, inside a page, is the
+    /// page's business). UTF-16 is recognised by its BOM, or read as `encoding` says when that is
     /// UTF-16 (the declared charset, `--charset`).
     static func looksLikeHTML(_ data: Data, encoding: TextEncoding? = nil) -> Bool {
         if data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF]) { return true }
@@ -30,7 +31,7 @@ enum HTMLSniffing {
             {
                 return true
             }
-            if byte == 0 { return false }
+            if byte < 0x20 && !isWhitespace(byte) || byte == 0x7F { return false }
             previous = byte
         }
         return false

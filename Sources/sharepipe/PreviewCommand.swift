@@ -74,6 +74,11 @@ struct PreviewCommand: AsyncParsableCommand {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
+            if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path) {
+                throw CLIError(
+                    "--cache \(path) is a link to \(target), which does not exist: make that folder, or give another --cache."
+                )
+            }
             var ancestor = folder.deletingLastPathComponent()
             while ancestor.path != "/", !FileManager.default.fileExists(atPath: ancestor.path) {
                 ancestor.deleteLastPathComponent()

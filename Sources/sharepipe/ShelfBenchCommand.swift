@@ -96,6 +96,13 @@ struct ShelfBenchCommand: AsyncParsableCommand {
                 "--database \(path) is a folder; give the path of a new file, e.g. \(path)/shelf.sqlite."
             )
         }
+        if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path) {
+            // --replace removes files, never what a link leads to: the link's own path is asked for.
+            throw ValidationError(
+                "--database \(path) is a link to \(target); bench-shelf replaces only a file named by its own path. "
+                    + "Give \(target), or a new path."
+            )
+        }
         guard replace else {
             throw ValidationError(
                 "--database \(path) exists; bench-shelf seeds a new file. Give a new path, --reuse to time it again, "

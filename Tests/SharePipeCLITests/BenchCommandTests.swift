@@ -102,6 +102,13 @@ struct BenchCommandTests {
         #expect(again.status == 64, "\(again.output)")
         let replaced = try await SharePipeProcess.run(["bench-shelf", "--database", database, "--replace"] + small)
         #expect(replaced.status == 0, "\(replaced.output)")
+        // Through a link to its own seed: refused by name, the seed left as it was.
+        let link = folder.appendingPathComponent("link.sqlite").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: database)
+        let throughLink = try await SharePipeProcess.run(["bench-shelf", "--database", link, "--replace"] + small)
+        #expect(throughLink.status == 64, "\(throughLink.output)")
+        #expect(throughLink.output.contains("is a link to \(database)"), "\(throughLink.output)")
+        #expect(ShelfBenchCommand.isSeededByThisBenchmark(database))
     }
 
     @Test("Numbers a benchmark cannot use are refused with the range, never a trap or -nan")

@@ -99,6 +99,19 @@ struct ExtractCommandTests {
             !HTMLSniffing.looksLikeHTML(Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x3C, 0x61]))
         )
         #expect(!HTMLSniffing.looksLikeHTML(Data(Array(repeating: UInt8(ascii: " "), count: 3000))))
+        // Nor random bytes that happen to hold `<a` before their first NUL: control bytes come first.
+        #expect(!HTMLSniffing.looksLikeHTML(Data([0x9C, 0x03, 0xE1, 0x3C, 0x61, 0x7A, 0x00])))
+        var state: UInt64 = 0x5EED
+        let lookingLikeHTML = (0..<1000).filter { _ in
+            let bytes = (0..<1024).map { _ in
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                return UInt8(truncatingIfNeeded: state >> 56)
+            }
+            return HTMLSniffing.looksLikeHTML(Data(bytes))
+        }
+        #expect(lookingLikeHTML.count <= 20, "\(lookingLikeHTML.count) of 1,000 random KiB taken for HTML")
+        // Text before the first tag is still a page.
+        #expect(HTMLSniffing.looksLikeHTML(Data("Hello, <b>world</b>\t\r\n".utf8)))
         // UTF-16 without a BOM, when --charset says so.
         let utf16LE = Data("  <html><title>Hi</title>".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
         let utf16BE = Data("<html><title>Hi</title>".utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] })

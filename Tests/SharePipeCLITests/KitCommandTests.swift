@@ -67,6 +67,21 @@ struct KitCommandTests {
         await #expect { try await command.run() } throws: { ($0 as? ExitCode) == ExitCode(3) }
     }
 
+    @Test("The sign-in hint is a command that can be pasted, whatever the container's path holds")
+    func loginHintQuotesTheContainer() async throws {
+        let container = Self.container() + " it's mine"
+        defer { try? FileManager.default.removeItem(atPath: container) }
+        let saved = try await SharePipeProcess.run(["share", "https://example.com/a", "--container", container])
+        #expect(saved.status == 0, "\(saved.output)")
+        let quoted = "'" + container.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        #expect(
+            saved.output.contains("Sign in with: sharepipe login --server URL --container \(quoted)\n"),
+            "\(saved.output)"
+        )
+        #expect(ShellWord.quoted("/tmp/plain-path_1.sqlite") == "/tmp/plain-path_1.sqlite")
+        #expect(ShellWord.quoted("") == "''")
+    }
+
     /// It used to make an empty container at the mistyped path and say "The inbox is empty."
     @Test func readingAMistypedContainerSaysSoAndMakesNothing() async throws {
         let container = Self.container()

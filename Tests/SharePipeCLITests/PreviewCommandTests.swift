@@ -87,6 +87,15 @@ struct PreviewCommandArgumentTests {
             "\(under.output)"
         )
         #expect(!under.output.contains("NSCocoaErrorDomain"))
+        // A link to a folder that is gone names the link and its target, not permissions.
+        let dangling = folder.appendingPathComponent("dangling")
+        try FileManager.default.createSymbolicLink(atPath: dangling.path, withDestinationPath: folder.path + "/gone")
+        let refusal = #expect(throws: CLIError.self) { try PreviewCommand.cacheFolder(dangling.path) }
+        #expect(
+            refusal?.description
+                == "--cache \(dangling.path) is a link to \(folder.path)/gone, which does not exist: "
+                + "make that folder, or give another --cache."
+        )
         let made = try PreviewCommand.cacheFolder(folder.appendingPathComponent("new/cache").path)
         #expect(try FileManager.default.contentsOfDirectory(atPath: made.path).isEmpty)
         // A folder this user may not write (not testable as root, who may write anywhere).

@@ -35,7 +35,7 @@ struct DatabaseOption: ParsableArguments {
 
     /// ` --database VALUE` for a hint that names another command, empty for the default database.
     var hintArgument: String {
-        value == Self.defaultPath ? "" : " --database \(SQLiteFileCheck.quotedForShell(value))"
+        value == Self.defaultPath ? "" : " --database \(ShellWord.quoted(value))"
     }
 
     /// Whether ``open(_:logger:)`` may create the database.

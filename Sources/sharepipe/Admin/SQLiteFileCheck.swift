@@ -60,13 +60,4 @@ enum SQLiteFileCheck {
     static func size(of path: String) -> Int {
         ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
     }
-
-    /// `text` as one shell word: as it is when it holds only safe characters, else single-quoted.
-    static func quotedForShell(_ text: String) -> String {
-        let safe = CharacterSet(
-            charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:@%+=,"
-        )
-        if !text.isEmpty, text.unicodeScalars.allSatisfy(safe.contains) { return text }
-        return "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
-    }
 }

@@ -49,5 +49,5 @@ struct ContainerOption: ParsableArguments {
     }
 
     /// The hint printed when the container has no usable credential.
-    var loginHint: String { "sharepipe login --server URL --container \(path)" }
+    var loginHint: String { "sharepipe login --server URL --container \(ShellWord.quoted(path))" }
 }

@@ -106,7 +106,9 @@ struct LoginCommand: AsyncParsableCommand {
         let waiting = (try? container.inbox().count) ?? 0
         print("Signed in as @\(handle) (device \(result.deviceID)).")
         if waiting > 0 {
-            print("\(waiting) saved share(s) wait: send them with sharepipe inbox drain --container \(container.path)")
+            print(
+                "\(waiting) saved share(s) wait: send them with sharepipe inbox drain --container \(ShellWord.quoted(container.path))"
+            )
         }
     }
 
