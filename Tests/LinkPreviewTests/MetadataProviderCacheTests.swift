@@ -1,10 +1,11 @@
 import Foundation
-import LinkPreview
 import LinkPreviewCore
 import LinkPreviewTesting
 import Synchronization
 import TestSupport
 import Testing
+
+@testable import LinkPreview
 
 @Suite("MetadataProvider: caching, revalidation, single-flight")
 struct MetadataProviderCacheTests {
@@ -121,6 +122,33 @@ struct MetadataProviderCacheTests {
             }
             #expect(server.requestCount("/scoped") == 1)
         }
+    }
+
+    /// Only the address policy was in the key: a page refused as too large under a small cap stayed
+    /// refused for an hour after the cap was raised, by whatever provider shared the cache.
+    @Test("A page refused as too large under a small cap is fetched by a provider with a larger one")
+    func cacheIsScopedByLimits() async throws {
+        let cache = MemoryMetadataCache()
+        let page = ProviderFixture.page + String(repeating: " ", count: 4096)
+        try await ProviderFixture.run({ _ in .html(page) }, cache: cache) { server, roomy in
+            let url = server.url("/large")
+            var configuration = MetadataProvider.Configuration(policy: ProviderFixture.policy(port: server.port))
+            configuration.policy.limits.hardCap = 1024
+            let tight = try await MetadataProvider(configuration: configuration, cache: cache)
+            try await shutDown(after: tight, { try await $0.shutdown() }) { tight in
+                let refused = await ProviderFixture.error { _ = try await tight.metadata(for: url) }
+                #expect(refused?.code == .tooLarge)
+                let fetched = try await roomy.preview(for: url)
+                #expect(fetched.source == .network && fetched.metadata.title == "The real title")
+                let remembered = await ProviderFixture.error { _ = try await tight.metadata(for: url) }
+                #expect(remembered?.code == .tooLarge && remembered?.rememberedUntil != nil)
+            }
+            #expect(server.requestCount("/large") == 2)
+        }
+        // How a page is read (the size of each read) changes nothing found, so it shares the key.
+        var reads = FetchPolicy()
+        reads.limits.pageReadSize = 16 << 10
+        #expect(reads.cacheScope == FetchPolicy().cacheScope)
     }
 
     @Test("At most the per-host limit of requests reach one host at once")
