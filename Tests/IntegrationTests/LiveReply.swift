@@ -36,7 +36,7 @@ extension HTTPClient {
         token: String? = nil,
         key: String? = nil,
         json: String? = nil,
-        timeout: TimeAmount = .seconds(30)
+        timeout: TimeAmount = .seconds(60)
     ) async throws -> LiveReply {
         var request = HTTPClientRequest(url: url)
         request.method = method
@@ -58,6 +58,12 @@ extension ServerProcess {
 }
 
 /// Runs `body` with an HTTP client, shut down afterwards whatever happens (AsyncHTTPClient requires it).
+///
+/// The client is patient: a request may wait a minute for one of the pool's connections to a server
+/// (the default, 10 s, ran out with 80 shares sent at once while the whole suite ran on two cores).
+/// How long a request may take in all is ``HTTPClient/send(_:_:token:key:json:timeout:)``'s to say.
 func withLiveClient<T>(_ body: (HTTPClient) async throws -> T) async throws -> T {
-    try await shutDown(after: HTTPClient(eventLoopGroupProvider: .singleton), { try await $0.shutdown() }, body)
+    let configuration = HTTPClient.Configuration(timeout: .init(connect: .seconds(60)))
+    let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    return try await shutDown(after: client, { try await $0.shutdown() }, body)
 }

@@ -404,7 +404,7 @@ struct BadInputWorld: Sendable {
     let expiredApp: String
     let ids: [String: String]
 
-    static func make(_ fixture: ServerFixture, client: some TestClientProtocol) async throws -> BadInputWorld {
+    static func make(_ fixture: ServerFixture, client: LiveClient) async throws -> BadInputWorld {
         let database = fixture.context.database
         let revoked = try await database.createDevice(userID: fixture.user.id, name: "old phone")
         #expect(try await database.revokeDevice(id: revoked.device.id, userID: fixture.user.id))

@@ -18,8 +18,7 @@ struct DeviceLoginTests {
         )
     }
 
-    static func login(_ client: any TestClientProtocol, _ body: String, json: Bool = true) async throws -> TestResponse
-    {
+    static func login(_ client: LiveClient, _ body: String, json: Bool = true) async throws -> LiveResponse {
         try await client.execute(
             uri: "/v1/devices",
             method: .post,

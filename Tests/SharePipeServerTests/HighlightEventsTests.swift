@@ -119,7 +119,7 @@ struct HighlightEventsTests {
                 logger: Logger(label: "second", factory: { _ in SwiftLogNoOpLogHandler() })
             )
             do {
-                try await other.application().test(.live) { secondClient in
+                try await LiveClient.run(other.application(onServerRunning:)) { secondClient in
                     let port = try #require(secondClient.port)
                     let stream = try await EventStream(port: port, token: fixture.appToken)
                     // A notification sent before both servers listen is lost, by design of LISTEN.

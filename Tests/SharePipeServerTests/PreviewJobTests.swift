@@ -14,8 +14,7 @@ struct PreviewJobTests {
         """
 
     /// Polls `GET /v1/links/{id}` until the link leaves `pending` (at most 15 s).
-    static func settledLink(_ id: String, client: some TestClientProtocol, token: String) async throws -> [String: Any]
-    {
+    static func settledLink(_ id: String, client: LiveClient, token: String) async throws -> [String: Any] {
         for _ in 0..<300 {
             let response = try await client.execute(
                 uri: "/v1/links/\(id)",

@@ -11,7 +11,7 @@ import Testing
 
 @Suite("Public share pages")
 struct PublicPageTests {
-    static func publish(_ world: ShelfWorld, _ handle: String, share: String) async throws -> TestResponse {
+    static func publish(_ world: ShelfWorld, _ handle: String, share: String) async throws -> LiveResponse {
         try await world.request(handle, .put, "/v1/shares/\(share)/public")
     }
 

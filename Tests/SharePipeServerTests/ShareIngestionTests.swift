@@ -64,7 +64,7 @@ struct ShareIngestionTests {
     )
     func retryAfterTheResponseWasForgotten(database: TestDatabase) async throws {
         try await ServerFixture.run(on: database) { fixture, client in
-            func post(_ key: String, _ body: String) async throws -> TestResponse {
+            func post(_ key: String, _ body: String) async throws -> LiveResponse {
                 try await client.execute(
                     uri: "/v1/shares",
                     method: .post,
@@ -223,7 +223,7 @@ struct ShareIngestionTests {
     }
 
     /// Shares `body` under `key` and expects it recorded.
-    static func post(_ body: String, key: String, fixture: ServerFixture, client: any TestClientProtocol) async throws {
+    static func post(_ body: String, key: String, fixture: ServerFixture, client: LiveClient) async throws {
         let response = try await client.execute(
             uri: "/v1/shares",
             method: .post,

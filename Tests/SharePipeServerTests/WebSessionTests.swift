@@ -23,7 +23,7 @@ struct Browser {
 
     /// Remembers (or, with `Max-Age=0`, forgets) the response's cookies; returns the raw `Set-Cookie` lines.
     @discardableResult
-    mutating func receive(_ response: TestResponse) -> [String] {
+    mutating func receive(_ response: LiveResponse) -> [String] {
         let lines = response.headers[values: .setCookie]
         for line in lines {
             let pair = line.split(separator: ";")[0].split(separator: "=", maxSplits: 1)
@@ -37,18 +37,18 @@ struct Browser {
         return lines
     }
 
-    mutating func get(_ client: any TestClientProtocol, _ uri: String) async throws -> TestResponse {
+    mutating func get(_ client: LiveClient, _ uri: String) async throws -> LiveResponse {
         let response = try await client.execute(uri: uri, method: .get, headers: headers)
         receive(response)
         return response
     }
 
     mutating func post(
-        _ client: any TestClientProtocol,
+        _ client: LiveClient,
         _ uri: String,
         _ form: [(String, String)],
         origin: String? = nil
-    ) async throws -> TestResponse {
+    ) async throws -> LiveResponse {
         var headers = self.headers
         headers[.contentType] = "application/x-www-form-urlencoded"
         if let origin { headers[.origin] = origin }
@@ -65,7 +65,7 @@ struct Browser {
     }
 
     /// The hidden CSRF field of a page.
-    static func csrf(in response: TestResponse) -> String? {
+    static func csrf(in response: LiveResponse) -> String? {
         let html = String(buffer: response.body)
         guard let range = html.range(of: #"name="csrf" value=""#) else { return nil }
         return String(html[range.upperBound...].prefix { $0 != "\"" })
@@ -77,7 +77,7 @@ struct WebSessionTests {
     static let password = "correct horse battery"
 
     /// Signs `handle` up through the form and returns the signed-in browser.
-    static func signUp(_ client: any TestClientProtocol, _ handle: String) async throws -> Browser {
+    static func signUp(_ client: LiveClient, _ handle: String) async throws -> Browser {
         var browser = Browser()
         let form = try await browser.get(client, "/signup")
         let csrf = try #require(Browser.csrf(in: form))
@@ -112,7 +112,7 @@ struct WebSessionTests {
     func errorsAsPages() async throws {
         try await ServerFixture.run { _, client in
             var browser = try await Self.signUp(client, "Grace")
-            func expectPage(_ response: TestResponse, _ status: HTTPResponse.Status, saying words: String) {
+            func expectPage(_ response: LiveResponse, _ status: HTTPResponse.Status, saying words: String) {
                 #expect(response.status == status)
                 #expect(response.headers[.contentType] == "text/html; charset=utf-8")
                 #expect(response.headers[.contentSecurityPolicy] != nil)

@@ -7,7 +7,7 @@ import Logging
 import SharePipeServer
 
 /// A server on an in-memory database with one account and device, driven through Hummingbird's
-/// test client (real HTTP over loopback with `.live`).
+/// test client (real HTTP over loopback, ``LiveClient``).
 struct ServerFixture: Sendable {
     let context: ServerContext
     let user: User
@@ -21,7 +21,7 @@ struct ServerFixture: Sendable {
         requestsPerSecondPerToken: Int = 1000,
         resolver: any HostResolver = StaticHostResolver([:]),
         configure: (inout ServerConfiguration) -> Void = { _ in },
-        _ body: @escaping @Sendable (ServerFixture, any TestClientProtocol) async throws -> Void
+        _ body: @escaping @Sendable (ServerFixture, LiveClient) async throws -> Void
     ) async throws {
         var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, database: database.location)
         configuration.previewsPerMinute = previewsPerMinute
@@ -40,7 +40,8 @@ struct ServerFixture: Sendable {
         let (_, appToken, shareToken) = try await context.database.createDevice(userID: user.id, name: "phone")
         let fixture = ServerFixture(context: context, user: user, appToken: appToken, shareToken: shareToken)
         do {
-            try await context.application().test(.live) { client in try await body(fixture, client) }
+            try await LiveClient.run(context.application(onServerRunning:)) { client in try await body(fixture, client)
+            }
         } catch {
             try? await context.close()
             throw error
@@ -58,9 +59,9 @@ struct ServerFixture: Sendable {
 
     static func body(_ text: String) -> ByteBuffer { ByteBuffer(string: text) }
 
-    static func json(_ response: TestResponse) throws -> [String: Any] {
+    static func json(_ response: LiveResponse) throws -> [String: Any] {
         try JSONSerialization.jsonObject(with: Data(bytes(response))) as? [String: Any] ?? [:]
     }
 
-    static func bytes(_ response: TestResponse) -> [UInt8] { Array(response.body.readableBytesView) }
+    static func bytes(_ response: LiveResponse) -> [UInt8] { Array(response.body.readableBytesView) }
 }

@@ -8,15 +8,20 @@ import Testing
 /// A few people on one server (`ada` from the fixture, plus `bob`, `cat`, `dan`), sharing with each
 /// other through the API.
 struct ShelfWorld {
-    let client: any TestClientProtocol
+    let client: LiveClient
     var tokens: [String: String]
     var ids: [String: UUID]
 
-    static func make(_ fixture: ServerFixture, _ client: any TestClientProtocol) async throws -> ShelfWorld {
+    static func make(_ fixture: ServerFixture, _ client: LiveClient) async throws -> ShelfWorld {
         var world = ShelfWorld(client: client, tokens: ["ada": fixture.appToken], ids: ["ada": fixture.user.id])
         for handle in ["bob", "cat", "dan"] {
-            let user = try await fixture.context.database.createUser(handle: handle, displayName: handle.capitalized, passwordHash: nil)
-            world.tokens[handle] = try await fixture.context.database.createDevice(userID: user.id, name: "phone").appToken
+            let user = try await fixture.context.database.createUser(
+                handle: handle,
+                displayName: handle.capitalized,
+                passwordHash: nil
+            )
+            world.tokens[handle] = try await fixture.context.database.createDevice(userID: user.id, name: "phone")
+                .appToken
             world.ids[handle] = user.id
         }
         return world
@@ -27,8 +32,11 @@ struct ShelfWorld {
         _ method: HTTPRequest.Method,
         _ uri: String,
         _ body: String? = nil
-    ) async throws -> TestResponse {
-        var headers = ServerFixture.headers(token: tokens[handle], key: method == .post && uri == "/v1/shares" ? UUID().uuidString : nil)
+    ) async throws -> LiveResponse {
+        var headers = ServerFixture.headers(
+            token: tokens[handle],
+            key: method == .post && uri == "/v1/shares" ? UUID().uuidString : nil
+        )
         if body == nil { headers[.contentType] = nil }
         return try await client.execute(uri: uri, method: method, headers: headers, body: body.map(ServerFixture.body))
     }
@@ -38,13 +46,22 @@ struct ShelfWorld {
     func share(_ handle: String, _ url: String, to recipients: [String], note: String? = nil) async throws -> String {
         let list = recipients.map { "\"\($0)\"" }.joined(separator: ",")
         let noteJSON = note.map { #", "note": "\#($0)""# } ?? ""
-        let response = try await request(handle, .post, "/v1/shares", #"{"url": "\#(url)", "recipients": [\#(list)]\#(noteJSON)}"#)
+        let response = try await request(
+            handle,
+            .post,
+            "/v1/shares",
+            #"{"url": "\#(url)", "recipients": [\#(list)]\#(noteJSON)}"#
+        )
         #expect(response.status == .created, "\(String(buffer: response.body))")
         return (try ServerFixture.json(response)["link"] as? [String: Any])?["id"] as? String ?? ""
     }
 
     /// A page of `handle`'s shelf.
-    func shelf(_ handle: String, limit: Int = 20, cursor: String? = nil) async throws -> (items: [[String: Any]], next: String?) {
+    func shelf(
+        _ handle: String,
+        limit: Int = 20,
+        cursor: String? = nil
+    ) async throws -> (items: [[String: Any]], next: String?) {
         var uri = "/v1/highlights?limit=\(limit)"
         if let cursor { uri += "&cursor=\(cursor)" }
         let response = try await request(handle, .get, uri)

@@ -1,0 +1,80 @@
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import ServiceLifecycle
+
+/// The client the server tests talk through: Hummingbird's test client (real HTTP/1.1 over loopback,
+/// one keep-alive connection) with a patient timeout.
+///
+/// Hummingbird's `.live` setup fixes its client's timeout at 20 s per request. The whole suite runs
+/// some 800 tests at once on two cores, and on a loaded machine (CI, or a build beside it) answers
+/// took longer than that: tests failed with `readTimeout` without anything being wrong. What these
+/// tests check is what the server answers, not how fast; speed lives in the benchmarks.
+struct LiveClient: Sendable {
+    /// How long a request may wait for its answer.
+    static let timeout: Duration = .seconds(120)
+
+    let client: TestClient
+    /// The port the server listens on.
+    let port: Int?
+
+    /// Sends one request and reads its whole answer.
+    func execute(
+        uri: String,
+        method: HTTPRequest.Method,
+        headers: HTTPFields = [:],
+        body: ByteBuffer? = nil
+    ) async throws -> LiveResponse {
+        var headers = headers
+        headers[.connection] = "keep-alive"
+        let request = TestClient.Request(uri, method: method, authority: "localhost", headers: headers, body: body)
+        let response = try await client.execute(request)
+        return LiveResponse(head: response.head, body: response.body ?? ByteBuffer())
+    }
+
+    /// Runs the application `makeApplication` makes (handing it the closure to call once the server
+    /// listens) for the time `body` takes, with a client connected to it.
+    static func run<App: ApplicationProtocol, Value: Sendable>(
+        _ makeApplication: (_ onServerRunning: @escaping @Sendable (any Channel) async -> Void) -> App,
+        _ body: @Sendable (LiveClient) async throws -> Value
+    ) async throws -> Value {
+        let (ports, listening) = AsyncStream.makeStream(of: Int.self)
+        let application = makeApplication { channel in
+            listening.yield(channel.localAddress?.port ?? 0)
+            listening.finish()
+        }
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            let services = ServiceGroup(configuration: .init(services: [application], logger: application.logger))
+            group.addTask {
+                defer { listening.finish() }
+                try await services.run()
+            }
+            guard let port = await ports.first(where: { _ in true }) else {
+                try await group.next()  // the server stopped before it listened: its error
+                throw TestClient.Error.connectionNotOpen
+            }
+            let client = TestClient(host: "localhost", port: port, configuration: .init(timeout: timeout))
+            client.connect()
+            let value: Value
+            do {
+                value = try await body(LiveClient(client: client, port: port))
+            } catch {
+                try? await client.shutdown()
+                await services.triggerGracefulShutdown()
+                throw error
+            }
+            try await client.shutdown()
+            await services.triggerGracefulShutdown()
+            return value
+        }
+    }
+}
+
+/// An answer as ``LiveClient`` read it.
+struct LiveResponse: Sendable {
+    let head: HTTPResponse
+    let body: ByteBuffer
+    var status: HTTPResponse.Status { head.status }
+    var headers: HTTPFields { head.headerFields }
+}
