@@ -7,9 +7,10 @@ enum HTMLSniffing {
     static let window = 1024
 
     /// Whether the first KiB after a BOM and whitespace contains a `<` followed by a letter, `!` or
-    /// `?`, with no control byte before it but whitespace: no NUL, no byte below 0x20 or 0x7F (binary
-    /// files are full of them, and random bytes hold `<a` by chance; one later, inside a page, is the
-    /// page's business). UTF-16 is recognised by its BOM, or read as `encoding` says when that is
+    /// `?`, with no control byte before it but whitespace and ESC: no NUL, no other byte below 0x20,
+    /// no 0x7F (binary files are full of them, and random bytes hold `<a` by chance; one later, inside
+    /// a page, is the page's business). ESC is allowed: ISO-2022-JP text switches character sets
+    /// with it. UTF-16 is recognised by its BOM, or read as `encoding` says when that is
     /// UTF-16 (the declared charset, `--charset`).
     static func looksLikeHTML(_ data: Data, encoding: TextEncoding? = nil) -> Bool {
         if data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF]) { return true }
@@ -31,7 +32,7 @@ enum HTMLSniffing {
             {
                 return true
             }
-            if byte < 0x20 && !isWhitespace(byte) || byte == 0x7F { return false }
+            if byte < 0x20 && !isWhitespace(byte) && byte != escape || byte == 0x7F { return false }
             previous = byte
         }
         return false
@@ -71,6 +72,9 @@ enum HTMLSniffing {
             return unit < 0x80 ? UInt8(unit) : 0x80
         }
     }
+
+    /// ESC, which ISO-2022-JP text holds.
+    private static let escape: UInt8 = 0x1B
 
     /// ASCII whitespace as HTML counts it: tab, line feed, form feed, carriage return, space.
     static func isWhitespace(_ byte: UInt8) -> Bool {

@@ -110,8 +110,10 @@ struct ExtractCommandTests {
             return HTMLSniffing.looksLikeHTML(Data(bytes))
         }
         #expect(lookingLikeHTML.count <= 20, "\(lookingLikeHTML.count) of 1,000 random KiB taken for HTML")
-        // Text before the first tag is still a page.
+        // Text before the first tag is still a page, in ISO-2022-JP (ESC sequences) too.
         #expect(HTMLSniffing.looksLikeHTML(Data("Hello, <b>world</b>\t\r\n".utf8)))
+        let iso2022JP: [UInt8] = [0x1B, 0x24, 0x42, 0x46, 0x7C, 0x4B, 0x5C, 0x1B, 0x28, 0x42]  // 日本
+        #expect(HTMLSniffing.looksLikeHTML(Data(iso2022JP + Array(" <p>x</p>".utf8))))
         // UTF-16 without a BOM, when --charset says so.
         let utf16LE = Data("  <html><title>Hi</title>".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
         let utf16BE = Data("<html><title>Hi</title>".utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] })
