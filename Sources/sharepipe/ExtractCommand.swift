@@ -55,13 +55,14 @@ struct ExtractCommand: AsyncParsableCommand {
     func run() async throws {
         let data = try readInput()
         let encoding = charset.flatMap(TextEncoding.forLabel)
-        guard HTMLSniffing.looksLikeHTML(data, encoding: encoding) else {
+        let verdict = HTMLSniffing.verdict(data, encoding: encoding)
+        if let reason = verdict.reason {
             let hint =
                 HTMLSniffing.mayBeUTF16(data) && encoding == nil
                 ? " (UTF-16 without a byte order mark needs --charset utf-16le or utf-16be)" : ""
             throw CLIError(
-                "\(file == "-" ? "standard input" : file) does not look like HTML (no markup in the first 1 KiB "
-                    + "after leading whitespace)\(hint). Give an .html file."
+                "\(file == "-" ? "standard input" : file) does not look like HTML (\(reason))\(hint). "
+                    + "Give an .html file."
             )
         }
         let metadata = MetadataExtractor.extract(

@@ -6,36 +6,66 @@ enum HTMLSniffing {
     /// How many bytes after a BOM and leading whitespace are looked at.
     static let window = 1024
 
+    /// What the sniffing found: markup, or why the bytes were not taken for HTML.
+    enum Verdict: Equatable {
+        case markup
+        /// No `<` followed by a letter, `!` or `?` in the window.
+        case noMarkup
+        /// A control byte came before any markup, at this offset from the start of the input.
+        case controlByte(UInt8, offset: Int)
+
+        /// Why the input was refused, for the message; nil for markup.
+        var reason: String? {
+            switch self {
+            case .markup: nil
+            case .noMarkup: "no markup in the first 1 KiB after leading whitespace"
+            case .controlByte(let byte, let offset):
+                "a control byte, 0x\(String(byte, radix: 16, uppercase: true).leftPadded(to: 2)) at byte \(offset), "
+                    + "comes before any markup, as in binary files"
+            }
+        }
+    }
+
     /// Whether the first KiB after a BOM and whitespace contains a `<` followed by a letter, `!` or
     /// `?`, with no control byte before it but whitespace and ESC: no NUL, no other byte below 0x20,
     /// no 0x7F (binary files are full of them, and random bytes hold `<a` by chance; one later, inside
     /// a page, is the page's business). ESC is allowed: ISO-2022-JP text switches character sets
     /// with it. UTF-16 is recognised by its BOM, or read as `encoding` says when that is
     /// UTF-16 (the declared charset, `--charset`).
-    static func looksLikeHTML(_ data: Data, encoding: TextEncoding? = nil) -> Bool {
-        if data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF]) { return true }
+    static func verdict(_ data: Data, encoding: TextEncoding? = nil) -> Verdict {
+        if data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF]) { return .markup }
         if encoding == .utf16LE || encoding == .utf16BE {
-            return looksLikeMarkup(asciiView(ofUTF16: data, bigEndian: encoding == .utf16BE))
+            let verdict = markupVerdict(asciiView(ofUTF16: data, bigEndian: encoding == .utf16BE))
+            guard case .controlByte(let byte, let unit) = verdict else { return verdict }
+            return .controlByte(byte, offset: 2 * unit)
         }
-        return looksLikeMarkup(Array(data.prefix(3 + leadingWhitespace(in: data) + window)))
+        return markupVerdict(Array(data.prefix(3 + leadingWhitespace(in: data) + window)))
+    }
+
+    /// Whether ``verdict(_:encoding:)`` finds markup.
+    static func looksLikeHTML(_ data: Data, encoding: TextEncoding? = nil) -> Bool {
+        verdict(data, encoding: encoding) == .markup
     }
 
     /// The markup check over bytes in an ASCII-compatible encoding (or ``asciiView(ofUTF16:bigEndian:)``).
-    static func looksLikeMarkup(_ bytes: [UInt8]) -> Bool {
+    static func markupVerdict(_ bytes: [UInt8]) -> Verdict {
         var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         while index < bytes.count, isWhitespace(bytes[index]) { index += 1 }
         var previous: UInt8 = 0
-        for byte in bytes[index..<min(bytes.count, index + window)] {
+        for offset in index..<min(bytes.count, index + window) {
+            let byte = bytes[offset]
             if previous == UInt8(ascii: "<"),
                 (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") || byte == UInt8(ascii: "!")
                     || byte == UInt8(ascii: "?")
             {
-                return true
+                return .markup
             }
-            if byte < 0x20 && !isWhitespace(byte) && byte != escape || byte == 0x7F { return false }
+            if byte < 0x20 && !isWhitespace(byte) && byte != escape || byte == 0x7F {
+                return .controlByte(byte, offset: offset)
+            }
             previous = byte
         }
-        return false
+        return .noMarkup
     }
 
     /// Whether the bytes look like UTF-16 text without a BOM (for the message's hint): in the first
@@ -96,5 +126,12 @@ enum HTMLSniffing {
             index += 2
         }
         return count
+    }
+}
+
+extension String {
+    /// The string with leading zeros up to `width` characters.
+    fileprivate func leftPadded(to width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
     }
 }

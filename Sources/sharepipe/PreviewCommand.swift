@@ -74,9 +74,10 @@ struct PreviewCommand: AsyncParsableCommand {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
-            if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path) {
+            if let (link, target) = SymbolicLink.firstDangling(on: folder.path) {
+                let what = link == folder.path ? "--cache \(path) is" : "--cache \(path): \(link) is"
                 throw CLIError(
-                    "--cache \(path) is a link to \(target), which does not exist: make that folder, or give another --cache."
+                    "\(what) a link to \(target), which does not exist: make that folder, or give another --cache."
                 )
             }
             var ancestor = folder.deletingLastPathComponent()

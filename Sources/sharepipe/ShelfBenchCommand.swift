@@ -96,11 +96,11 @@ struct ShelfBenchCommand: AsyncParsableCommand {
                 "--database \(path) is a folder; give the path of a new file, e.g. \(path)/shelf.sqlite."
             )
         }
-        if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path) {
+        if let target = SymbolicLink.target(of: path) {
             // --replace removes files, never what a link leads to: the link's own path is asked for.
             throw ValidationError(
-                "--database \(path) is a link to \(target); bench-shelf replaces only a file named by its own path. "
-                    + "Give \(target), or a new path."
+                "--database \(path) is a link to \(target); bench-shelf replaces only a file named by its "
+                    + "own path. Give \(target), or a new path."
             )
         }
         guard replace else {

@@ -149,6 +149,24 @@ struct MetadataProviderCacheTests {
         var reads = FetchPolicy()
         reads.limits.pageReadSize = 16 << 10
         #expect(reads.cacheScope == FetchPolicy().cacheScope)
+        // Default settings keep the `[default]` keys; every setting a result depends on changes them.
+        #expect(FetchPolicy().cacheScope.isEmpty && MetadataProvider.Configuration().cacheScope.isEmpty)
+        let changes: [(inout MetadataProvider.Configuration) -> Void] = [
+            { $0.timeout = .seconds(1) },
+            { $0.policy.timeouts.read = .seconds(1) },
+            { $0.policy.redirects.maxRedirects = 1 },
+            { $0.policy.limits.htmlReadWindow = 1024 },
+            { $0.policy.headers.userAgent = "Other/1.0" },
+            { $0.policy.additionalTrustRootsPEM = ["-----BEGIN CERTIFICATE-----"] },
+            { $0.policy.addresses.allowedPorts.insert(8080) },
+        ]
+        var scopes: Set<String> = []
+        for change in changes {
+            var configuration = MetadataProvider.Configuration()
+            change(&configuration)
+            scopes.insert(configuration.cacheScope)
+        }
+        #expect(scopes.count == 7 && !scopes.contains(""), "\(scopes)")
     }
 
     @Test("At most the per-host limit of requests reach one host at once")

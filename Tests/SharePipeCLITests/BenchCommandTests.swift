@@ -104,7 +104,7 @@ struct BenchCommandTests {
         #expect(replaced.status == 0, "\(replaced.output)")
         // Through a link to its own seed: refused by name, the seed left as it was.
         let link = folder.appendingPathComponent("link.sqlite").path
-        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: database)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "shelf.sqlite")  // relative
         let throughLink = try await SharePipeProcess.run(["bench-shelf", "--database", link, "--replace"] + small)
         #expect(throughLink.status == 64, "\(throughLink.output)")
         #expect(throughLink.output.contains("is a link to \(database)"), "\(throughLink.output)")

@@ -99,6 +99,11 @@ struct ExtractCommandTests {
             !HTMLSniffing.looksLikeHTML(Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x3C, 0x61]))
         )
         #expect(!HTMLSniffing.looksLikeHTML(Data(Array(repeating: UInt8(ascii: " "), count: 3000))))
+        // Refused for a control byte, the message says so, and where.
+        let control = HTMLSniffing.verdict(Data("Hi\u{01} <p>x</p>".utf8))
+        #expect(control == .controlByte(0x01, offset: 2))
+        #expect(control.reason == "a control byte, 0x01 at byte 2, comes before any markup, as in binary files")
+        #expect(HTMLSniffing.verdict(Data("just words".utf8)).reason?.hasPrefix("no markup in the first 1 KiB") == true)
         // Nor random bytes that happen to hold `<a` before their first NUL: control bytes come first.
         #expect(!HTMLSniffing.looksLikeHTML(Data([0x9C, 0x03, 0xE1, 0x3C, 0x61, 0x7A, 0x00])))
         var state: UInt64 = 0x5EED

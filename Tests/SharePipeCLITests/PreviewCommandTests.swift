@@ -96,6 +96,14 @@ struct PreviewCommandArgumentTests {
                 == "--cache \(dangling.path) is a link to \(folder.path)/gone, which does not exist: "
                 + "make that folder, or give another --cache."
         )
+        // With a trailing slash, or with the link as a folder on the way.
+        for (given, prefix) in [
+            (dangling.path + "/", "--cache \(dangling.path)/ is"),
+            (dangling.path + "/sub", "--cache \(dangling.path)/sub: \(dangling.path) is"),
+        ] {
+            let refused = #expect(throws: CLIError.self) { try PreviewCommand.cacheFolder(given) }
+            #expect(refused?.description.hasPrefix("\(prefix) a link to \(folder.path)/gone,") == true, "\(given)")
+        }
         let made = try PreviewCommand.cacheFolder(folder.appendingPathComponent("new/cache").path)
         #expect(try FileManager.default.contentsOfDirectory(atPath: made.path).isEmpty)
         // A folder this user may not write (not testable as root, who may write anywhere).

@@ -55,7 +55,7 @@ public final class MetadataProvider: Sendable {
 
     public let configuration: Configuration
     let cache: (any MetadataCache)?
-    /// The policy's part of every cache key (``FetchPolicy/cacheScope``), worked out once.
+    /// The configuration's part of every cache key (``Configuration/cacheScope``), worked out once.
     let cacheScope: String
     let fetcher: HTTPFetcher
     let flights = SingleFlight<PreviewReport>()
@@ -77,7 +77,7 @@ public final class MetadataProvider: Sendable {
     ) async throws {
         self.configuration = configuration
         self.cache = cache
-        self.cacheScope = configuration.policy.cacheScope
+        self.cacheScope = configuration.cacheScope
         self.logger = logger
         self.fetcher = try await HTTPFetcher.start(
             policy: configuration.policy,
@@ -189,7 +189,7 @@ public final class MetadataProvider: Sendable {
     }
 
     /// The cache key of a URL: the URL itself (fragment removed), whether subresources were read, and
-    /// what of the policy differs from the default (``FetchPolicy/cacheScope``), `[default]` when nothing does.
+    /// what of the configuration differs from the default (``Configuration/cacheScope``), `[default]` when nothing does.
     /// (Every key carries its scope: entries written before scopes existed, under whatever policy,
     /// are never read.)
     static func cacheKey(for url: URL, includeSubresources: Bool, scope: String = "") -> String {
