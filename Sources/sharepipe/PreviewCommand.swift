@@ -91,7 +91,8 @@ struct PreviewCommand: AsyncParsableCommand {
                 throw CLIError("Cannot make the cache folder \(path): \(ancestor.path) is a file.")
             }
             throw CLIError(
-                "Cannot make the cache folder \(path): this user may not write in \(ancestor.path). Give another --cache."
+                "Cannot make the cache folder \(path): this user may not write in \(ancestor.path). "
+                    + "Give another --cache."
             )
         }
         let probe = folder.appendingPathComponent(".sharepipe-write-check-\(UUID().uuidString)")

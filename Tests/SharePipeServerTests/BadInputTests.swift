@@ -98,7 +98,7 @@ struct BadInputTests {
     @Test("A body with malformed chunks, or cut short by a client that hangs up, is 400 malformed-body, not a 500")
     func brokenBodies() async throws {
         try await ServerFixture.run { fixture, client in
-            let port = try #require(client.port)
+            let port = client.port
             let head = "Host: x\r\nAuthorization: Bearer \(fixture.shareToken)\r\nContent-Type: application/json\r\n"
             let requests = [
                 (
@@ -131,7 +131,7 @@ struct BadInputTests {
     @Test("A request the HTTP parser refuses gets a problem too: 400 malformed-request, 431 for a huge head")
     func requestsTheParserRefuses() async throws {
         try await ServerFixture.run { _, client in
-            let port = try #require(client.port)
+            let port = client.port
             let requests = [
                 (
                     "a space in a header name", "GET /health HTTP/1.1\r\nHost: x\r\nBad Header: 1\r\n\r\n", 400,
@@ -178,7 +178,7 @@ struct BadInputTests {
     @Test("A body whose end cannot be found (Transfer-Encoding not ending in chunked) is refused, not run")
     func transferCodingsThatHideTheBodysEnd() async throws {
         try await ServerFixture.run { fixture, client in
-            let port = try #require(client.port)
+            let port = client.port
             let other = try await fixture.context.database.createDevice(userID: fixture.user.id, name: "tablet")
             for coding in ["gzip", "identity", "chunked, gzip"] {
                 let answer = try await RawHTTPExchange.send(
@@ -199,7 +199,7 @@ struct BadInputTests {
     @Test("CONNECT is 405 with Allow and the connection ends: the server is no proxy")
     func connectIsRefused() async throws {
         try await ServerFixture.run { _, client in
-            let port = try #require(client.port)
+            let port = client.port
             let answer = try await RawHTTPExchange.send(
                 "CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n",
                 port: port,
@@ -218,7 +218,7 @@ struct BadInputTests {
     )
     func earlyAnswersEndTheConnection() async throws {
         try await ServerFixture.run { fixture, client in
-            let port = try #require(client.port)
+            let port = client.port
             // The body never comes: without the early end the connection would wait for it.
             let unknown = try await RawHTTPExchange.send(
                 "POST /nope HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n",
@@ -246,7 +246,7 @@ struct BadInputTests {
     @Test("Connection: close is obeyed in any case and among other options; requests after it are not served")
     func connectionCloseInAnyCase() async throws {
         try await ServerFixture.run { _, client in
-            let port = try #require(client.port)
+            let port = client.port
             for value in ["Close", "TE, close", "keep-alive, CLOSE"] {
                 // Without the close, the connection would stay open past the 10 s the exchange waits.
                 let answer = try await RawHTTPExchange.send(
@@ -273,7 +273,7 @@ struct BadInputTests {
     )
     func hostIsRequiredOnce(name: String, request: String, reason: String) async throws {
         try await ServerFixture.run { _, client in
-            let port = try #require(client.port)
+            let port = client.port
             // A good request first, on the same connection: it is answered, then the refusal.
             let answer = try await RawHTTPExchange.send(
                 "GET /health HTTP/1.1\r\nHost: x\r\n\r\n" + request,
@@ -302,7 +302,7 @@ struct BadInputTests {
     @Test("An HTTP/1.0 request is answered as HTTP/1.0 and the connection closes after it, keep-alive or not")
     func http10ClosesTheConnection() async throws {
         try await ServerFixture.run { _, client in
-            let port = try #require(client.port)
+            let port = client.port
             for connection in ["", "Connection: keep-alive\r\n"] {
                 // Without the close, the connection would stay open for the idle timeout, past the 10 s waited.
                 let answer = try await RawHTTPExchange.send(
@@ -331,7 +331,7 @@ struct BadInputTests {
     @Test("A malformed chunk after a head a route answers without reading the body gets no second answer")
     func malformedBodyOfAnAnsweredRequest() async throws {
         try await ServerFixture.run { _, client in
-            let port = try #require(client.port)
+            let port = client.port
             let answer = try await RawHTTPExchange.send(
                 "GET /health HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nZZZ\r\n",
                 port: port,
@@ -346,7 +346,7 @@ struct BadInputTests {
     @Test("Expect: 100-continue is answered 100 Continue before the body is sent")
     func expectContinue() async throws {
         try await ServerFixture.run { _, client in
-            let port = try #require(client.port)
+            let port = client.port
             let head =
                 "POST /v1/devices HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                 + "Content-Length: 2\r\nExpect: 100-continue\r\n\r\n"
@@ -361,7 +361,7 @@ struct BadInputTests {
     @Test("A connection that never finishes its request's head is closed after the idle timeout")
     func idleConnections() async throws {
         try await ServerFixture.run(configure: { $0.connectionIdleTimeout = .seconds(1) }) { _, client in
-            let port = try #require(client.port)
+            let port = client.port
             // Far above the 1 s timeout on a slow machine, far below "never".
             let silent = try await RawHTTPExchange.send("", port: port, timeout: .seconds(30))
             let slowHead = try await RawHTTPExchange.send(

@@ -71,7 +71,7 @@ struct HighlightEventsTests {
     func liveChanges(database: TestDatabase) async throws {
         try await ServerFixture.run(on: database) { fixture, client in
             let world = try await ShelfWorld.make(fixture, client)
-            let port = try #require(client.port)
+            let port = client.port
             let stream = try await EventStream(port: port, token: fixture.appToken)
             #expect(stream.status == .ok && stream.contentType == "text/event-stream")
 
@@ -120,7 +120,7 @@ struct HighlightEventsTests {
             )
             do {
                 try await LiveClient.run(other.application(onServerRunning:)) { secondClient in
-                    let port = try #require(secondClient.port)
+                    let port = secondClient.port
                     let stream = try await EventStream(port: port, token: fixture.appToken)
                     // A notification sent before both servers listen is lost, by design of LISTEN.
                     try await Self.waitForListeners(2, on: fixture.context.database)
@@ -141,7 +141,7 @@ struct HighlightEventsTests {
         try await ServerFixture.run(on: database, configure: { $0.shelfEventRecheckInterval = .seconds(1) }) {
             fixture,
             client in
-            let port = try #require(client.port)
+            let port = client.port
             let database = fixture.context.database
             let tablet = try await database.createDevice(userID: fixture.user.id, name: "tablet")
             let stream = try await EventStream(port: port, token: tablet.appToken)
@@ -158,7 +158,7 @@ struct HighlightEventsTests {
         try await ServerFixture.run(on: database, configure: { $0.shelfEventRecheckInterval = .seconds(1) }) {
             fixture,
             client in
-            let port = try #require(client.port)
+            let port = client.port
             let stream = try await EventStream(port: port, token: fixture.appToken)
             let link = UUID()
             try await Self.writeEventWithoutNotification(added: link, for: fixture)
@@ -174,7 +174,7 @@ struct HighlightEventsTests {
     func resumeAfterUnknownID(database: TestDatabase) async throws {
         try await ServerFixture.run(on: database) { fixture, client in
             let world = try await ShelfWorld.make(fixture, client)
-            let port = try #require(client.port)
+            let port = client.port
             var links: [String] = []
             for url in ["https://example.com/one", "https://example.com/two", "https://example.com/three"] {
                 links.append(try await world.share("bob", url, to: ["@ada"]))

@@ -91,6 +91,8 @@ struct PreviewJobFailureTests {
         #expect(early.reason == "Internal error.")
         #expect(early.hostAnswered == nil)
         #expect(early.fetchResult == nil)
+        #expect(early.isInternal)
         #expect(Self.failure(DatabaseDown(), attempts: 5).action == .fail)
+        #expect(!Self.failure(CancellationError()).isInternal && !Self.failure(Self.error(.dns)).isInternal)
     }
 }

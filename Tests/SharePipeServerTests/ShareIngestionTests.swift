@@ -141,7 +141,7 @@ struct ShareIngestionTests {
                 // Shared before under another key: the link exists, and the batched short path runs.
                 try await Self.post(body, key: "earlier-key", fixture: fixture, client: client)
             }
-            let url = "http://127.0.0.1:\(try #require(client.port))/v1/shares"
+            let url = "http://127.0.0.1:\(client.port)/v1/shares"
             let responses = try await Self.withPatientClient { http in
                 try await withThrowingTaskGroup(of: (HTTPResponse.Status, String?).self) { group in
                     for _ in 0..<100 {

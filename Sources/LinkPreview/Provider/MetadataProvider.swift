@@ -189,7 +189,8 @@ public final class MetadataProvider: Sendable {
     }
 
     /// The cache key of a URL: the URL itself (fragment removed), whether subresources were read, and
-    /// what of the configuration differs from the default (``Configuration/cacheScope``), `[default]` when nothing does.
+    /// what of the configuration differs from the default (``Configuration/cacheScope``), `[default]`
+    /// when nothing does.
     /// (Every key carries its scope: entries written before scopes existed, under whatever policy,
     /// are never read.)
     static func cacheKey(for url: URL, includeSubresources: Bool, scope: String = "") -> String {

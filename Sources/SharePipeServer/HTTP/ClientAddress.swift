@@ -35,11 +35,11 @@ enum ClientAddress {
         return nearest.description
     }
 
-    /// The key the per-address limits count `address` under: an IPv4 address itself, an IPv6 address
-    /// by its /64 (`2001:db8:1:2::/64`). A single IPv6 host is usually handed a whole /64 and may pick
+    /// The key the per-address limits count `address` under: an IPv4 address itself (also written
+    /// IPv4-mapped or behind the NAT64 prefix), an IPv6 address by its /64 (`2001:db8:1:2::/64`). A single IPv6 host is usually handed a whole /64 and may pick
     /// any address in it, so counting each /128 apart would give one client 2⁶⁴ allowances.
     static func limitKey(for address: String) -> String {
-        switch IPAddress(address).map(unmapped) {
+        switch IPAddress(address).map(unmapped).map(untranslated) {
         case .v6(let high, _): "\(IPAddress.v6(high: high, low: 0))/64"
         case .v4(let bits): IPAddress.v4(bits).description
         case nil: address
@@ -60,6 +60,15 @@ enum ClientAddress {
 
     private static func isTrusted(_ address: IPAddress, by networks: [IPNetwork]) -> Bool {
         networks.contains { $0.contains(address) }
+    }
+
+    /// `64:ff9b::a.b.c.d` (the well-known NAT64 prefix, RFC 6052) as `a.b.c.d`: behind a translator
+    /// every IPv4 client has such an address, and all of them share its /64.
+    private static func untranslated(_ address: IPAddress) -> IPAddress {
+        guard case .v6(let high, let low) = address, high == 0x0064_ff9b_0000_0000, low >> 32 == 0 else {
+            return address
+        }
+        return .v4(UInt32(truncatingIfNeeded: low))
     }
 
     /// `::ffff:a.b.c.d` as `a.b.c.d`, so an IPv4 proxy list matches a dual-stack listener's peers.

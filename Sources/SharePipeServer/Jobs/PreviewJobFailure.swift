@@ -11,8 +11,8 @@ import LinkPreview
 /// - A fetch failure counts: it is recorded against the host (unless the host answered), then
 ///   retried with backoff while it may pass and attempts remain, else the link fails with its message.
 /// - Anything else (the database, most likely) is retried the same way, as boundedly.
-struct PreviewJobFailure: Equatable {
-    enum Action: Equatable {
+struct PreviewJobFailure: Equatable, Sendable {
+    enum Action: Equatable, Sendable {
         /// Put back until then, the attempt not counted.
         case postpone(until: Date)
         /// Counted; tried again then.
@@ -29,6 +29,9 @@ struct PreviewJobFailure: Equatable {
     var hostAnswered: Bool?
     /// The fetcher's error code, for `sharepipe_preview_fetches_total`; nil when nothing was fetched.
     var fetchResult: String?
+    /// Whether the failure is not the fetcher's nor a cancellation (the database, most likely): worth
+    /// an error in the log.
+    var isInternal = false
 
     /// How long a cancelled job waits before it may run again.
     static let afterCancellation: TimeInterval = 5
@@ -49,6 +52,7 @@ struct PreviewJobFailure: Equatable {
                 self.init(action: .postpone(until: now.addingTimeInterval(Self.afterCancellation)), reason: "")
             } else {
                 self.init(action: attempts < maxAttempts ? .retry(at: retryAt) : .fail, reason: "Internal error.")
+                isInternal = true
             }
             return
         }

@@ -103,7 +103,7 @@ final class PreviewWorker: Service, Sendable {
                 breaker.withLock { $0.record(host: host, healthy: answered, now: .now) }
             }
             if let result = failure.fetchResult { metrics.recordFetch(source: "job", result: result) }
-            if !(error is LinkPreviewError) && !(error is CancellationError) {
+            if failure.isInternal {
                 logger.error("preview job failed", metadata: ["link.id": "\(job.linkID)", "error": "\(error)"])
             }
             switch failure.action {

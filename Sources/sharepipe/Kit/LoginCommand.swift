@@ -107,7 +107,8 @@ struct LoginCommand: AsyncParsableCommand {
         print("Signed in as @\(handle) (device \(result.deviceID)).")
         if waiting > 0 {
             print(
-                "\(waiting) saved share(s) wait: send them with sharepipe inbox drain --container \(ShellWord.quoted(container.path))"
+                "\(waiting) saved share(s) wait: send them with "
+                    + "sharepipe inbox drain --container \(ShellWord.quoted(container.path))"
             )
         }
     }

@@ -16,8 +16,8 @@ struct LiveClient: Sendable {
     static let timeout: Duration = .seconds(120)
 
     let client: TestClient
-    /// The port the server listens on.
-    let port: Int?
+    /// The port the server listens on (at 127.0.0.1).
+    let port: Int
 
     /// Sends one request and reads its whole answer.
     func execute(
@@ -34,38 +34,60 @@ struct LiveClient: Sendable {
     }
 
     /// Runs the application `makeApplication` makes (handing it the closure to call once the server
-    /// listens) for the time `body` takes, with a client connected to it.
+    /// listens) for the time `body` takes, with a client connected to it. A server that is not
+    /// listening after ``timeout`` fails the test rather than hang it.
     static func run<App: ApplicationProtocol, Value: Sendable>(
         _ makeApplication: (_ onServerRunning: @escaping @Sendable (any Channel) async -> Void) -> App,
         _ body: @Sendable (LiveClient) async throws -> Value
     ) async throws -> Value {
-        let (ports, listening) = AsyncStream.makeStream(of: Int.self)
+        let (ports, listening) = AsyncStream.makeStream(of: Int?.self)
         let application = makeApplication { channel in
-            listening.yield(channel.localAddress?.port ?? 0)
+            listening.yield(channel.localAddress?.port)
             listening.finish()
         }
+        let startUpLimit = Task {
+            try? await Task.sleep(for: timeout)
+            listening.finish()
+        }
+        defer { startUpLimit.cancel() }
         return try await withThrowingTaskGroup(of: Void.self) { group in
             let services = ServiceGroup(configuration: .init(services: [application], logger: application.logger))
             group.addTask {
                 defer { listening.finish() }
                 try await services.run()
             }
-            guard let port = await ports.first(where: { _ in true }) else {
-                try await group.next()  // the server stopped before it listened: its error
+            guard case .some(.some(let port)) = await ports.first(where: { _ in true }) else {
+                await services.triggerGracefulShutdown()
+                try await group.waitForAll()  // the server's own error, if it stopped with one
                 throw TestClient.Error.connectionNotOpen
             }
-            let client = TestClient(host: "localhost", port: port, configuration: .init(timeout: timeout))
+            let client = TestClient(host: "127.0.0.1", port: port, configuration: .init(timeout: timeout))
             client.connect()
-            let value: Value
+            // However the body ends, the client closes and the server stops; the body's error comes
+            // first, then the client's, then the server's.
+            let outcome: Result<Value, any Error>
             do {
-                value = try await body(LiveClient(client: client, port: port))
+                outcome = .success(try await body(LiveClient(client: client, port: port)))
             } catch {
-                try? await client.shutdown()
-                await services.triggerGracefulShutdown()
-                throw error
+                outcome = .failure(error)
             }
-            try await client.shutdown()
+            let closing: (any Error)?
+            do {
+                try await client.shutdown()
+                closing = nil
+            } catch {
+                closing = error
+            }
             await services.triggerGracefulShutdown()
+            let stopping: (any Error)?
+            do {
+                try await group.waitForAll()
+                stopping = nil
+            } catch {
+                stopping = error
+            }
+            let value = try outcome.get()
+            if let error = closing ?? stopping { throw error }
             return value
         }
     }

@@ -40,7 +40,8 @@ struct ServerFixture: Sendable {
         let (_, appToken, shareToken) = try await context.database.createDevice(userID: user.id, name: "phone")
         let fixture = ServerFixture(context: context, user: user, appToken: appToken, shareToken: shareToken)
         do {
-            try await LiveClient.run(context.application(onServerRunning:)) { client in try await body(fixture, client)
+            try await LiveClient.run(context.application(onServerRunning:)) { client in
+                try await body(fixture, client)
             }
         } catch {
             try? await context.close()
