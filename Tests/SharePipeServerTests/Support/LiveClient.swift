@@ -71,24 +71,22 @@ struct LiveClient: Sendable {
             } catch {
                 outcome = .failure(error)
             }
-            let closing: (any Error)?
-            do {
-                try await client.shutdown()
-                closing = nil
-            } catch {
-                closing = error
-            }
+            let closing = await Self.error { try await client.shutdown() }
             await services.triggerGracefulShutdown()
-            let stopping: (any Error)?
-            do {
-                try await group.waitForAll()
-                stopping = nil
-            } catch {
-                stopping = error
-            }
+            let stopping = await Self.error { try await group.waitForAll() }
             let value = try outcome.get()
             if let error = closing ?? stopping { throw error }
             return value
+        }
+    }
+
+    /// The error `operation` throws, or nil.
+    private static func error(_ operation: () async throws -> Void) async -> (any Error)? {
+        do {
+            try await operation()
+            return nil
+        } catch {
+            return error
         }
     }
 }
