@@ -33,10 +33,8 @@ struct BenchCommand: AsyncParsableCommand {
     var streamMegabytes: Int = 50
 
     func validate() throws {
-        guard (1...1000).contains(rounds) else { throw ValidationError("--rounds must be 1–1000 (got \(rounds)).") }
-        guard (1...10_000).contains(streamMegabytes) else {
-            throw ValidationError("--stream-megabytes must be 1–10000 (got \(streamMegabytes)).")
-        }
+        try OptionRange.check(rounds, in: 1...1000, option: "--rounds")
+        try OptionRange.check(streamMegabytes, in: 1...10_000, option: "--stream-megabytes")
     }
 
     func run() async throws {

@@ -83,14 +83,10 @@ struct FetchBenchCommand: AsyncParsableCommand {
 
     func validate() throws {
         _ = try Self.levels(concurrency)
-        guard (1...1_000_000).contains(requests) else {
-            throw ValidationError("--requests must be 1–1000000 (got \(requests)).")
-        }
-        guard (1...1000).contains(rounds) else { throw ValidationError("--rounds must be 1–1000 (got \(rounds)).") }
-        guard (0...100_000).contains(hosts) else { throw ValidationError("--hosts must be 0–100000 (got \(hosts)).") }
-        guard (1...Self.maxConcurrency).contains(memoryConcurrency) else {
-            throw ValidationError("--memory-concurrency must be 1–\(Self.maxConcurrency) (got \(memoryConcurrency)).")
-        }
+        try OptionRange.check(requests, in: 1...1_000_000, option: "--requests")
+        try OptionRange.check(rounds, in: 1...1000, option: "--rounds")
+        try OptionRange.check(hosts, in: 0...100_000, option: "--hosts")
+        try OptionRange.check(memoryConcurrency, in: 1...Self.maxConcurrency, option: "--memory-concurrency")
         guard (1024...(1 << 20)).contains(pageReadSize) else {
             throw ValidationError("--page-read-size must be 1024–1048576 bytes (got \(pageReadSize)).")
         }

@@ -39,10 +39,8 @@ struct InboxBenchCommand: AsyncParsableCommand {
     var folder: String = ".build/bench-inbox"
 
     func validate() throws {
-        guard (1...1_000_000).contains(items) else {
-            throw ValidationError("--items must be 1–1000000 (got \(items)).")
-        }
-        guard (1...1000).contains(rounds) else { throw ValidationError("--rounds must be 1–1000 (got \(rounds)).") }
+        try OptionRange.check(items, in: 1...1_000_000, option: "--items")
+        try OptionRange.check(rounds, in: 1...1000, option: "--rounds")
         if let only, only != "raw", only != "inbox" {
             throw ValidationError("--only must be raw or inbox (got \(only)).")
         }

@@ -31,7 +31,7 @@ struct ServeCommand: AsyncParsableCommand {
     /// naming where it came from.
     static func port(option: Int?, environment: [String: String]) throws -> Int {
         if let option {
-            guard (1...65535).contains(option) else { throw ValidationError("--port must be 1–65535 (got \(option)).") }
+            try OptionRange.check(option, in: 1...65535, option: "--port")
             return option
         }
         guard let text = environment["SHAREPIPE_PORT"] else { return 8080 }
@@ -137,9 +137,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("SHAREPIPE_SIGN_UP must be on or off (got “\(value)”).")
         }
         _ = try Self.port(option: port, environment: environment)
-        guard (1...64).contains(previewWorkers) else {
-            throw ValidationError("--preview-workers must be 1–64 (got \(previewWorkers)).")
-        }
+        try OptionRange.check(previewWorkers, in: 1...64, option: "--preview-workers")
         guard requestsPerSecondPerToken >= 0, requestsPerSecondPerAddress >= 0 else {
             throw ValidationError("Rate limits are requests per second: 0 (no limit) or more.")
         }

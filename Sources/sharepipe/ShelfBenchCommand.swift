@@ -48,6 +48,9 @@ struct ShelfBenchCommand: AsyncParsableCommand {
 
     var isPostgres: Bool { database.hasPrefix("postgres://") || database.hasPrefix("postgresql://") }
 
+    /// `--database` as a SQLite file path (a `sqlite:` prefix dropped).
+    var sqlitePath: String { database.hasPrefix("sqlite:") ? String(database.dropFirst("sqlite:".count)) : database }
+
     /// The table that marks a PostgreSQL schema as seeded by this benchmark.
     static let markerTable = "bench_shelf_seed"
 
@@ -60,23 +63,17 @@ struct ShelfBenchCommand: AsyncParsableCommand {
     }
 
     func validate() throws {
-        guard (1...1_000_000).contains(items) else {
-            throw ValidationError("--items must be 1–1000000 (got \(items)).")
-        }
+        try OptionRange.check(items, in: 1...1_000_000, option: "--items")
         guard (items...100_000_000).contains(messages) else {
             throw ValidationError("--messages must be from --items (\(items)) to 100000000 (got \(messages)).")
         }
-        guard (1...100_000).contains(conversations) else {
-            throw ValidationError("--conversations must be 1–100000 (got \(conversations)).")
-        }
+        try OptionRange.check(conversations, in: 1...100_000, option: "--conversations")
         guard (4...10_000_000).contains(users), users > conversations else {
             throw ValidationError(
                 "--users must be 4–10000000 and more than --conversations (\(conversations)) (got \(users))."
             )
         }
-        guard (1...1_000_000).contains(requests) else {
-            throw ValidationError("--requests must be 1–1000000 (got \(requests)).")
-        }
+        try OptionRange.check(requests, in: 1...1_000_000, option: "--requests")
         if isPostgres {
             guard Self.schema(in: database) != nil else {
                 throw ValidationError(
@@ -87,7 +84,7 @@ struct ShelfBenchCommand: AsyncParsableCommand {
             return
         }
         guard !reuse else { return }
-        let path = database.hasPrefix("sqlite:") ? String(database.dropFirst("sqlite:".count)) : database
+        let path = sqlitePath
         guard !path.isEmpty else { throw ValidationError("--database needs a file path or a PostgreSQL URL.") }
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return }
@@ -121,7 +118,7 @@ struct ShelfBenchCommand: AsyncParsableCommand {
         guard let handle = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? handle.close() }
         guard let header = try? handle.read(upToCount: 100), header.count == 100,
-            header.prefix(16) == Data("SQLite format 3\0".utf8)
+            header.prefix(16) == SQLiteFileCheck.header
         else { return false }
         let id = header[68..<72].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
         return id == applicationID
@@ -131,8 +128,7 @@ struct ShelfBenchCommand: AsyncParsableCommand {
         #if DEBUG
         print("warning: a debug build; figures are meaningless. Use scripts/bench-shelf.sh (release).")
         #endif
-        let path = database.hasPrefix("sqlite:") ? String(database.dropFirst("sqlite:".count)) : database
-        let location: Database.Location = isPostgres ? .postgres(database) : .sqliteFile(path)
+        let location: Database.Location = isPostgres ? .postgres(database) : .sqliteFile(sqlitePath)
         let logger = Logger(label: "bench-shelf", factory: { _ in SwiftLogNoOpLogHandler() })
         let db: Database
         let target: UUID

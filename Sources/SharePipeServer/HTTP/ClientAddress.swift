@@ -36,8 +36,9 @@ enum ClientAddress {
     }
 
     /// The key the per-address limits count `address` under: an IPv4 address itself (also written
-    /// IPv4-mapped or behind the NAT64 prefix), an IPv6 address by its /64 (`2001:db8:1:2::/64`). A single IPv6 host is usually handed a whole /64 and may pick
-    /// any address in it, so counting each /128 apart would give one client 2⁶⁴ allowances.
+    /// IPv4-mapped or behind the NAT64 prefix), an IPv6 address by its /64 (`2001:db8:1:2::/64`). A
+    /// single IPv6 host is usually handed a whole /64 and may pick any address in it, so counting each
+    /// /128 apart would give one client 2⁶⁴ allowances.
     static func limitKey(for address: String) -> String {
         switch IPAddress(address).map(unmapped).map(untranslated) {
         case .v6(let high, _): "\(IPAddress.v6(high: high, low: 0))/64"

@@ -47,18 +47,16 @@ struct PreviewJobFailure: Equatable, Sendable {
         backoff: (Int) -> TimeInterval
     ) {
         let retryAt = now.addingTimeInterval(backoff(attempts))
-        guard let error = error as? LinkPreviewError else {
-            if error is CancellationError {
-                self.init(action: .postpone(until: now.addingTimeInterval(Self.afterCancellation)), reason: "")
-            } else {
-                self.init(action: attempts < maxAttempts ? .retry(at: retryAt) : .fail, reason: "Internal error.")
-                isInternal = true
-            }
+        if error is CancellationError || (error as? LinkPreviewError)?.code == .cancelled {
+            self.init(action: .postpone(until: now.addingTimeInterval(Self.afterCancellation)), reason: "")
             return
         }
-        if error.code == .cancelled {
-            self.init(action: .postpone(until: now.addingTimeInterval(Self.afterCancellation)), reason: "")
-        } else if let remembered = error.rememberedUntil, Self.isTransient(error) {
+        guard let error = error as? LinkPreviewError else {
+            self.init(action: attempts < maxAttempts ? .retry(at: retryAt) : .fail, reason: "Internal error.")
+            isInternal = true
+            return
+        }
+        if let remembered = error.rememberedUntil, Self.isTransient(error) {
             self.init(action: .postpone(until: max(remembered, retryAt)), reason: error.message)
         } else {
             let retry = Self.isTransient(error) && attempts < maxAttempts

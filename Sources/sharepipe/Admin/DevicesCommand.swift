@@ -25,9 +25,7 @@ struct DevicesCommand: AsyncParsableCommand {
         @OptionGroup var database: DatabaseOption
 
         func validate() throws {
-            guard User.handle(from: handle) != nil else {
-                throw ValidationError("'\(handle)' is not a handle. \(User.handleRule)")
-            }
+            _ = try User.handle(argument: handle)
             _ = try Self.deviceName(from: name, option: "The device's name")
         }
 
@@ -42,7 +40,7 @@ struct DevicesCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let handle = User.handle(from: handle) ?? handle
+            let handle = try User.handle(argument: handle)
             let name = try Self.deviceName(from: name, option: "The device's name")
             let database = try await self.database.open(.existing, logger: .admin)
             guard let user = try await database.user(handle: handle) else {

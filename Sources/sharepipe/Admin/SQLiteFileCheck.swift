@@ -47,9 +47,12 @@ enum SQLiteFileCheck {
         }
         defer { try? handle.close() }
         let header = (try? handle.read(upToCount: 16)) ?? Data()
-        if !header.isEmpty, header != Data("SQLite format 3\0".utf8) { return notADatabase(path) }
+        if !header.isEmpty, header != Self.header { return notADatabase(path) }
         return nil
     }
+
+    /// The first 16 bytes of every SQLite database file.
+    static let header = Data("SQLite format 3\0".utf8)
 
     /// What to say about a file that is not a SQLite database.
     static func notADatabase(_ path: String) -> String {

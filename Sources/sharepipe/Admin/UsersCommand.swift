@@ -34,9 +34,7 @@ struct UsersCommand: AsyncParsableCommand {
         @OptionGroup var database: DatabaseOption
 
         func validate() throws {
-            guard User.handle(from: handle) != nil else {
-                throw ValidationError("'\(handle)' is not a handle. \(User.handleRule)")
-            }
+            _ = try User.handle(argument: handle)
             if let displayName { _ = try Self.displayName(from: displayName) }
             if let password, let problem = Passwords.problem(with: password) { throw ValidationError(problem) }
         }
@@ -54,11 +52,11 @@ struct UsersCommand: AsyncParsableCommand {
 
         /// `--password`, else SHAREPIPE_PASSWORD; an empty variable counts as unset.
         static func password(option: String?, environment: [String: String]) -> String? {
-            option ?? environment["SHAREPIPE_PASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
+            option ?? LoginCommand.password(fromEnvironment: environment)
         }
 
         func run() async throws {
-            let handle = User.handle(from: handle) ?? handle
+            let handle = try User.handle(argument: handle)
             let secret = Self.password(option: password, environment: ProcessInfo.processInfo.environment)
             if let secret, let problem = Passwords.problem(with: secret) {
                 throw CLIError("SHAREPIPE_PASSWORD: \(problem)")

@@ -50,10 +50,7 @@ struct LoginCommand: AsyncParsableCommand {
 
     /// The handle as the server keeps it (``User/handle(from:)``: lower-cased, without a leading `@`).
     static func handle(from text: String) throws -> String {
-        guard let handle = User.handle(from: text.trimmingCharacters(in: .whitespaces)) else {
-            throw ValidationError("'\(text)' is not a handle. \(User.handleRule)")
-        }
-        return handle
+        try User.handle(argument: text.trimmingCharacters(in: .whitespaces))
     }
 
     /// SHAREPIPE_PASSWORD, unless it is unset or empty (an empty password would only be refused).
