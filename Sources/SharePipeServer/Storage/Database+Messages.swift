@@ -18,9 +18,37 @@ extension Database {
         // someone removed from the group meanwhile (on another connection or server) kept what was
         // posted during the removal on their shelf. And the sender must still be one of them.
         try await lockMembers(of: conversationID, in: sql)
-        guard try await Self.isMember(senderID, of: conversationID, in: sql) else {
-            throw StorageError.notFound("You are no longer in this conversation.")
-        }
+        try await Self.requireMember(senderID, of: conversationID, in: sql)
+        let members = try await Self.otherMembers(of: conversationID, senderID: senderID, in: sql)
+        // In a fixed order, so two transactions fanning out to the same people take their event
+        // locks in the same order (no deadlock on PostgreSQL).
+        try await lockShelfEvents(of: members, in: sql)
+        return try await insertMessage(
+            conversationID: conversationID,
+            senderID: senderID,
+            linkID: linkID,
+            shareID: shareID,
+            note: note,
+            at: milliseconds,
+            to: members,
+            in: sql
+        )
+    }
+
+    /// Inserts the message and puts it on the shelf of each of `members` (the conversation's members
+    /// but the sender). The caller holds the conversation's members lock and every member's
+    /// shelf-event lock, and has checked that the sender is a member.
+    @discardableResult
+    func insertMessage(
+        conversationID: UUID,
+        senderID: UUID,
+        linkID: UUID,
+        shareID: UUID?,
+        note: String?,
+        at milliseconds: Int64,
+        to members: [UUID],
+        in sql: any SQLDatabase
+    ) async throws -> UUID {
         let id = UUID()
         try await sql.raw(
             """
@@ -29,10 +57,6 @@ extension Database {
                     \(bind: shareID?.uuidString), \(bind: linkID.uuidString), \(bind: note), \(bind: milliseconds))
             """
         ).run()
-        let members = try await Self.otherMembers(of: [conversationID], senderID: senderID, in: sql)
-        // In a fixed order, so two transactions fanning out to the same people take their event
-        // locks in the same order (no deadlock on PostgreSQL).
-        try await lockShelfEvents(of: members, in: sql)
         for member in members {
             try await sql.raw(
                 """
@@ -101,20 +125,22 @@ extension Database {
         ).first() != nil
     }
 
-    /// The members of `conversations` but `senderID`, each once, in the order their locks are taken.
-    static func otherMembers(of conversations: [UUID], senderID: UUID, in sql: any SQLDatabase) async throws -> [UUID] {
-        var members: Set<UUID> = []
-        for conversation in conversations {
-            let rows = try await sql.raw(
-                """
-                SELECT user_id FROM conversation_members
-                WHERE conversation_id = \(bind: conversation.uuidString) AND user_id <> \(bind: senderID.uuidString)
-                """
-            ).all()
-            for row in rows {
-                if let id = UUID(uuidString: try row.decode(column: "user_id", as: String.self)) { members.insert(id) }
-            }
+    /// The members of `conversation` but `senderID`, in the order their locks are taken.
+    static func otherMembers(of conversation: UUID, senderID: UUID, in sql: any SQLDatabase) async throws -> [UUID] {
+        let rows = try await sql.raw(
+            """
+            SELECT user_id FROM conversation_members
+            WHERE conversation_id = \(bind: conversation.uuidString) AND user_id <> \(bind: senderID.uuidString)
+            """
+        ).all()
+        return try rows.compactMap { UUID(uuidString: try $0.decode(column: "user_id", as: String.self)) }
+            .sorted { $0.uuidString < $1.uuidString }
+    }
+
+    /// Throws when `senderID` is no longer a member of `conversation` (removed meanwhile).
+    static func requireMember(_ senderID: UUID, of conversation: UUID, in sql: any SQLDatabase) async throws {
+        guard try await isMember(senderID, of: conversation, in: sql) else {
+            throw StorageError.notFound("You are no longer in this conversation.")
         }
-        return members.sorted { $0.uuidString < $1.uuidString }
     }
 }

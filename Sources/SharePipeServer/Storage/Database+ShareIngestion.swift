@@ -204,18 +204,25 @@ extension Database {
             // read here stay the members until the share commits. Their shelf-event locks are taken
             // here, all of them, in one order: fanning out one conversation at a time would take them
             // in the recipients' order, and two shares to overlapping people deadlock.
+            let sender = incoming.principal.user.id
+            var members: [UUID: [UUID]] = [:]
+            for conversation in conversations {
+                try await Self.requireMember(sender, of: conversation, in: sql)
+                members[conversation] = try await Self.otherMembers(of: conversation, senderID: sender, in: sql)
+            }
             try await self.lockShelfEvents(
-                of: try await Self.otherMembers(of: conversations, senderID: incoming.principal.user.id, in: sql),
+                of: Set(members.values.joined()).sorted { $0.uuidString < $1.uuidString },
                 in: sql
             )
             for conversation in conversations {
-                try await self.postMessage(
+                try await self.insertMessage(
                     conversationID: conversation,
-                    senderID: incoming.principal.user.id,
+                    senderID: sender,
                     linkID: link.id,
                     shareID: share.id,
                     note: incoming.note,
                     at: columns.createdAt,
+                    to: members[conversation] ?? [],
                     in: sql
                 )
             }
