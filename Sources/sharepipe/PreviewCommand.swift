@@ -46,7 +46,7 @@ struct PreviewCommand: AsyncParsableCommand {
     func validate() throws {
         guard !urls.isEmpty else { throw ValidationError("Give at least one link to preview.") }
         for url in urls where Self.parse(url) == nil {
-            throw ValidationError("'\(url)' is not an http or https link, e.g. https://example.com/page.")
+            throw ValidationError(Self.whyUnreadable(url))
         }
         guard timeout > 0 && timeout <= 600 else {
             throw ValidationError("--timeout must be more than 0 and at most 600 seconds (got \(timeout.formatted())).")
@@ -193,6 +193,17 @@ struct PreviewCommand: AsyncParsableCommand {
     static func exitStatus(for outcomes: [PreviewOutcome]) -> Int32? {
         for case .failure(_, let error) in outcomes { return Int32(error.category.rawValue) }
         return nil
+    }
+
+    /// Why ``parse(_:)`` gave nil, as a sentence for the command line.
+    static func whyUnreadable(_ text: String) -> String {
+        if let host = URL(string: text)?.host(percentEncoded: false)?.lowercased(),
+            IPv4Host.endsInNumber(Array(host.utf8)[...])
+        {
+            return "'\(text)' has host \(host), which ends in a number but is not an IPv4 address; "
+                + "browsers refuse it too. Check the link."
+        }
+        return "'\(text)' is not an http or https link, e.g. https://example.com/page."
     }
 
     /// The link as a browser's address bar reads it (``URLResolver/parseAbsolute(_:maxLength:)``: escapes

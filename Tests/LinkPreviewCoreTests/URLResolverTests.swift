@@ -129,6 +129,35 @@ struct URLResolverTests {
         #expect(URLResolver.resolveMedia("HTTPS://EXAMPLE.COM/A.PNG", against: page)?.scheme == "https")
     }
 
+    @Test(arguments: [
+        ("http://0x7f.1/a", "http://127.0.0.1/a"),
+        ("http://127.1:8080/a", "http://127.0.0.1:8080/a"),
+        ("https://2130706433/", "https://127.0.0.1/"),
+        ("http://0X5DB8D822/", "http://93.184.216.34/"),
+        ("http://0177.0.0.1./", "http://127.0.0.1/"),
+        ("http://%31%32%37.0.0.1/", "http://127.0.0.1/"),
+        ("//0x7f.1/a.png", "https://127.0.0.1/a.png"),
+        ("http://user@0x7f.1/", "http://user@127.0.0.1/"),
+        ("http://93.184.216.34/", "http://93.184.216.34/"),
+        ("http://1example.com/", "http://1example.com/"),
+        ("http://example.0a/", "http://example.0a/"),
+    ])
+    func writesHostsThatSpellAnIPv4AddressDottedLikeBrowsers(reference: String, expected: String) {
+        #expect(resolved(reference) == expected)
+        #expect(
+            URLResolver.parseAbsolute(reference.hasPrefix("//") ? "https:" + reference : reference)?
+                .absoluteString == expected
+        )
+    }
+
+    @Test(arguments: [
+        "http://1.2.3.4.5/", "http://256.0.0.1/", "http://example.123/", "http://example.0x/", "http://0x100000000/",
+    ])
+    func refusesHostsThatEndInANumberButSpellNoAddress(reference: String) {
+        #expect(resolved(reference) == nil)
+        #expect(URLResolver.parseAbsolute(reference) == nil)
+    }
+
     @Test func readsWebSchemesWithMissingOrExtraSlashesLikeBrowsers() {
         #expect(resolved("https:x.png") == "https://example.com/blog/2024/x.png")
         #expect(resolved("http:cdn.example.net/a.png") == "http://cdn.example.net/a.png")

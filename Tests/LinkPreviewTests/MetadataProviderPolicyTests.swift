@@ -239,7 +239,8 @@ struct MetadataProviderPolicyTests {
             resolver: StaticHostResolver(["selfsigned.example": [IPAddress("127.0.0.1")!]])
         )
         // Both used to be dropped: the client asked the proxy for the host as written, which had no pin.
-        for (path, other) in [("/dotted", "selfsigned.example."), ("/encoded", "%31%32%37.0.0.1")] {
+        // A percent-encoded address is now written dotted as soon as the page's reference is read.
+        for (path, other) in [("/dotted", "selfsigned.example."), ("/encoded", "127.0.0.1")] {
             let metadata = try await provider.metadata(
                 for: URL(string: "https://selfsigned.example:\(server.port)\(path)")!
             )

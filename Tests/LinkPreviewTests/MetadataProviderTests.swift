@@ -37,6 +37,26 @@ struct MetadataProviderTests {
         }
     }
 
+    @Test("An address spelled oddly is fetched and reported dotted, as a browser shows it")
+    func oddAddressSpellingsAreReportedDotted() async throws {
+        try await ProviderFixture.run(
+            { request in
+                let port = request.header("host")?.split(separator: ":").last ?? ""
+                return switch request.path {
+                case "/a": .redirect("http://0x7f.0.0.1:\(port)/b")
+                default: .html("<title>T</title><meta property=\"og:image\" content=\"//2130706433:\(port)/i.png\">")
+                }
+            },
+            configure: { $0.includeSubresources = false }
+        ) { server, provider in
+            let report = try await provider.preview(for: server.url("/a", host: "0x7f.1"))
+            #expect(report.metadata.originalURL == server.url("/a"))
+            #expect(report.redirects == [server.url("/b")])
+            #expect(report.metadata.url == server.url("/b"))
+            #expect(report.metadata.images.map(\.url) == [server.url("/i.png")])
+        }
+    }
+
     @Test("A Location with a space keeps its escapes: /ok with%20space is requested as /ok%20with%20space")
     func locationWithSpaces() async throws {
         try await ProviderFixture.run({ request in

@@ -35,6 +35,19 @@ struct PreviewCommandArgumentTests {
         }
     }
 
+    @Test("A host that ends in a number but spells no IPv4 address is refused as browsers refuse it")
+    func refusesHostsThatEndInANumberButSpellNoAddress() {
+        for (link, host) in [("http://1.2.3.4.5/", "1.2.3.4.5"), ("https://Example.123/a", "example.123")] {
+            #expect(
+                Self.refusal([link])
+                    == "'\(link)' has host \(host), which ends in a number but is not an IPv4 address; "
+                    + "browsers refuse it too. Check the link.",
+                "\(link)"
+            )
+        }
+        #expect(Self.refusal(["http://0x7f.1/"]) == nil)
+    }
+
     @Test("One bad link among good ones is named")
     func namesTheBadLink() {
         let message = Self.refusal(["https://example.com/", "file:///etc/passwd", "http://example.org/"])

@@ -1,3 +1,5 @@
+import LinkPreviewCore
+
 /// A URL host read the way browsers read it: an IP address, however it was spelled, or a normalised name.
 ///
 /// The point is to see every spelling of an address that some layer of a fetcher would connect to. The rules
@@ -49,8 +51,8 @@ public enum HostLiteral: Sendable, Hashable {
             decoded.allSatisfy({ $0 > 0x20 && $0 < 0x7F })
         else { return nil }
         let lowered = decoded.map(\.asciiLowercased)[...]
-        if HostLiteral.endsInNumber(lowered) {
-            guard let value = HostLiteral.parseIPv4(lowered) else { return nil }
+        if IPv4Host.endsInNumber(lowered) {
+            guard let value = IPv4Host.parse(lowered) else { return nil }
             self = .address(.v4(value))
             return
         }
@@ -78,65 +80,6 @@ public enum HostLiteral: Sendable, Hashable {
             index += 3
         }
         return output
-    }
-
-    /// WHATWG "ends in a number": the last label (ignoring one trailing dot) is all digits or a valid IPv4 number
-    /// (`0x…`).
-    static func endsInNumber(_ bytes: ArraySlice<UInt8>) -> Bool {
-        var rest = bytes
-        if rest.last == UInt8(ascii: ".") {
-            guard rest.count > 1 else { return false }
-            rest = rest.dropLast()
-        }
-        let last = rest.lastIndex(of: UInt8(ascii: ".")).map { rest[($0 + 1)...] } ?? rest
-        guard !last.isEmpty else { return false }
-        if last.allSatisfy(IPAddress.isDigit) { return true }
-        return ipv4Number(last) != nil
-    }
-
-    /// WHATWG IPv4 parser: 1–4 parts, each decimal, octal or hex; every part but the last at most 255, the last
-    /// filling the bytes left.
-    static func parseIPv4(_ bytes: ArraySlice<UInt8>) -> UInt32? {
-        var parts = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        if parts.last?.isEmpty == true, parts.count > 1 { parts.removeLast() }
-        guard (1...4).contains(parts.count) else { return nil }
-        var numbers: [UInt64] = []
-        for part in parts {
-            guard let number = ipv4Number(part) else { return nil }
-            numbers.append(number)
-        }
-        guard numbers.dropLast().allSatisfy({ $0 <= 255 }) else { return nil }
-        let lastLimit: UInt64 = 1 << (8 * UInt64(5 - numbers.count))
-        guard let last = numbers.last, last < lastLimit else { return nil }
-        var value = last
-        for (index, number) in numbers.dropLast().enumerated() {
-            value += number << (8 * UInt64(3 - index))
-        }
-        return UInt32(exactly: value)
-    }
-
-    /// One IPv4 part: `0x`/`0X` hex, leading-`0` octal, or decimal; empty after the prefix is 0 (`0x` is 0).
-    /// `nil` for an empty part or a digit outside the radix. A value past 32 bits is still a number (so
-    /// `0x100000000` ends in a number, as in WHATWG) and comes back as 2³², which no IPv4 part can be.
-    private static func ipv4Number(_ part: ArraySlice<UInt8>) -> UInt64? {
-        guard !part.isEmpty else { return nil }
-        var digits = part
-        var radix: UInt64 = 10
-        if digits.count >= 2, digits.first == UInt8(ascii: "0"),
-            digits[digits.startIndex + 1] | 0x20 == UInt8(ascii: "x")
-        {
-            digits = digits.dropFirst(2)
-            radix = 16
-        } else if digits.count >= 2, digits.first == UInt8(ascii: "0") {
-            digits = digits.dropFirst()
-            radix = 8
-        }
-        var value: UInt64 = 0
-        for byte in digits {
-            guard let digit = IPAddress.hexValue(byte), UInt64(digit) < radix else { return nil }
-            value = min(value * radix + UInt64(digit), 1 << 32)
-        }
-        return value
     }
 
     /// A DNS name: one trailing dot removed, labels of 1–63 of `a-z0-9-_`, 253 characters at most.

@@ -57,7 +57,8 @@ enum URLReference {
         var bodyStart = 0
         if let authority {
             output.append(contentsOf: bytes[..<authority.lowerBound])
-            output.append(contentsOf: lowercasedHost(bytes[authority]))
+            guard let canonical = canonicalAuthority(bytes[authority]) else { return nil }
+            output.append(contentsOf: canonical)
             bodyStart = authority.upperBound
         } else if scheme == nil, firstSegmentHasColon(bytes) {
             // RFC 3986 4.2: `a:b` would read as a scheme; a relative path needs `./` in front.
@@ -109,6 +110,9 @@ enum URLReference {
                 end += 1
             }
             for index in hostStart..<end where isUppercase(bytes[index]) { return false }
+            // A host that may spell an IPv4 address (`127.1`, `0x7f.1`, `%31…`) is rewritten dotted.
+            let host = bytes[hostStart..<hostEnd(bytes[hostStart..<end])]
+            if host.contains(percent) || IPv4Host.mayEndInNumber(host) { return false }
             bodyStart = end
         } else if schemeEnd == nil, firstSegmentHasColon(bytes) {
             return false
@@ -214,14 +218,53 @@ enum URLReference {
         return start..<end
     }
 
-    /// Lowercases the ASCII letters of the host (after any `userinfo@`); the rest is left to Foundation.
-    private static func lowercasedHost(_ authority: ArraySlice<UInt8>) -> [UInt8] {
+    /// The authority with its host lowercased (after any `userinfo@`), and a host that ends in a number
+    /// written as the dotted IPv4 address it spells (`0x7f.1` → `127.0.0.1`, `%31%32%37.1` too, as
+    /// browsers do); nil when such a host is no valid address (`1.2.3.4.5`, `256.0.0.1`), which browsers
+    /// refuse. The rest is left to Foundation.
+    private static func canonicalAuthority(_ authority: ArraySlice<UInt8>) -> [UInt8]? {
         var bytes = Array(authority)
-        let hostStart = (bytes.lastIndex(of: 0x40) ?? -1) + 1
-        for index in hostStart..<bytes.count where bytes[index] >= 0x41 && bytes[index] <= 0x5A {
+        let hostStart = (bytes.lastIndex(of: at) ?? -1) + 1
+        for index in hostStart..<bytes.count where isUppercase(bytes[index]) {
             bytes[index] += 0x20
         }
+        let hostEnd = hostEnd(bytes[hostStart...])
+        let host = bytes[hostStart..<hostEnd]
+        guard host.contains(percent) || IPv4Host.mayEndInNumber(host) else { return bytes }
+        guard let decoded = percentDecoded(host).map({ $0.map { isUppercase($0) ? $0 + 0x20 : $0 }[...] }),
+            IPv4Host.endsInNumber(decoded)
+        else { return bytes }
+        guard let address = IPv4Host.parse(decoded) else { return nil }
+        bytes.replaceSubrange(hostStart..<hostEnd, with: IPv4Host.dotted(address).utf8)
         return bytes
+    }
+
+    /// Where the host that starts `bytes` ends: after `]` for an IPv6 literal, else at the port's `:`.
+    private static func hostEnd<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Int where Bytes.Index == Int {
+        if bytes.first == openBracket {
+            return bytes.firstIndex(of: closeBracket).map { $0 + 1 } ?? bytes.endIndex
+        }
+        return bytes.firstIndex(of: colon) ?? bytes.endIndex
+    }
+
+    /// Percent-decodes a host, or nil for a malformed escape (left for Foundation to judge).
+    private static func percentDecoded(_ bytes: ArraySlice<UInt8>) -> [UInt8]? {
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            guard bytes[index] == percent else {
+                output.append(bytes[index])
+                index += 1
+                continue
+            }
+            guard index + 2 < bytes.endIndex, let high = hexValue(bytes[index + 1]),
+                let low = hexValue(bytes[index + 2])
+            else { return nil }
+            output.append(high << 4 | low)
+            index += 3
+        }
+        return output
     }
 
     private static func firstSegmentHasColon(_ bytes: some Sequence<UInt8>) -> Bool {
@@ -292,6 +335,12 @@ enum URLReference {
 
     private static func isHexDigit(_ byte: UInt8) -> Bool {
         isDigit(byte) || (byte >= 0x41 && byte <= 0x46) || (byte >= 0x61 && byte <= 0x66)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        if isDigit(byte) { return byte - 0x30 }
+        let lowered = byte | 0x20
+        return lowered >= 0x61 && lowered <= 0x66 ? lowered - 0x61 + 10 : nil
     }
 
     static let slash: UInt8 = 0x2F

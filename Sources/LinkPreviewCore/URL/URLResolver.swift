@@ -19,6 +19,9 @@ package import Foundation
 ///   `:@/?` is percent-encoded as UTF-8 (spaces, non-ASCII, `|`, `^`, `{`, `}`, `"`, `<`, `>`,
 ///   `` ` ``, `[`, `]`, controls, a second `#`); existing `%XX` escapes are kept and a `%` not
 ///   followed by two hex digits becomes `%25`.
+/// - A host that ends in a number is an IPv4 address, written dotted as browsers write it
+///   (`http://0x7f.1/` and `http://2130706433/` → `http://127.0.0.1/`, ``IPv4Host``); one that spells
+///   no address (`1.2.3.4.5`, `256.0.0.1`, `example.123`) gives nil, as it fails in browsers.
 /// - Hosts are never percent-encoded: a Unicode (IDN) host is handed to Foundation as written.
 ///   Current Foundation (swift-foundation on Linux, macOS 14 / iOS 17 and later) converts it to its
 ///   `xn--` form; where Foundation rejects a host, the reference resolves to nil.
