@@ -40,6 +40,36 @@ struct CredentialTests {
         #expect(account.marker.current() != nil)
     }
 
+    /// A full disk, or a crash between creating the marker and writing it, leaves an empty file; read
+    /// as "no marker", it used to make every sign-in fail with "File exists" until it was deleted by hand.
+    @Test("An empty marker left by a failed write is replaced, and signing in works")
+    func emptyMarkerIsReplaced() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = FileCredentialStore(file: folder.url.appendingPathComponent("credentials.json"))
+        let account = ShareAccount(store: store, container: folder.url)
+        #expect(FileManager.default.createFile(atPath: account.marker.file.path, contents: Data()))
+        #expect(try account.stateForApp() == .missing)
+        let marker = try #require(account.marker.current())
+        let credential = try Self.signIn(account)
+        #expect(credential.installMarker == marker)
+        #expect(try account.state() == .valid(credential))
+    }
+
+    @Test("Processes establishing the marker at once agree on one")
+    func concurrentEstablishAgrees() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let markers = try await withThrowingTaskGroup(of: String.self) { group in
+            for _ in 0..<8 {
+                group.addTask { try InstallMarker(container: folder.url).establish() }
+            }
+            return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+        }
+        #expect(markers.count == 1)
+        #expect(markers.first == InstallMarker(container: folder.url).current())
+    }
+
     @Test("A token bound to another user is not used by the app")
     func otherUserIsStale() throws {
         let folder = try TemporaryFolder()

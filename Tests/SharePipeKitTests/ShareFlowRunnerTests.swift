@@ -60,6 +60,25 @@ struct ShareFlowRunnerTests {
         #expect(try setup.inbox.pending().map(\.item.account) == [user])
     }
 
+    /// The runner reads the credential twice: once to stamp the share, once (after saving it, which may
+    /// take a while with attachments) to upload it. Another account signing in between must not get it.
+    @Test("A share saved under one account is not sent with the token of another who signed in meanwhile")
+    func accountSwitchedWhileSaving() async throws {
+        let setup = try Setup()
+        defer { setup.folder.remove() }
+        let ada = try #require(setup.account.userForNewShares())
+        let host = SignsInOnPersist(account: setup.account)
+        let uploader = ScriptedUploader([:])
+        let runner = ShareFlowRunner(inbox: setup.inbox, account: setup.account) { _ in uploader }
+        let result = await runner.share(.link("a"), host: host)
+        #expect(result.saved && result.upload == nil)
+        #expect(uploader.sent.withLock { $0 }.isEmpty)
+        let pending = try setup.inbox.pending()
+        #expect(pending.map(\.item.account) == [ada])
+        #expect(pending.first?.state.attempts == 0 && pending.first?.isClaimed == false)
+        #expect(host.recorded.log == ["persisted", "show: " + ShareFlow.Message.savedSignIn])
+    }
+
     @Test("A share whose text is over what a record may hold is refused before it is saved, not lost later")
     func oversizedRecordRefused() async throws {
         let setup = try Setup()
@@ -134,5 +153,20 @@ struct ShareFlowRunnerTests {
         await setup.runner().share(.link("a"), host: host)
         #expect(host.log == ["persisted", "open app", "show: " + ShareFlow.Message.savedSignIn])
         #expect(setup.inbox.count == 1)
+    }
+}
+
+/// A host during whose `persisted` another account signs in (the app, or `sharepipe login`).
+struct SignsInOnPersist: ShareFlowHost {
+    let account: ShareAccount
+    let recorded = RecordingHost()
+
+    func abilities() async -> HostAbilities { await recorded.abilities() }
+    func show(_ message: String) async { await recorded.show(message) }
+    func postNotification(_ message: String) async { await recorded.postNotification(message) }
+    func openApp() async -> Bool { await recorded.openApp() }
+    func persisted(_ item: ShareItem) async {
+        await recorded.persisted(item)
+        _ = try? CredentialTests.signIn(account)
     }
 }

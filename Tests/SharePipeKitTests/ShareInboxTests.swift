@@ -195,6 +195,22 @@ struct ShareInboxTests {
         #expect(folder.files(in: "attachments").count == 1)
     }
 
+    @Test("The byte limit counts the new share's own record: the inbox never holds more than it says")
+    func byteLimitCountsTheNewRecord() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let items = folder.url.appendingPathComponent("items")
+        let first = try ShareInbox(folder: folder.url).add(.link("a"))
+        let names = try FileManager.default.contentsOfDirectory(atPath: items.path)
+        let record = try #require(names.first { $0.hasSuffix(first.id.uuidString + ".json") })
+        let recordBytes = try #require(
+            try FileManager.default.attributesOfItem(atPath: items.appendingPathComponent(record).path)[.size] as? Int
+        )
+        let inbox = try ShareInbox(folder: folder.url, limits: ShareInboxLimits(maxTotalBytes: recordBytes * 3 / 2))
+        #expect { try inbox.add(.link("b")) } throws: { ($0 as? ShareInboxError)?.code == .full }
+        #expect(inbox.count == 1)
+    }
+
     @Test("A corrupted record is set aside, not crashed on, and the others still flow")
     func corruptedRecordQuarantined() throws {
         let folder = try TemporaryFolder()
@@ -367,13 +383,33 @@ struct ShareInboxTests {
         let item = try holder.add(.link("a"))
         _ = try #require(try holder.claimNext(lease: .seconds(60)))
         let watcher = try ShareInbox(folder: folder.url)
-        #expect(try watcher.nextAttemptDate() == nil)
+        let leaseEnd = try #require(try watcher.nextAttemptDate())
+        #expect(leaseEnd > Date().addingTimeInterval(50))
         var changes = watcher.changes(pollingEvery: .milliseconds(20)).makeAsyncIterator()
         _ = await changes.next()  // the initial element
         try await Task.sleep(for: .milliseconds(50))  // past the folder's time-stamp granularity
         try holder.release(item.id, retryAfter: .seconds(5))
         _ = await changes.next()
-        #expect(try watcher.nextAttemptDate() != nil)
+        let due = try #require(try watcher.nextAttemptDate())
+        #expect(due < leaseEnd && due <= Date().addingTimeInterval(5))
+    }
+
+    /// A holder that dies (a killed extension) or stalls writes nothing when its lease runs out, so no
+    /// change signal comes: the watcher must know when to look again, or the item waits for an
+    /// unrelated share.
+    @Test("An item another instance holds is due when its lease runs out", .timeLimit(.minutes(1)))
+    func heldItemIsDueAtLeaseEnd() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let holder = try ShareInbox(folder: folder.url)
+        let item = try holder.add(.link("a"))
+        let claim = try #require(try holder.claimNext(lease: .seconds(1)))
+        let watcher = try ShareInbox(folder: folder.url)
+        #expect(try watcher.claimNext(lease: .seconds(60)) == nil)
+        let due = try #require(try watcher.nextAttemptDate())
+        #expect(abs(due.timeIntervalSince(claim.leaseExpiresAt)) < 0.01)
+        try await Task.sleep(for: .seconds(max(0, due.timeIntervalSinceNow) + 0.05))
+        #expect(try watcher.claimNext(lease: .seconds(60))?.item.id == item.id)
     }
 
     /// Each of these was saved and then refused by the server for good: parked forever, with a

@@ -137,5 +137,15 @@ struct UploadOutcomeTests {
         #expect((fields["summary"] as? String)?.count == 1_000)
         // The sharer's own words are never cut: too long, the share is refused with the reason.
         #expect(ShareItem(url: link, note: String(repeating: "n", count: 2_001)).deliveryProblem != nil)
+        // Nor when the words beside the link leave no room: those are left out, or cut, instead.
+        for (ownLength, expected) in [(2_000, 2_000), (1_999, 1_999), (1_996, 2_000)] {
+            let own = String(repeating: "n", count: ownLength)
+            let full = ShareItem(url: link, text: "more words", note: own)
+            let sent = try #require(try JSONSerialization.jsonObject(with: full.submissionBody()) as? [String: Any])
+            let note = try #require(sent["note"] as? String)
+            #expect(note.hasPrefix(own) && note.count == expected, "\(ownLength)")
+            #expect(ownLength < 1_996 || note == own || note == own + "\n\nm…", "\(ownLength)")
+            #expect(full.deliveryProblem == nil, "\(ownLength)")
+        }
     }
 }

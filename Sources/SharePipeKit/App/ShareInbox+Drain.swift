@@ -22,6 +22,9 @@ public struct DrainReport: Sendable, Hashable {
 }
 
 extension ShareInbox {
+    /// Why an item shared under another account than the one signed in waits.
+    static let otherAccountHoldReason = "Shared while another account was signed in: it waits for that account."
+
     /// The app's side: uploads the waiting items, oldest first, each at most once in this pass, and
     /// removes each one only after the server acknowledged it. Call it on launch, on activation, on
     /// each element of ``changes(pollingEvery:)``, and at ``nextAttemptDate()``.
@@ -43,7 +46,7 @@ extension ShareInbox {
             seen.insert(item.id)
             if let owner = item.account, let signedIn = uploader.account, owner != signedIn {
                 try settle(item.id, waiting: lease) {
-                    try hold(item.id, reason: "Shared while another account was signed in: it waits for that account.")
+                    try hold(item.id, reason: Self.otherAccountHoldReason)
                 }
                 report.heldForOtherAccount.append(item)
                 continue

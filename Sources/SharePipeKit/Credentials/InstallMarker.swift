@@ -21,20 +21,23 @@ public struct InstallMarker: Sendable {
     }
 
     /// The current marker, writing a new random one first if there is none (the app, on launch).
+    ///
+    /// Written under a lock beside it (`install-marker.lock`), through a temporary file renamed into
+    /// place: two processes establishing at once agree on one marker, and an empty file left by a
+    /// write that failed (a full disk, a crash between creating and writing it) is replaced rather
+    /// than read as "no marker" forever, which would make signing in impossible.
     @discardableResult
     public func establish() throws -> String {
         if let marker = current() { return marker }
-        let marker = UUID().uuidString
-        try POSIXFile.makeFolder(file.deletingLastPathComponent().path)
-        do {
-            try POSIXFile.create(file.path, data: Data(marker.utf8), sync: true)
-        } catch {
-            // Another process may have written it first: use theirs.
-            guard let existing = current() else { throw error }
-            return existing
+        let folder = file.deletingLastPathComponent().path
+        try POSIXFile.makeFolder(folder)
+        return try FileLock.withLock(file.path + ".lock") {
+            if let marker = current() { return marker }
+            let marker = UUID().uuidString
+            try POSIXFile.replace(file.path, data: Data(marker.utf8), sync: true)
+            try POSIXFile.syncDirectory(folder)
+            return marker
         }
-        try POSIXFile.syncDirectory(file.deletingLastPathComponent().path)
-        return current() ?? marker
     }
 
     /// Removes the marker (sign-out).

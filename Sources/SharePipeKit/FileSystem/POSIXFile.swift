@@ -14,10 +14,16 @@ import Musl
 /// folder; the inbox needs "never overwrite" and "durable once the call returns", so it speaks POSIX.
 enum POSIXFile {
     /// Creates `path` (failing if it exists), writes `data`, and — when `sync` — fsyncs it before closing.
+    /// A file this call created is removed again if writing or syncing it fails (a full disk), so no
+    /// empty or partial file is left where a whole one is expected.
     static func create(_ path: String, data: Data, sync: Bool, mode: mode_t = 0o600) throws {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         guard fd >= 0 else { throw ShareInboxError.io("create", path: path, errno: errno) }
-        defer { close(fd) }
+        var written = false
+        defer {
+            close(fd)
+            if !written { unlink(path) }
+        }
         try data.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
@@ -30,6 +36,7 @@ enum POSIXFile {
             }
         }
         if sync, fsync(fd) != 0 { throw ShareInboxError.io("fsync", path: path, errno: errno) }
+        written = true
     }
 
     /// Writes `data` into `path` in place (created or truncated), unsynced: only for small files that

@@ -39,7 +39,9 @@ public struct ShareFlowRunner: Sendable {
     /// Persists `item` first, then sends it or keeps it, telling the user through `host`.
     /// - Parameters:
     ///   - item: The new share. Without an ``ShareItem/account`` it is saved under the signed-in user
-    ///     (``ShareAccount/userForNewShares()``), so it is never sent under another.
+    ///     (``ShareAccount/userForNewShares()``), so it is never sent under another: if another account
+    ///     signs in while it is being saved, it is held for its own (as a drain holds it) and the user
+    ///     is told to sign in.
     ///   - attachments: Its files.
     ///   - upload: Whether to try uploading at all (false leaves it to the app); default true.
     ///   - host: Shows, notifies, opens the app.
@@ -77,6 +79,12 @@ public struct ShareFlowRunner: Sendable {
             uploadedWith = stored
             guard let claim = try? inbox.claim(item.id, lease: .seconds(60)) else {
                 await host.show(ShareFlow.Message.savedWillSend)  // the app took it meanwhile
+                return Result(saved: true, upload: nil)
+            }
+            if let owner = claim.item.account, owner != stored.userID {
+                // Another account signed in while the share was being saved: never sent under it.
+                _ = try? inbox.hold(item.id, reason: ShareInbox.otherAccountHoldReason)
+                await host.show(ShareFlow.Message.savedSignIn)
                 return Result(saved: true, upload: nil)
             }
             situation.upload = await makeUploader(stored).upload(claim.item)

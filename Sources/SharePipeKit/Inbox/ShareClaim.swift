@@ -17,6 +17,9 @@ public struct PendingShare: Sendable, Hashable {
     public var item: ShareItem
     /// Its delivery state (attempts, backoff, a rejection).
     public var state: DeliveryState
+    /// When the lease a process holds on it runs out; nil when no lease holds right now.
+    public var leaseExpiresAt: Date?
+
     /// Whether a process holds a lease on it right now.
-    public var isClaimed: Bool
+    public var isClaimed: Bool { leaseExpiresAt != nil }
 }

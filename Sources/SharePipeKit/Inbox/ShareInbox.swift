@@ -136,7 +136,7 @@ public final class ShareInbox: Sendable {
             try writer.write(record, sync: true, path: temporary, isEmpty: created)
             let name = layout.recordName(for: stored)
             try FileLock.withLock(layout.lock) {
-                let names = try checkRoom(for: stored)
+                let names = try checkRoom(for: stored, recordBytes: record.count)
                 guard !names.contains(where: { $0.hasSuffix(item.id.uuidString + ".json") }),
                     try POSIXFile.linkWithoutReplacing(temporary, layout.record(name))
                 else {
@@ -160,23 +160,28 @@ public final class ShareInbox: Sendable {
         var result: [PendingShare] = []
         for name in layout.recordNames() {
             guard let id = InboxLayout.id(inRecordName: name), let item = try readRecord(name) else { continue }
-            let lease = try readLease(id)
-            result.append(
-                PendingShare(item: item, state: try readState(id), isClaimed: lease?.holds(at: now) ?? false)
-            )
+            let lease = try readLease(id).flatMap { $0.holds(at: now) ? $0.expiresAt : nil }
+            result.append(PendingShare(item: item, state: try readState(id), leaseExpiresAt: lease))
         }
         return result
     }
 
-    /// When the next waiting item's backoff ends, if one is backing off: the app drains again then
-    /// (as well as on the change signal), or a transient failure would wait for the next share.
-    /// Items refused by the server, or being sent, are not counted.
+    /// When the next waiting item can be tried again, if that is later than now: the end of its
+    /// backoff, or of the lease another process holds on it (whichever comes last). The app drains
+    /// again then, as well as on the change signal: else a transient failure would wait for the next
+    /// share, and so would an item whose sender died holding it (a killed share extension or
+    /// `sharepipe share`), since a lease running out posts no signal. Items refused by the server are
+    /// not counted.
     public func nextAttemptDate() throws -> Date? {
         let now = Date()
         let longestWait = retryPolicy.maxDelay
         return try pending().lazy
-            .filter { $0.state.rejection == nil && !$0.isClaimed }
-            .compactMap { $0.state.dueDate(at: now, longestWait: longestWait) }
+            .filter { $0.state.rejection == nil }
+            .compactMap { share -> Date? in
+                let due = share.state.dueDate(at: now, longestWait: longestWait)
+                guard let leaseEnd = share.leaseExpiresAt else { return due }
+                return max(leaseEnd, due ?? leaseEnd)
+            }
             .filter { $0 > now }
             .min()
     }
@@ -194,9 +199,9 @@ public final class ShareInbox: Sendable {
         }
     }
 
-    /// Throws `full` when one more item would go past a limit (called under the inbox lock); returns
-    /// the records' names.
-    private func checkRoom(for item: ShareItem) throws -> [String] {
+    /// Throws `full` when one more item (its record of `recordBytes` and its attachments) would go past
+    /// a limit (called under the inbox lock); returns the records' names.
+    private func checkRoom(for item: ShareItem, recordBytes: Int) throws -> [String] {
         let names = layout.recordNames()
         guard names.count < limits.maxItems else {
             throw ShareInboxError(
@@ -205,7 +210,7 @@ public final class ShareInbox: Sendable {
                     + "SharePipe to send them, then share again."
             )
         }
-        var bytes = item.attachments.reduce(0) { $0 + $1.byteCount }
+        var bytes = recordBytes + item.attachments.reduce(0) { $0 + $1.byteCount }
         for name in names { bytes += POSIXFile.size(layout.record(name)) }
         // A folder's link count is 2 + its subfolders on ext4 and APFS: 2 means no item has attachments.
         for folder in POSIXFile.linkCount(layout.attachments) == 2 ? [] : POSIXFile.list(layout.attachments)

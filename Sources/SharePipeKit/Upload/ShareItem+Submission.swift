@@ -19,18 +19,16 @@ extension ShareItem {
         let limits = ShareLimits.default
         var body: [String: Any] = [:]
         if let url { body["url"] = url.absoluteString }
-        var noteParts = [note].compactMap(Self.nonBlank)
+        var wordsBeside: String?
         if let text = Self.nonBlank(text) {
             if let url {
-                if text != url.absoluteString { noteParts.append(text) }
+                if text != url.absoluteString { wordsBeside = text }
             } else {
                 body["text"] = text
             }
         }
-        if !noteParts.isEmpty {
-            let merged = noteParts.joined(separator: "\n\n")
-            let ownFits = (Self.nonBlank(note)?.count ?? 0) <= limits.maxNoteLength
-            body["note"] = ownFits ? Self.fitted(merged, to: limits.maxNoteLength) : merged
+        if let note = Self.note(own: Self.nonBlank(note), wordsBeside: wordsBeside, limit: limits.maxNoteLength) {
+            body["note"] = note
         }
         if !recipients.isEmpty { body["recipients"] = recipients }
         if let provided {
@@ -49,6 +47,17 @@ extension ShareItem {
             if !fields.isEmpty { body["provided"] = fields }
         }
         return try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys, .withoutEscapingSlashes])
+    }
+
+    /// The note sent: the sharer's own note whole (too long, the server refuses it with the reason,
+    /// see ``deliveryProblem``), then the words beside a link, cut to the room left after a blank line,
+    /// or left out when not even two characters of them fit.
+    private static func note(own: String?, wordsBeside: String?, limit: Int) -> String? {
+        guard let wordsBeside else { return own }
+        guard let own else { return fitted(wordsBeside, to: limit) }
+        let separator = "\n\n"
+        let room = limit - own.count - separator.count
+        return room >= 2 ? own + separator + fitted(wordsBeside, to: room) : own
     }
 
     /// `text` cut to at most `limit` characters, ending in "…" when it was cut.
