@@ -298,6 +298,8 @@ extension BadInput {
         BadInput(.post, "/oembed", .none, 405, "method-not-allowed"),
         BadInput(.get, "/oembed", .none, 404, "not-found"),
         BadInput(.get, "/oembed?url=http%3A%2F%2Fx%2Fs%2Fnope", .none, 404, "not-found"),
+        // A NUL decoded from the page URL's own escape: PostgreSQL refused it as text (a 500).
+        BadInput(.get, "/oembed?url=http%3A%2F%2Fx%2Fs%2F%2500", .none, 404, "not-found"),
         BadInput(.put, "/v1/shares", .adaApp, body: .json(validShare), 405, "method-not-allowed"),
         BadInput(.delete, "/v1/shares/{bobShare}", .adaApp, 405, "method-not-allowed"),
         BadInput(.get, "/v1/nothing-here", .adaApp, 404, "not-found"),

@@ -2,9 +2,12 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import LinkPreviewCore
 import LinkPreviewTesting
-import SharePipeServer
+import SQLKit
 import Testing
+
+@testable import SharePipeServer
 
 @Suite("Background previews")
 struct PreviewJobTests {
@@ -58,6 +61,95 @@ struct PreviewJobTests {
             let failed = try await Self.settledLink(missingID, client: client, token: fixture.appToken)
             #expect(failed["status"] as? String == "failed")
             #expect((failed["failure"] as? String)?.contains("does not exist") == true)
+        }
+        try await site.shutdown()
+    }
+
+    /// A redirector's link took every later share of the page it led to, shown and opened as the
+    /// redirector, which its owner can point anywhere.
+    @Test(
+        "A preview's final or canonical URL on another site is no alias; on the link's own site it is",
+        arguments: TestDatabase.all
+    )
+    func aliasesStayOnTheLinksSite(database: TestDatabase) async throws {
+        try await ServerFixture.run(on: database) { fixture, client in
+            let world = try await ShelfWorld.make(fixture, client)
+            let storage = fixture.context.database
+            let redirector = try #require(
+                UUID(uuidString: try await world.share("ada", "https://evil.example/r", to: []))
+            )
+            var metadata = LinkMetadata(url: URL(string: "https://bank.example/statement")!)
+            metadata.canonicalURL = URL(string: "https://bank.example/statement-canonical")
+            let job = PreviewJob(
+                id: UUID(),
+                linkID: redirector,
+                url: URL(string: "https://evil.example/r")!,
+                attempts: 1
+            )
+            try await storage.completePreviewJob(job, metadata: metadata, expires: nil)
+            for other in ["https://bank.example/statement", "https://bank.example/statement-canonical"] {
+                let shared = try await world.share("ada", other, to: [])
+                #expect(shared != redirector.uuidString, "\(other)")
+            }
+
+            let moved = try #require(UUID(uuidString: try await world.share("ada", "http://example.org/old", to: [])))
+            let sameSite = PreviewJob(
+                id: UUID(),
+                linkID: moved,
+                url: URL(string: "http://example.org/old")!,
+                attempts: 1
+            )
+            try await storage.completePreviewJob(
+                sameSite,
+                metadata: LinkMetadata(url: URL(string: "https://www.example.org/new")!),
+                expires: nil
+            )
+            #expect(try await world.share("ada", "https://www.example.org/new", to: []) == moved.uuidString)
+        }
+    }
+
+    /// A job's lease running out counted an attempt but never ended the job: a page whose preview
+    /// kills the worker was fetched again after every restart, for ever.
+    @Test(
+        "A job whose runs never ended is given up after the attempts allowed, without fetching again",
+        arguments: TestDatabase.all
+    )
+    func jobThatNeverEndsIsAbandoned(database: TestDatabase) async throws {
+        let site = try await LoopbackHTTPServer.start { _ in .html(Self.page) }
+        try await ServerFixture.run(on: database, allowLoopbackPort: site.port) { fixture, client in
+            let storage = fixture.context.database
+            let link = UUID()
+            let url = site.url("/crashes")
+            let past = Int64(Date().timeIntervalSince1970 * 1000) - 60_000
+            let attempts = fixture.context.configuration.maxPreviewAttempts
+            try await storage.transaction { sql in
+                try await sql.raw(
+                    """
+                    INSERT INTO links (id, url, status, created_at)
+                    VALUES (\(bind: link.uuidString), \(bind: url.absoluteString), 'pending', \(bind: past))
+                    """
+                ).run()
+                try await sql.raw(
+                    """
+                    INSERT INTO jobs (id, link_id, state, attempts, run_after, lease_until, created_at)
+                    VALUES (\(bind: UUID().uuidString), \(bind: link.uuidString), 'running', \(bind: attempts),
+                            \(bind: past), \(bind: past), \(bind: past))
+                    """
+                ).run()
+            }
+            var status: String?
+            for _ in 0..<300 {
+                status = try await storage.run { sql in
+                    try await sql.raw("SELECT status FROM links WHERE id = \(bind: link.uuidString)").first()?
+                        .decode(column: "status", as: String.self)
+                }
+                if status != "pending" { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(status == "failed")
+            #expect(site.requestCount("/crashes") == 0)
+            let jobs = try await storage.jobCounts()
+            #expect(jobs.queued == 0 && jobs.running == 0)
         }
         try await site.shutdown()
     }

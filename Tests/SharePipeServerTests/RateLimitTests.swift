@@ -95,4 +95,26 @@ struct RateLimitTests {
         #expect(limiter.take("t", now: start + .milliseconds(1_100)) == nil, "refilled after a second")
         #expect(limiter.take("t", now: start + .milliseconds(1_100)) != nil)
     }
+
+    /// The sweep read the tokens a bucket had when last used, without refilling them: a key last used
+    /// in a burst was kept for ever, and once the table stayed past 10,000 keys every request
+    /// filtered it whole under the lock.
+    @Test("Keys idle long enough to refill are forgotten, however they were last used")
+    func idleKeysAreForgotten() {
+        let limiter = RateLimiter(capacity: 4, perSecond: 1)
+        let start = ContinuousClock.now
+        for index in 0...RateLimiter.sweepThreshold {
+            #expect(limiter.take("k\(index)", now: start) == nil)
+            #expect(limiter.take("k\(index)", now: start) == nil)
+        }
+        #expect(limiter.count == RateLimiter.sweepThreshold + 1)
+        #expect(limiter.take("busy", now: start + .seconds(3600)) == nil)
+        #expect(limiter.take("busy", now: start + .seconds(3600)) == nil)
+        #expect(limiter.count == 1, "only the key in use is left")
+        // Keys still refilling are kept: their limit must hold.
+        for index in 0...RateLimiter.sweepThreshold {
+            #expect(limiter.take("k\(index)", now: start + .seconds(3601)) == nil)
+        }
+        #expect(limiter.count > RateLimiter.sweepThreshold)
+    }
 }

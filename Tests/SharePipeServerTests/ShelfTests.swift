@@ -167,6 +167,27 @@ struct ShelfTests {
         }
     }
 
+    /// A reply has no share behind it: made the latest source, it took the provided title off the
+    /// other members' cards (a link behind a wall then showed its host alone).
+    @Test("A reply keeps the latest share's provided metadata on the other members' cards", arguments: TestDatabase.all)
+    func replyKeepsProvidedMetadata(database: TestDatabase) async throws {
+        try await ServerFixture.run(on: database) { fixture, client in
+            let world = try await ShelfWorld.make(fixture, client)
+            let created = try await world.request(
+                "ada",
+                .post,
+                "/v1/shares",
+                #"{"url": "\#(Self.url("plan"))", "recipients": ["@bob", "@cat"], "provided": {"title": "Q3 plan"}}"#
+            )
+            #expect(created.status == .created)
+            let link = try #require((try ServerFixture.json(created)["link"] as? [String: Any])?["id"] as? String)
+            let reply = try await world.request("bob", .post, "/v1/highlights/\(link)/reply", #"{"note": "+1"}"#)
+            #expect(reply.status == .created)
+            let item = try await world.shelf("cat").items.first { $0["linkID"] as? String == link }
+            #expect((item?["card"] as? [String: Any])?["title"] as? String == "Q3 plan")
+        }
+    }
+
     @Test("Recipients that cannot be used are refused and nothing is recorded", arguments: TestDatabase.all)
     func badRecipients(database: TestDatabase) async throws {
         try await ServerFixture.run(on: database) { fixture, client in

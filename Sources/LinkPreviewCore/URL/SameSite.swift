@@ -5,12 +5,12 @@
 /// approximated by its last two labels, or its last three when the second-to-last is a short
 /// second-level label under a two-letter country code (`bbc.co.uk`, `abc.net.au`). This errs towards
 /// "different site" for hosts on shared suffixes it does not know, which only costs a canonical URL.
-enum SameSite {
+package enum SameSite {
     /// The registrable part of `host`, lowercased, or nil for an IP address or a single label.
     ///
     /// One pass over the bytes, remembering where the last three labels are; empty labels (a
     /// trailing dot, `a..b`) do not count.
-    static func siteKey(_ host: String) -> String? {
+    package static func siteKey(_ host: String) -> String? {
         // Non-ASCII letters lowercase as Unicode says; ASCII ones as the bytes are copied.
         var host = host.utf8.contains { $0 >= 0x80 } ? host.lowercased() : host
         return host.withUTF8 { bytes -> String? in

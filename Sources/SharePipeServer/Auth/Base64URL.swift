@@ -10,6 +10,17 @@ enum Base64URL {
             .replacingOccurrences(of: "=", with: "")
     }
 
+    /// Whether `byte` is one of base64url's 64 characters (`A–Z a–z 0–9 - _`).
+    static func isAlphabetByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
+            true
+        default:
+            false
+        }
+    }
+
     /// The bytes of `text`, or nil when it is not base64url.
     static func decode(_ text: String) -> Data? {
         var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")

@@ -76,6 +76,16 @@ final class PreviewWorker: Service, Sendable {
     }
 
     func process(_ job: PreviewJob) async {
+        // Claimed more often than it may be tried, a job's earlier runs never ended: each took its
+        // worker down with it (a crash, the process killed for its memory) and was taken again when
+        // its lease ran out. Fetching it again would do the same, after every restart, for ever.
+        if job.attempts > configuration.maxPreviewAttempts {
+            let reason = "Making this preview stopped the server \(job.attempts - 1) times; it is not tried again."
+            logger.error("preview job abandoned", metadata: ["link.id": "\(job.linkID)", "fetch.url": "\(job.url)"])
+            try? await storage.failPreviewJob(job, reason: reason, retryAt: nil)
+            metrics.recordPreview("failed")
+            return
+        }
         let host = job.url.host()?.lowercased() ?? ""
         if case .wait(let until) = breaker.withLock({ $0.decide(host: host, now: .now) }) {
             let delay = ContinuousClock.now.duration(to: until)

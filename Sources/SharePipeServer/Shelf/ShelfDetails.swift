@@ -4,7 +4,7 @@ import SQLKit
 import SharePipeProtocol
 
 /// Everything a page of shelf items shows beyond `shelf_items` itself, in two queries whatever the
-/// page size: the sources (attributions) with their sharers, conversations, the sharers' provided
+/// page size (three when a reply is the latest source of an item on it): the sources (attributions) with their sharers, conversations, the sharers' provided
 /// metadata and the user's affinity to them; and the links with their previews.
 struct ShelfDetails: Sendable {
     struct Source: Sendable {
@@ -28,12 +28,13 @@ struct ShelfDetails: Sendable {
         guard !linkIDs.isEmpty else { return details }
         let user = userID.uuidString
         let decoder = JSONDecoder()
+        var latestShareFound: Set<String> = []
         // One query for everything per source: its sharer, its conversation's title, the user's
         // affinity to the sharer, and the provided metadata of the share behind its message.
         for row in try await sql.raw(
             """
             SELECT s.link_id, s.conversation_id, s.message_id, s.sender_id, s.shared_at, m.show_in_shelf,
-                   c.title AS conversation_title, a.opens AS affinity, sh.provided,
+                   c.title AS conversation_title, a.opens AS affinity, sh.id AS share_id, sh.provided,
                    u.id, u.handle, u.display_name, u.avatar_url, u.created_at
             FROM shelf_sources s
             JOIN conversation_members m ON m.conversation_id = s.conversation_id AND m.user_id = s.user_id
@@ -54,8 +55,11 @@ struct ShelfDetails: Sendable {
                 sharedAt: try row.decode(column: "shared_at", as: Int64.self),
                 visible: try row.decode(column: "show_in_shelf", as: Int.self) != 0
             )
-            // Rows come newest first: the first source of a link is its latest share.
-            if details.sources[link] == nil, try !row.decodeNil(column: "provided") {
+            // Rows come newest first: the first source of a link behind a share (not a reply, which
+            // has none) is its latest share, whose provided metadata the card shows.
+            if try !row.decodeNil(column: "share_id"), latestShareFound.insert(link).inserted,
+                try !row.decodeNil(column: "provided")
+            {
                 details.provided[link] = try decoder.decode(
                     ProvidedMetadata.self,
                     from: Data(try row.decode(column: "provided", as: String.self).utf8)
@@ -72,6 +76,26 @@ struct ShelfDetails: Sendable {
             if try !row.decodeNil(column: "affinity") {
                 details.affinity[source.senderID] = try row.decode(column: "affinity", as: Int.self)
             }
+        }
+        // A reply in a conversation becomes its latest source there, and has no share behind it: the
+        // provided metadata is then the latest share's of the link in the item's conversations.
+        let repliedTo = linkIDs.filter { details.sources[$0] != nil && !latestShareFound.contains($0) }
+        guard !repliedTo.isEmpty else { return details }
+        for row in try await sql.raw(
+            """
+            SELECT msg.link_id, sh.provided FROM shelf_sources s
+            JOIN messages msg ON msg.conversation_id = s.conversation_id AND msg.link_id = s.link_id
+            JOIN shares sh ON sh.id = msg.share_id
+            WHERE s.user_id = \(bind: user) AND s.link_id IN (\(binds: repliedTo))
+            ORDER BY msg.created_at DESC, msg.id DESC
+            """
+        ).all() {
+            let link = try row.decode(column: "link_id", as: String.self)
+            guard latestShareFound.insert(link).inserted, try !row.decodeNil(column: "provided") else { continue }
+            details.provided[link] = try decoder.decode(
+                ProvidedMetadata.self,
+                from: Data(try row.decode(column: "provided", as: String.self).utf8)
+            )
         }
         return details
     }

@@ -68,12 +68,17 @@ extension Database {
                 """
             ).run()
             try await sql.raw("DELETE FROM jobs WHERE id = \(bind: job.id.uuidString)").run()
-            // The final and canonical URLs the fetch found lead to the same link from now on: unless
-            // a share made one of them a link of its own first. Under the lock a share takes to make a
-            // link for its URL (in one order, so two jobs cannot wait for each other), and never
-            // failing on an alias that is there: a share recording that URL at this moment on another
-            // server made this job fail, or that share a 500.
-            let keys = Set([metadata.url, metadata.canonicalURL].compactMap { $0 }.compactMap(URLNormalizer.key(for:)))
+            // The final and canonical URLs the fetch found on the link's own site lead to the same
+            // link from now on (``LinkAliasRule``): unless a share made one of them a link of its own
+            // first. Under the lock a share takes to make a link for its URL (in one order, so two jobs
+            // cannot wait for each other), and never failing on an alias that is there: a share
+            // recording that URL at this moment on another server made this job fail, or that share a 500.
+            let aliases = LinkAliasRule.aliases(
+                of: job.url,
+                finalURL: metadata.url,
+                canonicalURL: metadata.canonicalURL
+            )
+            let keys = Set(aliases.compactMap(URLNormalizer.key(for:)))
             for key in keys.sorted() {
                 try await self.lockForCreation(Self.linkLockName(key), in: sql)
                 try await sql.raw(

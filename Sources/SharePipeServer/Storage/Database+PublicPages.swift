@@ -45,7 +45,10 @@ extension Database {
 
     /// The share, link and sharer behind a public page id; nil when there is none (or it was taken down).
     public func publicPage(id: String) async throws -> PublicPage? {
-        try await run { sql in
+        // Ids are 43 base64url characters: anything else names no page, and is not sent to the
+        // database (PostgreSQL refuses a NUL in text, which a `%2500` in a URL decodes to).
+        guard id.utf8.count <= 64, id.utf8.allSatisfy(Base64URL.isAlphabetByte) else { return nil }
+        return try await run { sql in
             guard
                 let row = try await sql.raw(
                     """

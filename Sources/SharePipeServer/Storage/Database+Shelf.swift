@@ -108,11 +108,15 @@ extension Database {
             guard try await Self.shelfItemShown(userID: userID, linkID: linkID, in: sql) else { return false }
             if pinned {
                 // Counted under a lock per user: pins made at once (through several connections or
-                // servers) each counted the others' as not there yet, and passed the limit.
+                // servers) each counted the others' as not there yet, and passed the limit. The item
+                // itself is not counted: pinning it again (a retried PUT) changes nothing and succeeds.
                 try await self.lockForCreation("pins \(userID.uuidString)", in: sql)
                 let count =
                     try await sql.raw(
-                        "SELECT COUNT(*) AS n FROM shelf_items WHERE user_id = \(bind: userID.uuidString) AND pinned_at IS NOT NULL AND removed_at IS NULL"
+                        """
+                        SELECT COUNT(*) AS n FROM shelf_items WHERE user_id = \(bind: userID.uuidString)
+                        AND pinned_at IS NOT NULL AND removed_at IS NULL AND link_id <> \(bind: linkID.uuidString)
+                        """
                     ).first()?.decode(column: "n", as: Int.self) ?? 0
                 guard count < Self.maxPins else {
                     throw StorageError.invalid("At most \(Self.maxPins) items may be pinned.")

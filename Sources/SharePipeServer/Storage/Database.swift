@@ -89,7 +89,9 @@ public final class Database: Sendable {
             var reader: (connection: SQLiteConnection, lock: AsyncLock)?
             if case .sqliteFile = location {
                 try await writer.raw("PRAGMA journal_mode = WAL").run()
-                try await writer.raw("PRAGMA synchronous = NORMAL").run()
+                // FULL: a share answered 201 is removed from the sender's inbox, so its commit must
+                // survive a power cut (NORMAL in WAL mode can lose the last commits to one).
+                try await writer.raw("PRAGMA synchronous = FULL").run()
                 let readOnly = try await SQLiteConnection.open(storage: storage, logger: logger).get()
                 try await readOnly.sql().raw("PRAGMA query_only = ON").run()
                 reader = (readOnly, AsyncLock())
