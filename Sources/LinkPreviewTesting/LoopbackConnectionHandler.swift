@@ -1,6 +1,14 @@
 import NIOCore
 import NIOHTTP1
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Answers the requests of one connection, one after the other, by the server's handler.
 final class LoopbackConnectionHandler: ChannelInboundHandler {
     typealias InboundIn = HTTPServerRequestPart
@@ -57,9 +65,13 @@ enum LoopbackResponseWriter {
         on channel: any Channel,
         record: @Sendable (String?, Int) -> Void
     ) async {
-        if case .raw(let bytes) = response.body {
-            await sendRaw(bytes, on: channel, record: record)
-            return
+        switch response.body {
+        case .raw(let bytes):
+            return await sendRaw(bytes, on: channel, reset: false, record: record)
+        case .reset(let bytes):
+            return await sendRaw(bytes, on: channel, reset: true, record: record)
+        default:
+            break
         }
         var headers = HTTPHeaders(response.headers.map { ($0.name, $0.value) })
         if case .whole(let bytes) = response.body, !headers.contains(name: "content-length") {
@@ -87,7 +99,7 @@ enum LoopbackResponseWriter {
             case .stall(let prefix):
                 if !prefix.isEmpty { try await write(prefix, on: channel, record: record) }
                 return
-            case .raw:
+            case .raw, .reset:
                 return  // written above
             }
             try await channel.writeAndFlush(HTTPServerResponsePart.end(nil)).get()
@@ -97,10 +109,11 @@ enum LoopbackResponseWriter {
         }
     }
 
-    /// Writes `bytes` below the HTTP encoder, then closes the connection.
+    /// Writes `bytes` below the HTTP encoder, then closes the connection (resets it when `reset`).
     private static func sendRaw(
         _ bytes: [UInt8],
         on channel: any Channel,
+        reset: Bool,
         record: @Sendable (String?, Int) -> Void
     ) async {
         do {
@@ -113,6 +126,9 @@ enum LoopbackResponseWriter {
                 }
             }.get()
             record(nil, bytes.count)
+            if reset, let socket = channel as? any SocketOptionProvider {
+                try await socket.setSoLinger(linger(l_onoff: 1, l_linger: 0)).get()
+            }
         } catch {}
         try? await channel.close()
     }

@@ -37,6 +37,9 @@ public struct LoopbackResponse: Sendable {
         /// and ``headers`` are ignored), then the connection is closed: for answers the HTTP encoder
         /// would not write (informational heads, bodies delimited by the close, truncated bodies).
         case raw([UInt8])
+        /// As ``raw(_:)``, but the connection is then reset (RST) instead of closed, as by a site whose
+        /// process died mid-response. Over plain HTTP only.
+        case reset([UInt8])
     }
 
     public var status: Int

@@ -119,6 +119,37 @@ struct PageClientTests {
         }
     }
 
+    /// A reset used to read as a failure to connect ("no connection could be made"), and lost a title
+    /// that had already arrived.
+    @Test(
+        "A connection reset mid-response is the site closing early: what arrived is kept, else a protocol error",
+        arguments: [
+            (
+                "<!doctype html><html><head><title>Reset after the head</title></head><body><p>Te",
+                "Reset after the head"
+            ),
+            (#"<!doctype html><html><head><meta charset="utf-8"><link rel="stylesh"#, nil),
+        ]
+    )
+    func resetMidResponse(html: String, title: String?) async throws {
+        let answer = LoopbackResponse(
+            body: .reset(
+                Array("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 100000\r\n\r\n\(html)".utf8)
+            )
+        )
+        try await ProviderFixture.run({ _ in answer }) { server, provider in
+            do {
+                let report = try await provider.preview(for: server.url("/reset"))
+                #expect(report.metadata.title == title)
+                #expect(title != nil, "a page without a title was kept")
+            } catch let error as LinkPreviewError {
+                #expect(title == nil, "\(error)")
+                #expect(error.code == .protocolError, "\(error)")
+                #expect(error.message.contains("closed the connection before the response was complete"))
+            }
+        }
+    }
+
     @Test("When the first vetted address refuses, the next one is tried")
     func nextAddress() async throws {
         // The server listens on 127.0.0.1 only: 127.0.0.2 refuses the connection.
@@ -161,6 +192,42 @@ struct PageClientTests {
                 return
             }
             #expect(error.code == .cancelled)
+            // Nothing was cached of the abandoned fetch (the close taken for a malformed response, a
+            // page cut short): the next call asks the site again.
+            try await Task.sleep(for: .milliseconds(200))
+            let again = Task { try await provider.preview(for: server.url("/stall")) }
+            try await Self.waitFor { server.requestCount("/stall") == 2 }
+            #expect(server.requestCount("/stall") == 2)
+            again.cancel()
+            _ = await again.result
         }
+    }
+
+    @Test("A preview cancelled while its icon and image are checked leaves nothing in the cache")
+    func cancellationDuringSubresourcesCachesNothing() async throws {
+        var page = LoopbackResponse.html(
+            #"<title>T</title><meta property="og:image" content="/photo.png"><link rel="icon" href="/icon.png">"#
+        )
+        page.headers.append((name: "Cache-Control", value: "max-age=86400"))
+        let cacheable = page
+        let stall = LoopbackResponse(headers: [("Content-Type", "image/png")], body: .stall([]))
+        try await ProviderFixture.run({ request in request.path == "/" ? cacheable : stall }) { server, provider in
+            let task = Task { try await provider.preview(for: server.url("/")) }
+            try await Self.waitFor { server.requestCount("/icon.png") > 0 && server.requestCount("/photo.png") > 0 }
+            task.cancel()
+            _ = await task.result
+            try await Task.sleep(for: .milliseconds(200))
+            // Cached, the page would come back with neither image nor icon, for a day.
+            let again = Task { try await provider.preview(for: server.url("/")) }
+            try await Self.waitFor { server.requestCount("/") == 2 }
+            #expect(server.requestCount("/") == 2)
+            again.cancel()
+            _ = await again.result
+        }
+    }
+
+    /// Polls `condition` every 10 ms for at most 5 s.
+    static func waitFor(_ condition: () -> Bool) async throws {
+        for _ in 0..<500 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
     }
 }

@@ -5,7 +5,9 @@ import NIOCore
 
 extension MetadataProvider {
     /// Fetches (or revalidates) `url` within `deadline`, reads subresources, and caches the outcome,
-    /// failures included.
+    /// failures included, unless the run was cancelled (every caller of the shared fetch left): then
+    /// what it got is not the site's answer (a page cut short by the closed connection, the closing
+    /// taken for a malformed response, probes that failed for being stopped) and nothing is stored.
     func fetchAndCache(
         _ url: URL,
         key: String,
@@ -50,6 +52,7 @@ extension MetadataProvider {
                     ? nil : page.header("last-modified") ?? (page.notModified ? stale?.lastModified : nil),
                 validatorURL: page.finalURL
             )
+            guard !Task.isCancelled else { throw LinkPreviewError.cancelled(url) }
             await cache?.store(entry, forKey: key)
             return PreviewReport(
                 metadata: metadata,
@@ -61,6 +64,7 @@ extension MetadataProvider {
                 expires: expires
             )
         } catch let error as LinkPreviewError {
+            if Task.isCancelled { throw LinkPreviewError.cancelled(url) }
             if let ttl = configuration.negativeCaching.ttl(for: error) {
                 let entry = CachedPreview(
                     metadata: nil,
@@ -79,15 +83,17 @@ extension MetadataProvider {
 
     /// Runs `operation`, throwing ``LinkPreviewError/Code/timedOut`` (and cancelling it) when
     /// `deadline` passes first, with one message whichever timer notices first: this one, or the
-    /// fetch's own, set to the same instant.
+    /// fetch's own, set to the same instant. The message names `timeout` (default: the
+    /// configuration's).
     func withDeadline<T: Sendable>(
         _ deadline: ContinuousClock.Instant,
         url: URL,
+        timeout: Duration? = nil,
         _ operation: @escaping @Sendable () async throws -> T
     ) async throws -> T {
         let timedOut = LinkPreviewError(
             .timedOut,
-            "The site took longer than \(configuration.timeout.spoken) to answer.",
+            "The site took longer than \((timeout ?? configuration.timeout).spoken) to answer.",
             url: url
         )
         do {

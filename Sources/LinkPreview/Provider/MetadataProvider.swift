@@ -21,7 +21,8 @@ public import NIOPosix
 public final class MetadataProvider: Sendable {
     /// Provider-wide settings.
     public struct Configuration: Sendable {
-        /// The deadline of one preview, from the call to the result, subresources included. Default 30 s (as Apple).
+        /// The deadline of one preview, from after its cache lookup to the result, subresources included.
+        /// Default 30 s (as Apple).
         public var timeout: Duration
         /// Whether to verify the icon and image, fall back to `/favicon.ico` and web-app manifest icons,
         /// and read oEmbed. Default true.

@@ -19,7 +19,9 @@ extension MetadataProvider {
     /// (``LinkPreviewError/Code/tooLarge``), anything whose bytes are not a raster image this package
     /// reads (PNG, GIF, JPEG, WebP, BMP, ICO, AVIF/HEIC, TIFF), and SVG always, as it can carry
     /// scripts (``LinkPreviewError/Code/unsupportedContent``); a status other than 200 is
-    /// ``LinkPreviewError/Code/httpStatus``.
+    /// ``LinkPreviewError/Code/httpStatus``; redirects fail as a page's do (``LinkPreviewError/Code/tooManyRedirects``,
+    /// ``LinkPreviewError/Code/notAllowedURL`` for another scheme), and the time limit as
+    /// ``LinkPreviewError/Code/timedOut`` naming `timeout`.
     public func image(
         at url: URL,
         maxBytes: Int = 5 << 20,
@@ -27,7 +29,7 @@ extension MetadataProvider {
     ) async throws -> FetchedImage {
         let deadline = ContinuousClock.now + timeout
         let reader = SubresourceReader(fetcher: fetcher, logger: logger)
-        let fetched = try await withDeadline(deadline, url: url) {
+        let fetched = try await withDeadline(deadline, url: url, timeout: timeout) {
             try await reader.withFinalResponse(
                 url,
                 headers: [("Accept", "image/avif,image/webp,image/png,image/jpeg,image/gif;q=0.9,image/*;q=0.8")],
@@ -59,9 +61,7 @@ extension MetadataProvider {
                 )
             }
         }
-        guard let fetched else {
-            throw LinkPreviewError(.tooManyRedirects, "The image redirected too many times.", url: url)
-        }
+        guard let fetched else { throw LinkPreviewError(.unknown, "The image could not be read.", url: url) }
         return fetched
     }
 }

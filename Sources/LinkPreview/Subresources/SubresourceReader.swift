@@ -49,15 +49,24 @@ struct SubresourceReader: Sendable {
     }
 
     /// `operation`'s result, or nil when `deadline` passes first (the operation is then cancelled).
+    ///
+    /// Also nil when the operation ended as the deadline passed: its requests' own timers are set to
+    /// the same instant, and a check that failed because one fired first did not fail, it did not
+    /// finish (so what the page declared is kept, as for any check that does not finish in time).
     func bounded<T: Sendable>(
         _ deadline: ContinuousClock.Instant,
         _ operation: @escaping @Sendable () async -> T?
     ) async -> T? {
-        (try? await Deadline.run(until: deadline, on: fetcher.eventLoopGroup.any(), operation)) ?? nil
+        let value = (try? await Deadline.run(until: deadline, on: fetcher.eventLoopGroup.any(), operation)) ?? nil
+        return ContinuousClock.now >= deadline ? nil : value
     }
 
     /// Fetches `url` and gives the final response to `body`, following at most
     /// ``maxRedirects`` redirects to http(s) URLs (each hop vetted by the policy like any other).
+    ///
+    /// - Throws: As the page's own redirects do: ``LinkPreviewError/Code/protocolError`` for a redirect
+    ///   without a `Location`, ``LinkPreviewError/Code/notAllowedURL`` for one to another scheme,
+    ///   ``LinkPreviewError/Code/tooManyRedirects`` past ``maxRedirects``; and what fetching throws.
     func withFinalResponse<T>(
         _ url: URL,
         headers: [(String, String)],
@@ -73,9 +82,22 @@ struct SubresourceReader: Sendable {
                 logger: logger
             ) { response in
                 guard response.isRedirect else { return .done(try await body(response)) }
-                guard let next = response.location, let scheme = next.scheme?.lowercased(),
-                    scheme == "http" || scheme == "https"
-                else { return .done(nil) }
+                let host = current.host() ?? "The site"
+                guard let next = response.location else {
+                    throw LinkPreviewError(
+                        .protocolError,
+                        "\(host) redirected without saying where to.",
+                        url: current,
+                        statusCode: response.status
+                    )
+                }
+                guard let scheme = next.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+                    throw LinkPreviewError(
+                        .notAllowedURL,
+                        "\(host) redirected to a \(next.scheme ?? "relative") link; only http and https are fetched.",
+                        url: next
+                    )
+                }
                 return .redirect(next)
             }
             switch step {
@@ -83,7 +105,11 @@ struct SubresourceReader: Sendable {
             case .redirect(let next): current = next
             }
         }
-        return nil
+        throw LinkPreviewError(
+            .tooManyRedirects,
+            "\(url.host() ?? "The site") redirected more than \(Self.maxRedirects) times.",
+            url: url
+        )
     }
 
     /// Redirects a subresource may take (`http` → `https`, a CDN).

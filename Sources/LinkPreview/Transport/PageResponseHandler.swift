@@ -124,10 +124,13 @@ final class PageResponseHandler<Reader: ResponseReader>: ChannelInboundHandler, 
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         if isDone { return }
-        if !attempt.isCancelled, !sawBodyPart, Self.isTruncatedCompression(error) {
+        if attempt.isCancelled {
+            // The close that cancelling makes, seen by the decoder or TLS first: not the site's doing.
+            fail(PageClientError.cancelled, context: context)
+        } else if !sawBodyPart, Self.isTruncatedCompression(error) {
             // `Content-Encoding: gzip` on an empty body: no stream to undo, and nothing missing from it.
             do { try finish(context: context) } catch { fail(error, context: context) }
-        } else if !attempt.isCancelled, Self.endsBodyEarly(error) {
+        } else if Self.endsBodyEarly(error) {
             cutShort(error, context: context)
         } else {
             fail(error, context: context)
@@ -171,11 +174,12 @@ final class PageResponseHandler<Reader: ResponseReader>: ChannelInboundHandler, 
     ///   compressible filler (a long run of spaces) still has it. If nothing was said, it is a bomb;
     /// - a compressed stream that stops before its end.
     private static func endsBodyEarly(_ error: any Error) -> Bool {
-        if let error = error as? HTTPParserError { return error == .invalidEOFState }
-        if let error = error as? NIOSSLError { return error == .uncleanShutdown }
+        if isClosure(error) { return true }
         if let error = error as? NIOHTTPDecompression.DecompressionError { return error == .limit }
         return isTruncatedCompression(error)
     }
+
+    private static func isClosure(_ error: any Error) -> Bool { ConnectionClosure.describes(error) }
 
     private static func isTruncatedCompression(_ error: any Error) -> Bool {
         (error as? NIOHTTPDecompression.ExtraDecompressionError) == .truncatedData
@@ -186,7 +190,9 @@ final class PageResponseHandler<Reader: ResponseReader>: ChannelInboundHandler, 
     private func cutShort(_ cause: any Error, context: ChannelHandlerContext?) {
         guard !isDone else { return }
         do {
-            guard let output = try reader.finishCutShort() else { return fail(cause, context: context) }
+            guard let output = try reader.finishCutShort() else {
+                return fail(Self.isClosure(cause) ? PageClientError.closedEarly : cause, context: context)
+            }
             complete(context: context) { $0.succeed(Exchange(output: output, bodyBytesReceived: bodyBytes)) }
         } catch {
             fail(error, context: context)
