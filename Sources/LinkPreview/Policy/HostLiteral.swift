@@ -47,7 +47,7 @@ public enum HostLiteral: Sendable, Hashable {
             self = .address(.v6(high: high, low: low))
             return
         }
-        guard let decoded = HostLiteral.percentDecoded(bytes), !decoded.isEmpty,
+        guard let decoded = ASCII.percentDecoded(bytes), !decoded.isEmpty,
             decoded.allSatisfy({ $0 > 0x20 && $0 < 0x7F })
         else { return nil }
         let lowered = decoded.map(\.asciiLowercased)[...]
@@ -58,28 +58,6 @@ public enum HostLiteral: Sendable, Hashable {
         }
         guard let name = HostLiteral.validatedName(lowered) else { return nil }
         self = .name(name)
-    }
-
-    /// Percent-decodes; `nil` for a malformed escape (`%`, `%4`, `%zz`), which WHATWG would leave in place and
-    /// then refuse as a forbidden code point.
-    private static func percentDecoded(_ bytes: ArraySlice<UInt8>) -> [UInt8]? {
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count)
-        var index = bytes.startIndex
-        while index < bytes.endIndex {
-            let byte = bytes[index]
-            guard byte == UInt8(ascii: "%") else {
-                output.append(byte)
-                index += 1
-                continue
-            }
-            guard index + 2 < bytes.endIndex, let high = IPAddress.hexValue(bytes[index + 1]),
-                let low = IPAddress.hexValue(bytes[index + 2])
-            else { return nil }
-            output.append(high << 4 | low)
-            index += 3
-        }
-        return output
     }
 
     /// A DNS name: one trailing dot removed, labels of 1–63 of `a-z0-9-_`, 253 characters at most.

@@ -1,3 +1,5 @@
+import LinkPreviewCore
+
 extension IPAddress: CustomStringConvertible {
     /// Parses a canonical address literal: a strict dotted-quad IPv4 address or an RFC 4291 IPv6 address.
     ///
@@ -135,7 +137,7 @@ extension IPAddress: CustomStringConvertible {
             guard (1...4).contains(part.count) else { return nil }
             var group: UInt16 = 0
             for byte in part {
-                guard let digit = hexValue(byte) else { return nil }
+                guard let digit = ASCII.hexDigitValue(byte) else { return nil }
                 group = group << 4 | UInt16(digit)
             }
             groups.append(group)
@@ -145,14 +147,5 @@ extension IPAddress: CustomStringConvertible {
 
     static func isDigit(_ byte: UInt8) -> Bool {
         (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-    }
-
-    static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

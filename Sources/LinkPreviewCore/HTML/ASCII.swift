@@ -1,5 +1,5 @@
 /// The ASCII bytes the tokenizer and the prescans talk about.
-enum ASCII {
+package enum ASCII {
     static let null: UInt8 = 0x00
     static let tab: UInt8 = 0x09
     static let lineFeed: UInt8 = 0x0A
@@ -40,9 +40,31 @@ enum ASCII {
 
     /// The value of a hexadecimal digit, or nil.
     @inline(__always) static func hexValue(_ c: UInt8) -> UInt32? {
-        if isDigit(c) { return UInt32(c - 0x30) }
+        hexDigitValue(c).map(UInt32.init)
+    }
+
+    /// The value of a hexadecimal digit (`0-9`, `a-f`, `A-F`), or nil.
+    @inline(__always) package static func hexDigitValue(_ c: UInt8) -> UInt8? {
+        if isDigit(c) { return c - 0x30 }
         let lower = c | 0x20
-        if lower &- 0x61 < 6 { return UInt32(lower - 0x61 + 10) }
+        if lower &- 0x61 < 6 { return lower - 0x61 + 10 }
         return nil
+    }
+
+    /// `bytes` with their `%XX` escapes decoded; nil when a `%` is not followed by two hex digits.
+    package static func percentDecoded(_ bytes: some Collection<UInt8>) -> [UInt8]? {
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var iterator = bytes.makeIterator()
+        while let byte = iterator.next() {
+            guard byte == UInt8(ascii: "%") else {
+                output.append(byte)
+                continue
+            }
+            guard let high = iterator.next().flatMap(hexDigitValue), let low = iterator.next().flatMap(hexDigitValue)
+            else { return nil }
+            output.append(high << 4 | low)
+        }
+        return output
     }
 }

@@ -86,18 +86,10 @@ package enum IPv4Host {
         }
         var value: UInt64 = 0
         for byte in digits {
-            guard let digit = hexValue(byte), UInt64(digit) < radix else { return nil }
+            guard let digit = ASCII.hexDigitValue(byte), UInt64(digit) < radix else { return nil }
             value = min(value * radix + UInt64(digit), 1 << 32)
         }
         return value
     }
 
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
 }

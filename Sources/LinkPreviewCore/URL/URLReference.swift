@@ -231,7 +231,7 @@ enum URLReference {
         let hostEnd = hostEnd(bytes[hostStart...])
         let host = bytes[hostStart..<hostEnd]
         guard host.contains(percent) || IPv4Host.mayEndInNumber(host) else { return bytes }
-        guard let decoded = percentDecoded(host).map({ $0.map { isUppercase($0) ? $0 + 0x20 : $0 }[...] }),
+        guard let decoded = ASCII.percentDecoded(host).map({ $0.map { isUppercase($0) ? $0 + 0x20 : $0 }[...] }),
             IPv4Host.endsInNumber(decoded)
         else { return bytes }
         guard let address = IPv4Host.parse(decoded) else { return nil }
@@ -245,26 +245,6 @@ enum URLReference {
             return bytes.firstIndex(of: closeBracket).map { $0 + 1 } ?? bytes.endIndex
         }
         return bytes.firstIndex(of: colon) ?? bytes.endIndex
-    }
-
-    /// Percent-decodes a host, or nil for a malformed escape (left for Foundation to judge).
-    private static func percentDecoded(_ bytes: ArraySlice<UInt8>) -> [UInt8]? {
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count)
-        var index = bytes.startIndex
-        while index < bytes.endIndex {
-            guard bytes[index] == percent else {
-                output.append(bytes[index])
-                index += 1
-                continue
-            }
-            guard index + 2 < bytes.endIndex, let high = hexValue(bytes[index + 1]),
-                let low = hexValue(bytes[index + 2])
-            else { return nil }
-            output.append(high << 4 | low)
-            index += 3
-        }
-        return output
     }
 
     private static func firstSegmentHasColon(_ bytes: some Sequence<UInt8>) -> Bool {
@@ -335,12 +315,6 @@ enum URLReference {
 
     private static func isHexDigit(_ byte: UInt8) -> Bool {
         isDigit(byte) || (byte >= 0x41 && byte <= 0x46) || (byte >= 0x61 && byte <= 0x66)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        if isDigit(byte) { return byte - 0x30 }
-        let lowered = byte | 0x20
-        return lowered >= 0x61 && lowered <= 0x66 ? lowered - 0x61 + 10 : nil
     }
 
     static let slash: UInt8 = 0x2F

@@ -1,3 +1,5 @@
+import LinkPreviewCore
+
 /// Percent-encoding normalisation of an already percent-encoded URL component (RFC 3986 §6.2.2.1, §6.2.2.2).
 enum PercentEncoding {
     /// The component with escapes of unreserved characters decoded, the hex digits of every other escape
@@ -17,7 +19,9 @@ enum PercentEncoding {
                 index += 1
                 continue
             }
-            if index + 2 < bytes.count, let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) {
+            if index + 2 < bytes.count, let high = ASCII.hexDigitValue(bytes[index + 1]),
+                let low = ASCII.hexDigitValue(bytes[index + 2])
+            {
                 let decoded = high << 4 | low
                 if isUnreserved(decoded) {
                     output.append(decoded)
@@ -42,15 +46,6 @@ enum PercentEncoding {
             true
         default:
             false
-        }
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
         }
     }
 
