@@ -216,7 +216,7 @@ struct MetadataProviderPolicyTests {
         try await server.shutdown()
     }
 
-    @Test("https icons and images on a dotted name or a percent-encoded address are probed like the plain ones")
+    @Test("https icons and images on a dotted name or a percent-encoded address are fetched like the plain ones")
     func httpsSubresourcesOnOtherSpellings() async throws {
         let (server, certificate) = try await Self.tlsServer(certificate: "selfsigned-ip-cert") { request in
             let port = request.header("host")?.split(separator: ":").last ?? ""
@@ -251,6 +251,9 @@ struct MetadataProviderPolicyTests {
             #expect(metadata.images.first?.width == 640, "\(path)")
             #expect(metadata.icons.map(\.url.absoluteString) == ["https://\(other):\(server.port)/icon.png"], "\(path)")
         }
+        // A URL given to the fetcher as it is, not read from a page, keeps its encoded host.
+        let encoded = try await provider.image(at: URL(string: "https://%31%32%37.0.0.1:\(server.port)/photo.png")!)
+        #expect(encoded.mediaType == "image/png" && encoded.width == 640)
         try await provider.shutdown()
         try await server.shutdown()
     }

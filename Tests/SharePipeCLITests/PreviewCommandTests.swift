@@ -29,7 +29,9 @@ struct PreviewCommandArgumentTests {
 
     @Test("A link that is not http or https is refused with an example of one that is")
     func refusesLinksThatAreNotWebLinks() {
-        for link in ["ftp://example.com/file", "example.com/page", "https://", "mailto:someone@example.com"] {
+        for link in [
+            "ftp://example.com/file", "example.com/page", "https://", "mailto:someone@example.com", "ftp://127.0.0.1/",
+        ] {
             let message = Self.refusal([link])
             #expect(message == "'\(link)' is not an http or https link, e.g. https://example.com/page.", "\(link)")
         }

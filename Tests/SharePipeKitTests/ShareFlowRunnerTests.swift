@@ -76,7 +76,7 @@ struct ShareFlowRunnerTests {
         let pending = try setup.inbox.pending()
         #expect(pending.map(\.item.account) == [ada])
         #expect(pending.first?.state.attempts == 0 && pending.first?.isClaimed == false)
-        #expect(host.recorded.log == ["persisted", "show: " + ShareFlow.Message.savedSignIn])
+        #expect(host.recorded.log == ["persisted", "show: " + ShareFlow.Message.savedForOtherAccount])
     }
 
     @Test("A share whose text is over what a record may hold is refused before it is saved, not lost later")

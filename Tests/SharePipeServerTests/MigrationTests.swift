@@ -53,4 +53,31 @@ struct MigrationTests {
             "\(error)".contains("migrated by a newer SharePipe (schema version 9999")
         }
     }
+
+    @Test(
+        "Migration 10 drops the aliases previews made (any host) and keeps each link's own URL",
+        arguments: TestDatabase.all
+    )
+    func previewAliasesDropped(database: TestDatabase) async throws {
+        let opened = try await Database.open(database.location, logger: Self.logger)
+        let link = UUID().uuidString
+        let own = "https://evil.example/r-\(link)"
+        try await opened.transaction { sql in
+            try await sql.raw(
+                "INSERT INTO links (id, url, status, created_at) VALUES (\(bind: link), \(bind: own), 'ready', 0)"
+            ).run()
+            for key in [own, "https://bank.example/statement-\(link)"] {
+                try await sql.raw("INSERT INTO link_aliases (url_key, link_id) VALUES (\(bind: key), \(bind: link))")
+                    .run()
+            }
+            try await sql.raw("DELETE FROM schema_migrations WHERE version = 10").run()
+        }
+        try await Migrations.apply(to: opened, logger: Self.logger)
+        let keys = try await opened.run { sql in
+            try await sql.raw("SELECT url_key FROM link_aliases WHERE link_id = \(bind: link)").all()
+                .map { try $0.decode(column: "url_key", as: String.self) }
+        }
+        #expect(keys == [own])
+        try await opened.close()
+    }
 }

@@ -68,7 +68,7 @@ struct PreviewJobTests {
     /// A redirector's link took every later share of the page it led to, shown and opened as the
     /// redirector, which its owner can point anywhere.
     @Test(
-        "A preview's final or canonical URL on another site is no alias; on the link's own site it is",
+        "A preview's final or canonical URL on another host is no alias; on the link's own host it is",
         arguments: TestDatabase.all
     )
     func aliasesStayOnTheLinksSite(database: TestDatabase) async throws {
@@ -91,6 +91,19 @@ struct PreviewJobTests {
                 let shared = try await world.share("ada", other, to: [])
                 #expect(shared != redirector.uuidString, "\(other)")
             }
+            // Neighbours under one shared domain are two owners.
+            let neighbour = try #require(
+                UUID(uuidString: try await world.share("ada", "https://eve.github.io/r", to: []))
+            )
+            let hop = PreviewJob(
+                id: UUID(),
+                linkID: neighbour,
+                url: URL(string: "https://eve.github.io/r")!,
+                attempts: 1
+            )
+            let victim = URL(string: "https://victim.github.io/post")!
+            try await storage.completePreviewJob(hop, metadata: LinkMetadata(url: victim), expires: nil)
+            #expect(try await world.share("ada", victim.absoluteString, to: []) != neighbour.uuidString)
 
             let moved = try #require(UUID(uuidString: try await world.share("ada", "http://example.org/old", to: [])))
             let sameSite = PreviewJob(

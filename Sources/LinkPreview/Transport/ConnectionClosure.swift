@@ -10,11 +10,12 @@ import Musl
 import Darwin
 #endif
 
-/// The site closing a connection in the middle of a response, however the layers below report it.
+/// The site closing a connection, however the layers below report it.
 ///
-/// Each is the same event to a caller, "the site closed the connection before the response was
-/// complete" (``LinkPreviewError/Code/protocolError``), or a page cut short when enough had arrived:
-/// never a TLS failure (the handshake had succeeded) nor a failure to connect.
+/// Once a response has begun, each is the same event to a caller: "the site closed the connection
+/// before the response was complete" (``LinkPreviewError/Code/protocolError``), or a page cut short
+/// when enough had arrived; not a TLS failure (the handshake had succeeded) nor a failure to connect,
+/// which is what they are before any response (``PageResponseHandler`` tells the two apart).
 enum ConnectionClosure {
     /// Whether `error` says the connection closed mid-response: the HTTP decoder at an end of file
     /// inside a message, TLS closed without its close_notify (as most sites close), or a reset.

@@ -372,14 +372,6 @@ final class HTTPFetcher: Sendable {
                 url: url
             )
         }
-        if ConnectionClosure.describes(error) {
-            return LinkPreviewError(
-                .protocolError,
-                "\(host) closed the connection before the response was complete.",
-                url: url,
-                underlying: described
-            )
-        }
         let typeName = String(reflecting: type(of: error))
         if typeName.contains("NIOSSL") || typeName.contains("BoringSSL") {
             return LinkPreviewError(

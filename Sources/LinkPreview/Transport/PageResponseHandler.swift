@@ -24,6 +24,8 @@ final class PageResponseHandler<Reader: ResponseReader>: ChannelInboundHandler, 
     private var bodyBytes = 0
     /// A body part arrived, even an empty one (the decompressor hands one on for any compressed input).
     private var sawBodyPart = false
+    /// A response head (informational or not) arrived: a close from now on cuts a response short.
+    private var receivedHead = false
     private let readSizing: PageReadSizing
     /// Cancelling the exchange closes the connection; that close is a cancellation, not a response cut
     /// short.
@@ -82,6 +84,7 @@ final class PageResponseHandler<Reader: ResponseReader>: ChannelInboundHandler, 
         do {
             switch unwrapInboundIn(data) {
             case .head(let head):
+                receivedHead = true
                 // 1xx answers (100 Continue, 103 Early Hints) precede the real head.
                 if (100..<200).contains(Int(head.status.code)) {
                     skippingInformational = true
@@ -130,7 +133,9 @@ final class PageResponseHandler<Reader: ResponseReader>: ChannelInboundHandler, 
         } else if !sawBodyPart, Self.isTruncatedCompression(error) {
             // `Content-Encoding: gzip` on an empty body: no stream to undo, and nothing missing from it.
             do { try finish(context: context) } catch { fail(error, context: context) }
-        } else if Self.endsBodyEarly(error) {
+        } else if Self.endsBodyEarly(error), receivedHead || !ConnectionClosure.describes(error) {
+            // A close before any response (in the TLS handshake, or a reset as the request went) is
+            // not a response cut short: it fails as it is, a TLS or connection failure.
             cutShort(error, context: context)
         } else {
             fail(error, context: context)
@@ -174,12 +179,10 @@ final class PageResponseHandler<Reader: ResponseReader>: ChannelInboundHandler, 
     ///   compressible filler (a long run of spaces) still has it. If nothing was said, it is a bomb;
     /// - a compressed stream that stops before its end.
     private static func endsBodyEarly(_ error: any Error) -> Bool {
-        if isClosure(error) { return true }
+        if ConnectionClosure.describes(error) { return true }
         if let error = error as? NIOHTTPDecompression.DecompressionError { return error == .limit }
         return isTruncatedCompression(error)
     }
-
-    private static func isClosure(_ error: any Error) -> Bool { ConnectionClosure.describes(error) }
 
     private static func isTruncatedCompression(_ error: any Error) -> Bool {
         (error as? NIOHTTPDecompression.ExtraDecompressionError) == .truncatedData
@@ -191,7 +194,7 @@ final class PageResponseHandler<Reader: ResponseReader>: ChannelInboundHandler, 
         guard !isDone else { return }
         do {
             guard let output = try reader.finishCutShort() else {
-                return fail(Self.isClosure(cause) ? PageClientError.closedEarly : cause, context: context)
+                return fail(ConnectionClosure.describes(cause) ? PageClientError.closedEarly : cause, context: context)
             }
             complete(context: context) { $0.succeed(Exchange(output: output, bodyBytesReceived: bodyBytes)) }
         } catch {

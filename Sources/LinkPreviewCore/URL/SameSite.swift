@@ -3,14 +3,16 @@
 ///
 /// Without the Public Suffix List (which would have to ship and be kept current), a site is
 /// approximated by its last two labels, or its last three when the second-to-last is a short
-/// second-level label under a two-letter country code (`bbc.co.uk`, `abc.net.au`). This errs towards
-/// "different site" for hosts on shared suffixes it does not know, which only costs a canonical URL.
-package enum SameSite {
+/// second-level label under a two-letter country code (`bbc.co.uk`, `abc.net.au`). Hosts under a
+/// shared suffix it does not know (`a.github.io` and `b.github.io`, `a.me.uk` and `b.me.uk`) count as
+/// one site: a page there may name a neighbour's URL as its canonical one. That is all it decides, so
+/// it must not decide anything that matters more (the server's link aliases compare hosts instead).
+enum SameSite {
     /// The registrable part of `host`, lowercased, or nil for an IP address or a single label.
     ///
     /// One pass over the bytes, remembering where the last three labels are; empty labels (a
     /// trailing dot, `a..b`) do not count.
-    package static func siteKey(_ host: String) -> String? {
+    static func siteKey(_ host: String) -> String? {
         // Non-ASCII letters lowercase as Unicode says; ASCII ones as the bytes are copied.
         var host = host.utf8.contains { $0 >= 0x80 } ? host.lowercased() : host
         return host.withUTF8 { bytes -> String? in

@@ -231,7 +231,7 @@ enum URLReference {
         let hostEnd = hostEnd(bytes[hostStart...])
         let host = bytes[hostStart..<hostEnd]
         guard host.contains(percent) || IPv4Host.mayEndInNumber(host) else { return bytes }
-        guard let decoded = ASCII.percentDecoded(host).map({ $0.map { isUppercase($0) ? $0 + 0x20 : $0 }[...] }),
+        guard let decoded = ASCII.percentDecoded(host).map({ $0.map(ASCII.lowercased)[...] }),
             IPv4Host.endsInNumber(decoded)
         else { return bytes }
         guard let address = IPv4Host.parse(decoded) else { return nil }

@@ -112,6 +112,10 @@ public enum ShareFlow {
         public static let savedWillSend = "Saved — it will be sent when you open SharePipe."
         /// Saved; the user needs to sign in first.
         public static let savedSignIn = "Saved — sign in to SharePipe to send it."
+        /// Saved under the account signed in when it was shared, which another replaced meanwhile.
+        public static let savedForOtherAccount =
+            "Saved — another account signed in meanwhile; it will be sent when the account you shared it "
+            + "from signs in again."
         /// A reminder posted as a local notification.
         public static let waitingNotification = "A share is waiting to be sent. Open SharePipe to send it."
         /// A sign-in reminder posted as a local notification.

@@ -41,7 +41,7 @@ public struct ShareFlowRunner: Sendable {
     ///   - item: The new share. Without an ``ShareItem/account`` it is saved under the signed-in user
     ///     (``ShareAccount/userForNewShares()``), so it is never sent under another: if another account
     ///     signs in while it is being saved, it is held for its own (as a drain holds it) and the user
-    ///     is told to sign in.
+    ///     is told so.
     ///   - attachments: Its files.
     ///   - upload: Whether to try uploading at all (false leaves it to the app); default true.
     ///   - host: Shows, notifies, opens the app.
@@ -84,7 +84,7 @@ public struct ShareFlowRunner: Sendable {
             if let owner = claim.item.account, owner != stored.userID {
                 // Another account signed in while the share was being saved: never sent under it.
                 _ = try? inbox.hold(item.id, reason: ShareInbox.otherAccountHoldReason)
-                await host.show(ShareFlow.Message.savedSignIn)
+                await host.show(ShareFlow.Message.savedForOtherAccount)
                 return Result(saved: true, upload: nil)
             }
             situation.upload = await makeUploader(stored).upload(claim.item)

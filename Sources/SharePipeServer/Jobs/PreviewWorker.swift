@@ -76,11 +76,14 @@ final class PreviewWorker: Service, Sendable {
     }
 
     func process(_ job: PreviewJob) async {
-        // Claimed more often than it may be tried, a job's earlier runs never ended: each took its
-        // worker down with it (a crash, the process killed for its memory) and was taken again when
-        // its lease ran out. Fetching it again would do the same, after every restart, for ever.
+        // Claimed more often than it may be tried, a job's last run never ended: it took its worker
+        // down with it (a crash, the process killed for its memory, or a restart) and was taken again
+        // when its lease ran out. A page that does that every time would be fetched after every
+        // restart, for ever; like any job, it has its attempts and no more.
         if job.attempts > configuration.maxPreviewAttempts {
-            let reason = "Making this preview stopped the server \(job.attempts - 1) times; it is not tried again."
+            let reason =
+                "The preview could not be made in \(configuration.maxPreviewAttempts) attempts "
+                + "(the last one never finished)."
             logger.error("preview job abandoned", metadata: ["link.id": "\(job.linkID)", "fetch.url": "\(job.url)"])
             try? await storage.failPreviewJob(job, reason: reason, retryAt: nil)
             metrics.recordPreview("failed")

@@ -4,8 +4,9 @@ import SQLKit
 import SharePipeProtocol
 
 /// Everything a page of shelf items shows beyond `shelf_items` itself, in two queries whatever the
-/// page size (three when a reply is the latest source of an item on it): the sources (attributions) with their sharers, conversations, the sharers' provided
-/// metadata and the user's affinity to them; and the links with their previews.
+/// page size (three when a reply is a source of an item on it): the sources (attributions) with their
+/// sharers, conversations, the sharers' provided metadata and the user's affinity to them; and the
+/// links with their previews.
 struct ShelfDetails: Sendable {
     struct Source: Sendable {
         var conversationID: String
@@ -28,7 +29,7 @@ struct ShelfDetails: Sendable {
         guard !linkIDs.isEmpty else { return details }
         let user = userID.uuidString
         let decoder = JSONDecoder()
-        var latestShareFound: Set<String> = []
+        var linksWithReplySources: Set<String> = []
         // One query for everything per source: its sharer, its conversation's title, the user's
         // affinity to the sharer, and the provided metadata of the share behind its message.
         for row in try await sql.raw(
@@ -55,15 +56,13 @@ struct ShelfDetails: Sendable {
                 sharedAt: try row.decode(column: "shared_at", as: Int64.self),
                 visible: try row.decode(column: "show_in_shelf", as: Int.self) != 0
             )
-            // Rows come newest first: the first source of a link behind a share (not a reply, which
-            // has none) is its latest share, whose provided metadata the card shows.
-            if try !row.decodeNil(column: "share_id"), latestShareFound.insert(link).inserted,
-                try !row.decodeNil(column: "provided")
-            {
-                details.provided[link] = try decoder.decode(
-                    ProvidedMetadata.self,
-                    from: Data(try row.decode(column: "provided", as: String.self).utf8)
-                )
+            // Rows come newest first, and each source is the latest message of the link in its
+            // conversation: when none is a reply, the first is the link's latest share, whose provided
+            // metadata the card shows. A reply has no share, and may hide one (looked up below).
+            if try row.decodeNil(column: "share_id") {
+                linksWithReplySources.insert(link)
+            } else if details.sources[link] == nil {
+                details.provided[link] = try Self.provided(row, decoder: decoder)
             }
             details.sources[link, default: []].append(source)
             details.users[source.senderID] = try Database.user(row)
@@ -77,27 +76,33 @@ struct ShelfDetails: Sendable {
                 details.affinity[source.senderID] = try row.decode(column: "affinity", as: Int.self)
             }
         }
-        // A reply in a conversation becomes its latest source there, and has no share behind it: the
-        // provided metadata is then the latest share's of the link in the item's conversations.
-        let repliedTo = linkIDs.filter { details.sources[$0] != nil && !latestShareFound.contains($0) }
-        guard !repliedTo.isEmpty else { return details }
+        // A link with a reply among its sources: its latest share in the item's conversations, found
+        // among their messages (`messages_by_conversation_link`).
+        guard !linksWithReplySources.isEmpty else { return details }
+        var found: Set<String> = []
         for row in try await sql.raw(
             """
             SELECT msg.link_id, sh.provided FROM shelf_sources s
             JOIN messages msg ON msg.conversation_id = s.conversation_id AND msg.link_id = s.link_id
             JOIN shares sh ON sh.id = msg.share_id
-            WHERE s.user_id = \(bind: user) AND s.link_id IN (\(binds: repliedTo))
+            WHERE s.user_id = \(bind: user) AND s.link_id IN (\(binds: Array(linksWithReplySources)))
             ORDER BY msg.created_at DESC, msg.id DESC
             """
         ).all() {
             let link = try row.decode(column: "link_id", as: String.self)
-            guard latestShareFound.insert(link).inserted, try !row.decodeNil(column: "provided") else { continue }
-            details.provided[link] = try decoder.decode(
-                ProvidedMetadata.self,
-                from: Data(try row.decode(column: "provided", as: String.self).utf8)
-            )
+            guard found.insert(link).inserted else { continue }
+            details.provided[link] = try Self.provided(row, decoder: decoder)
         }
         return details
+    }
+
+    /// The `provided` column of `row`, decoded; nil when it is NULL.
+    private static func provided(_ row: any SQLRow, decoder: JSONDecoder) throws -> ProvidedMetadata? {
+        guard try !row.decodeNil(column: "provided") else { return nil }
+        return try decoder.decode(
+            ProvidedMetadata.self,
+            from: Data(try row.decode(column: "provided", as: String.self).utf8)
+        )
     }
 
     /// The links (and their decoded previews) of `linkIDs`.

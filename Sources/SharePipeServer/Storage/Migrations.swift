@@ -180,6 +180,23 @@ enum Migrations {
             name: "messages by share (which shares went to nobody)",
             statements: ["CREATE INDEX messages_by_share ON messages (share_id)"]
         ),
+        // Earlier versions aliased a preview's final URL on any site, so a redirector's link could
+        // take every later share of the page it led to (LinkAliasRule). Every alias but a link's own
+        // URL goes; the link's next refresh makes those the rule allows again.
+        Migration(
+            version: 10,
+            name: "link aliases from previews are remade on the link's own host only",
+            statements: [
+                "DELETE FROM link_aliases WHERE url_key <> (SELECT l.url FROM links l WHERE l.id = link_aliases.link_id)"
+            ]
+        ),
+        Migration(
+            version: 11,
+            name: "messages by conversation and link (the latest share behind a reply)",
+            statements: [
+                "CREATE INDEX messages_by_conversation_link ON messages (conversation_id, link_id, created_at)"
+            ]
+        ),
     ]
 
     /// Applies the migrations the database lacks, in order, each in one transaction.
