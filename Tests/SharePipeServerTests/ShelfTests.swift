@@ -173,14 +173,12 @@ struct ShelfTests {
     func replyKeepsProvidedMetadata(database: TestDatabase) async throws {
         try await ServerFixture.run(on: database) { fixture, client in
             let world = try await ShelfWorld.make(fixture, client)
-            let created = try await world.request(
+            let link = try await world.share(
                 "ada",
-                .post,
-                "/v1/shares",
-                #"{"url": "\#(Self.url("plan"))", "recipients": ["@bob", "@cat"], "provided": {"title": "Q3 plan"}}"#
+                Self.url("plan"),
+                to: ["@bob", "@cat"],
+                provided: #"{"title": "Q3 plan"}"#
             )
-            #expect(created.status == .created)
-            let link = try #require((try ServerFixture.json(created)["link"] as? [String: Any])?["id"] as? String)
             let reply = try await world.request("bob", .post, "/v1/highlights/\(link)/reply", #"{"note": "+1"}"#)
             #expect(reply.status == .created)
             let item = try await world.shelf("cat").items.first { $0["linkID"] as? String == link }

@@ -41,16 +41,23 @@ struct ShelfWorld {
         return try await client.execute(uri: uri, method: method, headers: headers, body: body.map(ServerFixture.body))
     }
 
-    /// `handle` shares `url` with `recipients`; returns the link id.
+    /// `handle` shares `url` with `recipients` (and `provided`, a JSON object); returns the link id.
     @discardableResult
-    func share(_ handle: String, _ url: String, to recipients: [String], note: String? = nil) async throws -> String {
+    func share(
+        _ handle: String,
+        _ url: String,
+        to recipients: [String],
+        note: String? = nil,
+        provided: String? = nil
+    ) async throws -> String {
         let list = recipients.map { "\"\($0)\"" }.joined(separator: ",")
         let noteJSON = note.map { #", "note": "\#($0)""# } ?? ""
+        let providedJSON = provided.map { #", "provided": \#($0)"# } ?? ""
         let response = try await request(
             handle,
             .post,
             "/v1/shares",
-            #"{"url": "\#(url)", "recipients": [\#(list)]\#(noteJSON)}"#
+            #"{"url": "\#(url)", "recipients": [\#(list)]\#(noteJSON)\#(providedJSON)}"#
         )
         #expect(response.status == .created, "\(String(buffer: response.body))")
         return (try ServerFixture.json(response)["link"] as? [String: Any])?["id"] as? String ?? ""
