@@ -42,6 +42,36 @@ struct DrainTests {
         #expect(try inbox.pending().map { $0.item.url!.lastPathComponent } == ["b", "c"])
     }
 
+    /// With the server down, each upload waits out its timeout: a pass over 50 shares ran for a
+    /// quarter of an hour to fail 50 times.
+    @Test("Two transient failures in a row end the pass; the rest wait for the next, which is timed")
+    func failuresInARowEndThePass() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let inbox = try ShareInbox(folder: folder.url)
+        for (index, name) in ["a", "b", "c", "d", "e"].enumerated() {
+            try inbox.add(.link(name, at: 1_000 + Double(index)))
+        }
+        let flaky = ScriptedUploader(["a": .transient(reason: "503", retryAfter: nil)])
+        let mixed = try await inbox.drain(using: flaky)
+        #expect(flaky.sent.withLock { $0 } == ["a", "b", "c", "d", "e"], "one failure alone goes on")
+        #expect(!mixed.stoppedAfterFailures)
+
+        try inbox.add(.link("f", at: 2_000))
+        try inbox.add(.link("g", at: 2_001))
+        try inbox.add(.link("h", at: 2_002))
+        let down = ScriptedUploader([
+            "f": .transient(reason: "offline", retryAfter: nil),
+            "g": .transient(reason: "offline", retryAfter: nil),
+        ])
+        let report = try await inbox.drain(using: down)
+        #expect(down.sent.withLock { $0 } == ["f", "g"])
+        #expect(report.stoppedAfterFailures && report.deferred.count == 2)
+        let waiting = try inbox.pending().filter { $0.item.url?.lastPathComponent == "h" }
+        #expect(waiting.first?.state.attempts == 0, "not tried, not counted")
+        #expect(try inbox.nextAttemptDate() != nil, "the next pass is timed by the failures' backoff")
+    }
+
     /// A watcher drains on every change, and a release is one: an item due at once after a 503 with
     /// `Retry-After: 0` would be sent again and again, as fast as the watcher wakes.
     @Test("A release always waits at least the backoff; a hold does not wake watchers")
@@ -166,9 +196,9 @@ struct DrainTests {
         defer { folder.remove() }
         let inbox = try ShareInbox(folder: folder.url)
         #expect(try inbox.nextAttemptDate() == nil)
-        try inbox.add(.link("later", at: 1_000))
-        try inbox.add(.link("sooner", at: 2_000))
-        try inbox.add(.link("refused", at: 3_000))
+        try inbox.add(.link("refused", at: 1_000))
+        try inbox.add(.link("later", at: 2_000))
+        try inbox.add(.link("sooner", at: 3_000))
         let uploader = ScriptedUploader([
             "later": .transient(reason: "503", retryAfter: .seconds(600)),
             "sooner": .transient(reason: "503", retryAfter: .seconds(60)),

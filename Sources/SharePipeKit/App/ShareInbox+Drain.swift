@@ -13,6 +13,10 @@ public struct DrainReport: Sendable, Hashable {
     public var heldForOtherAccount: [ShareItem] = []
     /// Whether the server refused the token: the account needs signing in; the rest of the inbox waits.
     public var needsSignIn = false
+    /// Whether the pass ended after ``ShareInbox/transientFailuresEndingAPass`` transient failures in a
+    /// row (the server or the network is down): the items not tried wait for the next pass, which
+    /// ``ShareInbox/nextAttemptDate()`` times by those failures' backoff.
+    public var stoppedAfterFailures = false
     /// The newest item this pass handled (by creation time), for the UI to show: a second share that
     /// arrives while the app shows the first replaces it.
     public var newest: ShareItem?
@@ -25,14 +29,20 @@ extension ShareInbox {
     /// Why an item shared under another account than the one signed in waits.
     static let otherAccountHoldReason = "Shared while another account was signed in: it waits for that account."
 
+    /// Transient failures in a row that end a drain pass: 2. With the server down or the network
+    /// gone, each upload waits out its timeout (20 s); trying every waiting share would keep a pass
+    /// of 50 shares going for a quarter of an hour, to fail 50 times.
+    public static let transientFailuresEndingAPass = 2
+
     /// The app's side: uploads the waiting items, oldest first, each at most once in this pass, and
     /// removes each one only after the server acknowledged it. Call it on launch, on activation, on
     /// each element of ``changes(pollingEvery:)``, and at ``nextAttemptDate()``.
     ///
     /// An item shared under another account than the uploader's (``ShareUploading/account``) is not
-    /// sent. A rejected item is parked with the server's message; a transient failure backs off; a refused
-    /// token stops the pass (``DrainReport/needsSignIn``) and leaves every item in the inbox. A state
-    /// that cannot be written (a full disk) does not end the pass: that item waits out its lease.
+    /// sent. A rejected item is parked with the server's message; a transient failure backs off, and
+    /// ``transientFailuresEndingAPass`` in a row end the pass (``DrainReport/stoppedAfterFailures``); a
+    /// refused token stops the pass (``DrainReport/needsSignIn``) and leaves every item in the inbox. A
+    /// state that cannot be written (a full disk) does not end the pass: that item waits out its lease.
     /// - Parameters:
     ///   - uploader: Sends one item (``ShareUploader``).
     ///   - lease: How long a claim holds if this process stalls; default 2 minutes.
@@ -41,6 +51,7 @@ extension ShareInbox {
         try sweep()
         var report = DrainReport()
         var seen: Set<UUID> = []
+        var failuresInARow = 0
         while let claim = try claimNext(lease: lease, excluding: seen) {
             let item = claim.item
             seen.insert(item.id)
@@ -55,9 +66,11 @@ extension ShareInbox {
             let outcome = await uploader.upload(item)
             switch outcome {
             case .uploaded, .replayed:
+                failuresInARow = 0
                 try complete(item.id)
                 report.delivered.append(item)
             case .rejected(_, let message):
+                failuresInARow = 0
                 try settle(item.id, waiting: retryPolicy.maxDelay) { try reject(item.id, message: message) }
                 report.rejected.append(item)
             case .unauthorized(_, let message):
@@ -69,6 +82,11 @@ extension ShareInbox {
                 let wait = retryPolicy.wait(afterAttempts: claim.state.attempts + 1, retryAfter: retryAfter)
                 try settle(item.id, waiting: wait) { try release(item.id, retryAfter: retryAfter, error: reason) }
                 report.deferred.append(item)
+                failuresInARow += 1
+                if failuresInARow >= Self.transientFailuresEndingAPass {
+                    report.stoppedAfterFailures = true
+                    return report
+                }
             }
         }
         return report

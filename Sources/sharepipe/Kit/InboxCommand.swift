@@ -104,6 +104,9 @@ struct InboxCommand: AsyncParsableCommand {
             if !report.heldForOtherAccount.isEmpty {
                 summary += ", \(report.heldForOtherAccount.count) shared under another account (not sent with this one)"
             }
+            if report.stoppedAfterFailures {
+                summary += "; stopped after \(ShareInbox.transientFailuresEndingAPass) failures in a row, the rest wait"
+            }
             summary += "; \(inbox.count) waiting."
             print(summary)
             if let newest = report.newest { print("newest: \(newest.url?.absoluteString ?? newest.id.uuidString)") }
