@@ -1,3 +1,5 @@
+import LinkPreviewCore
+
 /// Where SharePipe may fetch from: the guard against server-side request forgery (SSRF).
 ///
 /// A link-preview server fetches whatever URL a user sends, so a URL must not make it reach the server itself,
@@ -113,7 +115,7 @@ public struct AddressPolicy: Sendable {
         var index = nameBytes.index(nameBytes.endIndex, offsetBy: -entryCount)
         let suffixStart = index
         while index < nameBytes.endIndex {
-            guard nameBytes[index].asciiLowercased == entryBytes[first].asciiLowercased else { return nil }
+            guard ASCII.lowercased(nameBytes[index]) == ASCII.lowercased(entryBytes[first]) else { return nil }
             nameBytes.formIndex(after: &index)
             entryBytes.formIndex(after: &first)
         }

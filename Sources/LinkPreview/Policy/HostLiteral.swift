@@ -50,7 +50,7 @@ public enum HostLiteral: Sendable, Hashable {
         guard let decoded = ASCII.percentDecoded(bytes), !decoded.isEmpty,
             decoded.allSatisfy({ $0 > 0x20 && $0 < 0x7F })
         else { return nil }
-        let lowered = decoded.map(\.asciiLowercased)[...]
+        let lowered = decoded.map(ASCII.lowercased)[...]
         if IPv4Host.endsInNumber(lowered) {
             guard let value = IPv4Host.parse(lowered) else { return nil }
             self = .address(.v4(value))

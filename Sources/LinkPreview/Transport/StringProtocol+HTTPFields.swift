@@ -19,6 +19,6 @@ extension StringProtocol {
 
     /// Whether the text is `lowercase` in any ASCII case (field names and parameter names).
     func equalsASCIICaseInsensitive(_ lowercase: String) -> Bool {
-        utf8.elementsEqual(lowercase.utf8) { $0.asciiLowercased == $1 }
+        utf8.elementsEqual(lowercase.utf8) { ASCII.lowercased($0) == $1 }
     }
 }

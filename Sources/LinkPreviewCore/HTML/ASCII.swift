@@ -31,7 +31,7 @@ package enum ASCII {
     @inline(__always) static func isAlpha(_ c: UInt8) -> Bool { (c | 0x20) &- 0x61 < 26 }
     @inline(__always) static func isDigit(_ c: UInt8) -> Bool { c &- 0x30 < 10 }
     @inline(__always) static func isAlphanumeric(_ c: UInt8) -> Bool { isAlpha(c) || isDigit(c) }
-    @inline(__always) static func lowercased(_ c: UInt8) -> UInt8 { isUpper(c) ? c | 0x20 : c }
+    @inline(__always) package static func lowercased(_ c: UInt8) -> UInt8 { isUpper(c) ? c | 0x20 : c }
 
     /// Whether `bytes`, ASCII-lowercased, are `word` (given in lowercase).
     static func equalsLowercased(_ bytes: some Collection<UInt8>, _ word: some Collection<UInt8>) -> Bool {

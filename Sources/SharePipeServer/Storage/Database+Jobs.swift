@@ -68,7 +68,7 @@ extension Database {
                 """
             ).run()
             try await sql.raw("DELETE FROM jobs WHERE id = \(bind: job.id.uuidString)").run()
-            // The final and canonical URLs the fetch found on the link's own site lead to the same
+            // The final and canonical URLs the fetch found on the link's own host lead to the same
             // link from now on (``LinkAliasRule``): unless a share made one of them a link of its own
             // first. Under the lock a share takes to make a link for its URL (in one order, so two jobs
             // cannot wait for each other), and never failing on an alias that is there: a share
