@@ -270,6 +270,63 @@ struct ShareInboxTests {
         #expect(inbox.count == 0)
     }
 
+    /// A `sudo sharepipe share` leaves files the user's own processes cannot read: one such record or
+    /// state file used to make every claim fail with an I/O error, so nothing was sent any more.
+    @Test(
+        "A record or state file this user may not read is set aside, and the others still flow",
+        arguments: ["record", "state"]
+    )
+    func unreadableFileSetAside(kind: String) async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let inbox = try ShareInbox(folder: folder.url)
+        let first = try inbox.add(.link("first", at: 1_000))
+        let second = try inbox.add(.link("second", at: 2_000))
+        let record = try #require(folder.files(in: "items").first { $0.hasSuffix(first.id.uuidString + ".json") })
+        let unreadable: URL
+        if kind == "record" {
+            unreadable = folder.url.appendingPathComponent("items/\(record)")
+        } else {
+            unreadable = folder.url.appendingPathComponent("state/\(first.id.uuidString).json")
+            try Data(#"{"attempts":1}"#.utf8).write(to: unreadable)
+        }
+
+        let claimed = try await Self.asAnotherOwner(of: folder, unreadable: unreadable) {
+            Result { try inbox.claimNext(lease: .seconds(60))?.item.id }
+        }.get()
+
+        if kind == "record" {
+            #expect(claimed == second.id)
+            #expect(inbox.quarantined() == [record])
+            let reason = try String(
+                contentsOf: folder.url.appendingPathComponent("quarantine/\(record).reason"),
+                encoding: .utf8
+            )
+            #expect(reason.contains("cannot be read by this user"))
+        } else {
+            #expect(claimed == first.id)
+        }
+    }
+
+    /// Runs `body` as a user who owns the inbox in `folder` but may not read `unreadable`: this user
+    /// with the file's mode 0, or, for root (who reads anything), `nobody` owning the rest.
+    private static func asAnotherOwner<T: Sendable>(
+        of folder: TemporaryFolder,
+        unreadable: URL,
+        _ body: @escaping @Sendable () -> T
+    ) async throws -> T {
+        guard geteuid() == 0 else {
+            #expect(chmod(unreadable.path, 0) == 0)
+            return body()
+        }
+        let paths =
+            [folder.url.path]
+            + (FileManager.default.subpaths(atPath: folder.url.path) ?? []).map { folder.url.path + "/" + $0 }
+        for path in paths { #expect(chown(path, unprivilegedUser, unprivilegedUser) == 0) }
+        #expect(chown(unreadable.path, 0, 0) == 0 && chmod(unreadable.path, 0o600) == 0)
+        return try #require(await asFileSystemUser(unprivilegedUser, body))
+    }
+
     @Test("Leftovers of a writer that crashed before its record was linked are swept; a live writer's are not")
     func sweepRemovesOrphans() throws {
         let folder = try TemporaryFolder()

@@ -101,12 +101,15 @@ enum POSIXFile {
     ///
     /// Only a regular file of at most ``maxReadBytes`` is read: anything else in its place (a folder, a
     /// symbolic link, a named pipe, a device, a huge file) throws ``ShareInboxError/Code/unusableFile``
-    /// at once rather than blocking or reading without end.
+    /// at once rather than blocking or reading without end. So does a file this user may not read (one
+    /// written under `sudo`, say): like the others it is one bad file, which readers set aside and go
+    /// on, where an I/O error stops them.
     static func read(_ path: String) throws -> Data? {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard fd >= 0 else {
             if errno == ENOENT { return nil }
             if errno == ELOOP { throw ShareInboxError.unusable(path, because: "it is a symbolic link") }
+            if errno == EACCES || errno == EPERM { throw ShareInboxError.unreadable(path) }
             throw ShareInboxError.io("open", path: path, errno: errno)
         }
         defer { close(fd) }

@@ -58,6 +58,16 @@ public struct ShareInboxError: Error, Sendable, CustomStringConvertible {
         )
     }
 
+    /// A file this user may not read: the inbox's own files are created by the user who shares, so
+    /// another owner or mode means something else (a `sudo`, a restore) put it there.
+    static func unreadable(_ path: String) -> ShareInboxError {
+        ShareInboxError(
+            code: .unusableFile,
+            message: "\(path) cannot be read by this user (permission denied; was it written under sudo?). "
+                + "Give it back to this user with chown, or move it out of the container folder."
+        )
+    }
+
     static func io(_ operation: String, path: String, errno code: Int32) -> ShareInboxError {
         let reason = String(cString: strerror(code))
         return ShareInboxError(
