@@ -51,6 +51,9 @@ struct ShareSubmissionValidationTests {
             ("https://user:secret@example.com/", "user name or password"),
             ("https://user@example.com/", "user name or password"),
             ("https://@example.com/", "user name or password"),
+            ("https://1.2.3.4.5/", "no IPv4 address"),
+            ("http://256.0.0.1/", "no IPv4 address"),
+            ("https://example.123/page", "no IPv4 address"),
             ("https://example.com:0/", "port 0"),
             ("https://example.com:70000/", "port 70000"),
             ("https://exa mple.com/", "spaces"),
@@ -72,6 +75,9 @@ struct ShareSubmissionValidationTests {
             ("https://example.com:8443/a?q=1&r=2#frag", "https://example.com:8443/a?q=1&r=2#frag"),
             ("http://[2001:db8::1]:8080/", "http://[2001:db8::1]:8080/"),
             ("http://192.0.2.1/", "http://192.0.2.1/"),
+            // An IPv4 shorthand is an address: stored as sent, its link written dotted.
+            ("http://0xC0.0.2.1/", "http://0xC0.0.2.1/"),
+            ("https://1password.com/", "https://1password.com/"),
             ("https://bücher.example/Straße", "https://xn--bcher-kva.example/Stra%C3%9Fe"),
             // Escapes already in a URL are kept when another character needs encoding.
             ("https://example.com/caf%C3%A9?a=%E2%82%AC&b=€", "https://example.com/caf%C3%A9?a=%E2%82%AC&b=%E2%82%AC"),

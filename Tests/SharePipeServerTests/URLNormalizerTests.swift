@@ -45,6 +45,11 @@ enum Cases {
         .init("IPv6 host kept, port kept", "http://[::1]:8080/", "http://[::1]:8080/"),
         .init("IPv6 host lowercased", "http://[2001:DB8::A]/x", "http://[2001:db8::a]/x"),
         .init("IPv4 host kept", "https://192.0.2.1/", "https://192.0.2.1/"),
+        .init("IPv4 shorthand written dotted", "http://127.1/", "http://127.0.0.1/"),
+        .init("IPv4 hex and octal parts written dotted", "http://0x7F.0.0.01:8080/a", "http://127.0.0.1:8080/a"),
+        .init("IPv4 as one integer written dotted", "https://3221225985/", "https://192.0.2.1/"),
+        .init("IPv4 with a trailing dot written dotted", "https://192.0.2.1./", "https://192.0.2.1/"),
+        .init("a name with digits kept", "https://1password.com/", "https://1password.com/"),
         .init("www. kept", "https://www.example.com/", "https://www.example.com/"),
         .init("no www. added", "https://example.com/", "https://example.com/"),
     ]
@@ -219,6 +224,9 @@ enum Cases {
         "http://a..example.com/",
         "http://.../",
         "http://example.com:99999/",
+        "http://1.2.3.4.5/",
+        "http://256.0.0.1/",
+        "http://example.123/",
     ]
 }
 
@@ -269,6 +277,7 @@ enum Cases {
         URLPair("escapes", "https://example.com/~user/a%2Fb", "https://example.com/%7Euser/a%2fb"),
         URLPair("YouTube forms", "https://youtu.be/abc?t=9", "https://m.youtube.com/watch?v=abc&t=9&si=q"),
         URLPair("Wikipedia mobile", "https://en.m.wikipedia.org/wiki/A", "https://en.wikipedia.org/wiki/A#History"),
+        URLPair("one IPv4 address, two spellings", "http://0xC0.0x00.0x02.0x01/", "http://192.0.2.1/"),
     ])
     func sameLinkWhenSharedTwice(_ pair: URLPair) throws {
         let first = try key(for: pair.first)

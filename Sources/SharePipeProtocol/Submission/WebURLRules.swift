@@ -1,7 +1,8 @@
 package import Foundation
 import LinkPreviewCore
 
-/// The rules every URL in a share must meet: absolute `http` or `https`, a host, a port in
+/// The rules every URL in a share must meet: absolute `http` or `https`, a host (one that ends in a
+/// number must spell an IPv4 address), a port in
 /// 1…65535 if one is given, no user name or password, no whitespace or control characters, and
 /// at most a limit of bytes as stored. Other characters outside RFC 3986 (an IDN host, accented
 /// letters in a path) are accepted and encoded as a browser would, keeping the escapes already there.
@@ -50,6 +51,7 @@ package enum WebURLRules {
         guard let host = url.host(percentEncoded: true), !host.isEmpty else {
             return .failure(FieldProblem("\(field) has no host; send a URL such as https://example.com/page."))
         }
+        if let problem = numericHostProblem(host, field: field) { return .failure(problem) }
         guard url.user(percentEncoded: true) == nil, url.password(percentEncoded: true) == nil else {
             return .failure(FieldProblem("\(field) must not contain a user name or password."))
         }
@@ -61,6 +63,20 @@ package enum WebURLRules {
             return .failure(FieldProblem("\(field) is \(length) bytes long; the limit is \(maxLength)."))
         }
         return .success(url)
+    }
+
+    /// A host whose last label is a number is an IPv4 address in one of its spellings (`127.1`,
+    /// `0x7f.0.0.1`) or nothing a browser would open (`1.2.3.4.5`, `256.0.0.1`, `example.123`): the
+    /// WHATWG URL Standard refuses those, and so do we, rather than store a link no one can follow.
+    private static func numericHostProblem(_ host: String, field: String) -> FieldProblem? {
+        let lowered = (host.removingPercentEncoding ?? host).lowercased()
+        guard IPv4Host.mayEndInNumber(lowered.utf8) else { return nil }
+        let bytes = Array(lowered.utf8)[...]
+        guard IPv4Host.endsInNumber(bytes), IPv4Host.parse(bytes) == nil else { return nil }
+        return FieldProblem(
+            "\(field) has the host `\(host.prefix(64))`, which ends in a number but is no IPv4 address; "
+                + "check the address or the name."
+        )
     }
 }
 

@@ -1,4 +1,5 @@
 public import Foundation
+import LinkPreviewCore
 
 /// Turns a shared URL into its canonical form, so that sharing the same page twice gives the same link.
 ///
@@ -28,8 +29,10 @@ public import Foundation
 ///    links, except where an equivalence below says otherwise.
 /// 2. **Host** lowercased; one trailing dot removed (`example.com.` → `example.com`); internationalised names in
 ///    the punycode form Foundation gives them (`münchen.de` → `xn--mnchen-3ya.de`); percent-escapes in a host
-///    decoded first. IP literals are kept as written, lowercased (`[::A]` → `[::a]`); no IPv4 shorthand is
-///    rewritten.
+///    decoded first. IPv6 literals are kept as written, lowercased (`[::A]` → `[::a]`). A host that ends in a number
+///    is an IPv4 address, written dotted as browsers show it (`http://0x7f.1/` and `http://2130706433/` →
+///    `http://127.0.0.1/`, the WHATWG URL Standard's reading), or no host at all (`1.2.3.4.5`, `256.0.0.1`,
+///    `example.123`: refused).
 /// 3. **Port**: the default port of the scheme is removed (`http` 80, `https` 443); any other port is kept.
 /// 4. **Fragment** removed (it never reaches the server), *except* a client-side route, which selects what the
 ///    page shows: a fragment starting `#!/` (hashbang) or `#/` is kept.
@@ -160,6 +163,13 @@ extension URLNormalizer {
             host = ascii
         }
         host = host.lowercased()
+        if IPv4Host.mayEndInNumber(host.utf8) {
+            let bytes = Array(host.utf8)[...]
+            if IPv4Host.endsInNumber(bytes) {
+                guard let address = IPv4Host.parse(bytes) else { return nil }
+                return IPv4Host.dotted(address)
+            }
+        }
         if host.hasSuffix(".") { host.removeLast() }
         guard !host.isEmpty, !host.hasPrefix("."), !host.hasSuffix("."), !host.contains("..") else { return nil }
         return host
