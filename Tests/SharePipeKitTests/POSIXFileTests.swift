@@ -27,4 +27,31 @@ struct POSIXFileTests {
         #expect(Set(listed) == Set(names))
         #expect(listedMissing.isEmpty)
     }
+
+    /// The inbox checks an attachment's size, then copies it: a file written to meanwhile must not be
+    /// stored past the limit checked, nor cut short and sent as if whole.
+    @Test(
+        "A file copied into the inbox must still hold the bytes its size was checked at",
+        arguments: [("grew", 100), ("shrank", 300), ("unchanged", 200)]
+    )
+    func copyRefusesAFileThatChanged(change: String, checkedBytes: Int) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let source = folder.url.appendingPathComponent("source").path
+        let target = folder.url.appendingPathComponent("target").path
+        let bytes = Data((0..<200).map { UInt8($0) })
+        #expect(FileManager.default.createFile(atPath: source, contents: bytes))
+        if change == "unchanged" {
+            try POSIXFile.copy(source, to: target, expectedBytes: checkedBytes, sync: true)
+            #expect(FileManager.default.contents(atPath: target) == bytes)
+        } else {
+            #expect {
+                try POSIXFile.copy(source, to: target, expectedBytes: checkedBytes, sync: false)
+            } throws: { error in
+                guard let error = error as? ShareInboxError else { return false }
+                return error.code == .invalid && error.message.contains("changed while it was being saved")
+            }
+            #expect(!FileManager.default.fileExists(atPath: target))
+        }
+    }
 }

@@ -182,6 +182,69 @@ struct ShareInboxTests {
         #expect(folder.files(in: "attachments").isEmpty)
     }
 
+    /// A share extension has about 120 MB of memory: a file is judged by its size, then copied in pieces.
+    @Test("A file attachment is copied byte for byte; one over the limit is refused without being read")
+    func fileAttachmentCopiedOrRefused() throws {
+        let folder = try TemporaryFolder()
+        let sources = try TemporaryFolder()
+        defer {
+            folder.remove()
+            sources.remove()
+        }
+        let photo = sources.url.appendingPathComponent("photo.jpg")
+        let bytes = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 9) })
+        try bytes.write(to: photo)
+        let inbox = try ShareInbox(folder: folder.url, limits: ShareInboxLimits(maxAttachmentBytes: 1 << 20))
+
+        let stored = try inbox.add(.link("a"), attachments: [.init(contentType: "image/jpeg", file: photo)])
+        #expect(stored.attachments.map(\.name) == ["photo.jpg"])
+        #expect(stored.attachments.map(\.byteCount) == [bytes.count])
+        #expect(try Data(contentsOf: inbox.attachmentURL(stored.attachments[0], of: stored)) == bytes)
+
+        // 8 GiB, sparse: read whole, it would take the test's memory and minutes.
+        let video = sources.url.appendingPathComponent("video.mp4")
+        #expect(FileManager.default.createFile(atPath: video.path, contents: nil))
+        #expect(truncate(video.path, 8 << 30) == 0)
+        #expect {
+            try inbox.add(.link("b"), attachments: [.init(contentType: "video/mp4", file: video)])
+        } throws: { error in
+            guard let error = error as? ShareInboxError else { return false }
+            return error.code == .itemTooLarge && error.message.contains("\(8 << 30) bytes")
+        }
+        #expect(inbox.count == 1)
+        #expect(folder.files(in: "attachments") == [stored.id.uuidString])
+    }
+
+    @Test(
+        "An attachment that is missing or no regular file saves nothing, and the error says what to share",
+        arguments: ["missing", "folder", "pipe"]
+    )
+    func unusableAttachmentSavesNothing(kind: String) throws {
+        let folder = try TemporaryFolder()
+        let sources = try TemporaryFolder()
+        defer {
+            folder.remove()
+            sources.remove()
+        }
+        let path = sources.url.appendingPathComponent("attachment")
+        switch kind {
+        case "folder": try FileManager.default.createDirectory(at: path, withIntermediateDirectories: true)
+        case "pipe": #expect(mkfifo(path.path, 0o600) == 0)
+        default: break
+        }
+        let inbox = try ShareInbox(folder: folder.url)
+        #expect {
+            try inbox.add(.link("a"), attachments: [.init(contentType: "image/png", file: path)])
+        } throws: { error in
+            guard let error = error as? ShareInboxError, error.code == .invalid else { return false }
+            return kind == "missing"
+                ? error.message.contains("Cannot read the attachment") && error.message.contains("exists")
+                : error.message.contains("not a regular file")
+        }
+        #expect(inbox.count == 0)
+        #expect(folder.files(in: "attachments").isEmpty)
+    }
+
     @Test("The byte limit counts the attachments of the items already waiting")
     func byteLimitCountsAttachments() throws {
         let folder = try TemporaryFolder()

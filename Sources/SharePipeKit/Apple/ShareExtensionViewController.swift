@@ -61,10 +61,12 @@ open class ShareExtensionViewController: UIViewController {
                 item.text = [item.text, text].compactMap { $0 }.joined(separator: "\n")
             } else if provider.hasItemConformingToTypeIdentifier(UTType.image.identifier),
                 let url = try? await provider.loadItem(forTypeIdentifier: UTType.image.identifier) as? URL,
-                let data = try? Data(contentsOf: url)
+                url.isFileURL
             {
+                // The inbox copies the file in pieces after checking its size: an extension has too
+                // little memory to load a large one whole.
                 let type = UTType(filenameExtension: url.pathExtension)?.preferredMIMEType ?? "application/octet-stream"
-                attachments.append(ShareAttachment.Content(name: url.lastPathComponent, contentType: type, data: data))
+                attachments.append(ShareAttachment.Content(contentType: type, file: url))
             }
         }
         return (item, attachments)

@@ -24,19 +24,22 @@ enum POSIXFile {
             close(fd)
             if !written { unlink(path) }
         }
-        try data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw ShareInboxError.io("write", path: path, errno: errno)
-                }
-                offset += written
-            }
-        }
+        try data.withUnsafeBytes { try writeAll($0, to: fd, path: path) }
         if sync, fsync(fd) != 0 { throw ShareInboxError.io("fsync", path: path, errno: errno) }
         written = true
+    }
+
+    /// Writes all of `buffer` to `fd` (the file at `path`, for the error), however many calls it takes.
+    static func writeAll(_ buffer: UnsafeRawBufferPointer, to fd: Int32, path: String) throws {
+        var offset = 0
+        while offset < buffer.count {
+            let written = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw ShareInboxError.io("write", path: path, errno: errno)
+            }
+            offset += written
+        }
     }
 
     /// Writes `data` into `path` in place (created or truncated), unsynced: only for small files that

@@ -91,7 +91,7 @@ public final class ShareInbox: Sendable {
         if let problem = item.deliveryProblem {
             throw ShareInboxError(code: .invalid, message: "The server would refuse this share: \(problem)")
         }
-        try checkSize(of: attachments)
+        let sizes = try checkSize(of: attachments)
         // (Checked again under the inbox lock; checked here first so that writing attachments never
         // touches those of an item already stored under this id.)
         guard attachments.isEmpty || layout.recordName(of: item.id) == nil else {
@@ -113,7 +113,7 @@ public final class ShareInbox: Sendable {
         }
         var stored = item
         do {
-            stored.attachments = try writeAttachments(attachments, for: item.id)
+            stored.attachments = try writeAttachments(attachments, sizes: sizes, for: item.id)
             let record = try stored.recordData()
             // What cannot be read back would be quarantined by the first reader: never sent, and the
             // user told it was saved.
@@ -186,8 +186,16 @@ public final class ShareInbox: Sendable {
             .min()
     }
 
-    private func checkSize(of attachments: [ShareAttachment.Content]) throws {
-        let bytes = attachments.reduce(0) { $0 + $1.data.count }
+    /// The attachments' sizes, once they are within the limits: a file's is read from the file system,
+    /// so one over the limit is refused without being read.
+    private func checkSize(of attachments: [ShareAttachment.Content]) throws -> [Int] {
+        let sizes = try attachments.map { content in
+            switch content.source {
+            case .bytes(let data): data.count
+            case .file(let url): try POSIXFile.attachmentSize(url.path)
+            }
+        }
+        let bytes = sizes.reduce(0, +)
         guard attachments.count <= limits.maxAttachments, bytes <= limits.maxAttachmentBytes else {
             throw ShareInboxError(
                 code: .itemTooLarge,
@@ -197,6 +205,7 @@ public final class ShareInbox: Sendable {
                     + "kept. Share fewer or smaller files."
             )
         }
+        return sizes
     }
 
     /// Throws `full` when one more item (its record of `recordBytes` and its attachments) would go past
@@ -228,7 +237,12 @@ public final class ShareInbox: Sendable {
         return names
     }
 
-    private func writeAttachments(_ contents: [ShareAttachment.Content], for id: UUID) throws -> [ShareAttachment] {
+    /// Writes or copies the attachments into the item's folder; `sizes` are their checked sizes.
+    private func writeAttachments(
+        _ contents: [ShareAttachment.Content],
+        sizes: [Int],
+        for id: UUID
+    ) throws -> [ShareAttachment] {
         guard !contents.isEmpty else { return [] }
         let folder = layout.attachmentFolder(id)
         POSIXFile.removeFolder(folder)  // a crashed earlier attempt at this same id
@@ -237,13 +251,17 @@ public final class ShareInbox: Sendable {
         for (index, content) in contents.enumerated() {
             let suffix = content.name.map { URL(fileURLWithPath: $0).pathExtension }.flatMap { $0.isEmpty ? nil : $0 }
             let file = suffix.map { "\(index).\($0)" } ?? "\(index)"
-            try POSIXFile.create(folder + "/" + file, data: content.data, sync: true)
+            switch content.source {
+            case .bytes(let data): try POSIXFile.create(folder + "/" + file, data: data, sync: true)
+            case .file(let url):
+                try POSIXFile.copy(url.path, to: folder + "/" + file, expectedBytes: sizes[index], sync: true)
+            }
             stored.append(
                 ShareAttachment(
                     file: file,
                     name: content.name,
                     contentType: content.contentType,
-                    byteCount: content.data.count
+                    byteCount: sizes[index]
                 )
             )
         }

@@ -56,14 +56,7 @@ struct ShareCommand: AsyncParsableCommand {
             note: note,
             recipients: recipients.map { $0.hasPrefix("@") || $0.hasPrefix("conversation:") ? $0 : "@" + $0 }
         )
-        let contents: [ShareAttachment.Content]
-        do {
-            contents = try attachments.map(Self.content(of:))
-        } catch let error as CLIError {
-            print(ShareFlow.Message.notSaved(error.description))
-            fflush(nil)
-            throw ExitCode(1)
-        }
+        let contents = attachments.map(Self.content(of:))
         let runner = ShareFlowRunner(inbox: inbox, account: account)
         let result = await runner.share(
             item,
@@ -74,17 +67,15 @@ struct ShareCommand: AsyncParsableCommand {
         if !result.saved { throw ExitCode(1) }
     }
 
-    static func content(of path: String) throws -> ShareAttachment.Content {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CLIError("Cannot read the attachment \(path): check that the file exists and is readable.")
-        }
+    /// The file to attach, copied by the inbox (which checks its size first and never loads it whole).
+    static func content(of path: String) -> ShareAttachment.Content {
         let types = [
             "jpg": "image/jpeg", "jpeg": "image/jpeg", "png": "image/png", "gif": "image/gif",
             "heic": "image/heic", "pdf": "application/pdf", "txt": "text/plain",
         ]
         let name = URL(fileURLWithPath: path).lastPathComponent
         let type = types[URL(fileURLWithPath: path).pathExtension.lowercased()] ?? "application/octet-stream"
-        return ShareAttachment.Content(name: name, contentType: type, data: data)
+        return ShareAttachment.Content(name: name, contentType: type, file: URL(fileURLWithPath: path))
     }
 }
 
