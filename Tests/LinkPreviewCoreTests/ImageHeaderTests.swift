@@ -135,6 +135,22 @@ struct ImageHeaderTests {
         #expect(ImageHeader.read(unassociated) == ImageHeader(format: .heic, width: 4000, height: 3000))
     }
 
+    /// Two 2^32-1 × 2^32-1 extents and no primary item: comparing their areas overflowed and trapped, so
+    /// 92 bytes served at any shared URL (sniffed whatever their Content-Type) took the process down.
+    @Test func heifExtentsPastTheLimitAreDroppedNotMultiplied() {
+        let huge = (0xFFFF_FFFF, 0xFFFF_FFFF)
+        let hostile = F.heif(major: "avif", compatible: ["avif"], extents: [huge, huge], withAssociations: false)
+        #expect(ImageHeader.read(hostile) == ImageHeader(format: .avif))
+        #expect(ContentSniffer.classify(contentType: "text/html", leadingBytes: hostile) == .image(.avif))
+        let oneSane = F.heif(
+            major: "heic",
+            compatible: ["heic"],
+            extents: [(0xFFFF_FFFF, 2), (640, 480)],
+            withAssociations: false
+        )
+        #expect(ImageHeader.read(oneSane) == ImageHeader(format: .heic, width: 640, height: 480))
+    }
+
     @Test func heifFormatComesFromTheBrands() {
         let mif1Avif = F.heif(major: "mif1", compatible: ["mif1", "avif"], extents: [(10, 20)])
         #expect(ImageHeader.read(mif1Avif) == ImageHeader(format: .avif, width: 10, height: 20))

@@ -61,13 +61,16 @@ extension ImageHeader {
         let iprpChildren = boxes(in: iprp.payload..<max(iprp.payload, iprp.end), of: data)
         guard let ipco = iprpChildren.first(where: { $0.type == "ipco" }) else { return nil }
 
-        // Property indices are 1-based positions in `ipco`.
+        // Property indices are 1-based positions in `ipco`. Extents outside 1…maxDimension are dropped
+        // here (as `sized` would drop them), which also keeps the areas compared below from overflowing:
+        // each side is read from 32 bits.
         var extents: [Int: (width: Int, height: Int)] = [:]
         for (index, property) in boxes(in: ipco.payload..<max(ipco.payload, ipco.end), of: data).enumerated()
         where property.type == "ispe" {
             if let width = data.uint32BE(at: property.payload + 4),
                 let height = data.uint32BE(at: property.payload + 8),
-                property.payload + 12 <= property.end
+                property.payload + 12 <= property.end,
+                (1...maxDimension).contains(width), (1...maxDimension).contains(height)
             {
                 extents[index + 1] = (width, height)
             }
