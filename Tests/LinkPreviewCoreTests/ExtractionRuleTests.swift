@@ -226,6 +226,66 @@ struct ExtractionRuleTests {
     }
 }
 
+/// The body text a page falls back on (its first paragraph, heading, author element) is the text a
+/// reader sees, read with a browser's paragraph rules.
+struct BodyTextTests {
+    private func extract(_ html: String, stopsEarly: Bool = true) -> LinkMetadata {
+        MetadataExtractor.extract(from: Array(html.utf8), url: ExtractionFixtures.pageURL)
+    }
+
+    private static let bread = "This bread takes three hours and is worth every minute of it."
+
+    /// AdSense placed inside a paragraph made its push call the page's summary.
+    @Test(arguments: [
+        #"<p><script async src="https://pagead2.example/adsbygoogle.js"></script><ins class="adsbygoogle"></ins>"#
+            + "<script>(adsbygoogle = window.adsbygoogle || []).push({});</script></p><p>\(bread)</p>",
+        "<p><style>.ad{display:none;color:red;background:blue;margin:0 auto}</style>\(bread)</p>",
+        #"<p><noscript><img src="/lazy.jpg" alt="A loaf on a board"></noscript>\#(bread)</p>"#,
+        "<p><iframe>Your browser does not support frames, please upgrade it today.</iframe>\(bread)</p>",
+        "<form><p><textarea>Write your comment here, at least forty characters</textarea></p></form><p>\(bread)</p>",
+    ])
+    func codeAndMarkupInRawTextAreNotSummaryText(html: String) {
+        #expect(extract("<title>My recipe</title><body>" + html).summary == Self.bread)
+    }
+
+    @Test func codeInAHeadingIsNotTitleText() {
+        #expect(extract("<body><h1><style>.x{color:red}</style>Heading</h1>").title == "Heading")
+    }
+
+    /// Browsers close a `<p>` at the start of a list or section: the paragraph is "Welcome!", too short
+    /// to describe the page, and the JSON-LD after it is read, not swallowed into the summary.
+    @Test func aParagraphEndsWhereABrowserEndsIt() {
+        let jsonLD = #"""
+            <script type="application/ld+json">{"@type":"Product","name":"Blue Widget",
+            "description":"A very blue widget.","image":"https://example.com/w.jpg"}</script>
+            """#
+        let unclosed = extract(
+            "<title>Shop</title><body><p>Welcome!<ul><li>Home</li><li>Products</li></ul>"
+                + "<section><h2>Our story</h2></section>" + jsonLD
+        )
+        #expect(unclosed.title == "Blue Widget")
+        #expect(unclosed.summary == "A very blue widget.")
+        #expect(unclosed.images.map(\.url.absoluteString) == ["https://example.com/w.jpg"])
+        let endedByDiv = extract("<title>T</title><body><div><p>Short intro</div><p>\(Self.bread)</p>")
+        #expect(endedByDiv.summary == Self.bread)
+    }
+
+    /// `<h1>…</h2>` never closed the heading, so nothing after it was read.
+    @Test func aHeadingEndsAtAnyHeadingsEndTag() {
+        let page = extract("<body><h1>Blue Widget</h2><p>\(Self.bread)</p>")
+        #expect(page.title == "Blue Widget")
+        #expect(page.summary == Self.bread)
+    }
+
+    /// A JSON-LD script inside the paragraph being read is read too.
+    @Test func jsonLDInsideAParagraphIsRead() {
+        let page = extract(
+            #"<title>T</title><body><p>Intro <script type="application/ld+json">{"@type":"Article","description":"From JSON-LD, long enough."}</script> more</p>"#
+        )
+        #expect(page.summary == "From JSON-LD, long enough.")
+    }
+}
+
 struct TextCapTests {
     /// Found by the fuzzer: a cap falling just after a space kept the space.
     @Test func cappedTextNeverEndsInASpace() {

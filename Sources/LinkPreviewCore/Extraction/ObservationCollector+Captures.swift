@@ -41,8 +41,21 @@ extension ObservationCollector {
         }
         if let current = capture {
             capture = nil
-            if current.purpose != .jsonLD { finish(current) }
+            finish(current)
         }
+        scriptCapture = nil
+    }
+
+    /// Notes a start tag after which the tokenizer reads raw text (``HTMLTokenizer/contentModel(after:)``)
+    /// that no reader sees: `<script>`, `<style>`, `<noscript>`, `<iframe>`, `<textarea>`…, all but
+    /// `<title>` (the page's name) and `<plaintext>` (shown as text). Ended by the same name's end tag,
+    /// the only tag the tokenizer reads in raw text.
+    mutating func noteRawTextStart(_ tag: HTMLTag) {
+        guard let model = HTMLTokenizer.contentModel(after: tag.nameBytes.elements), model != .plaintext,
+            !tag.hasName("title")
+        else { return }
+        rawTextElement.removeAll(keepingCapacity: true)
+        rawTextElement.append(contentsOf: tag.nameBytes.elements)
     }
 
     /// A `<p>` in the body: its text may become the description when the page gives none. Paragraphs
@@ -54,6 +67,33 @@ extension ObservationCollector {
         else { return }
         paragraphsSeen += 1
         capture = TextCapture(.paragraph, element: "p".utf8, limit: limits.maxSummaryLength * 4)
+    }
+
+    /// Whether `tag`, as a start tag, closes an open `<p>` in a browser (WHATWG HTML, "in body": the
+    /// block elements, headings, lists, `<form>`, `<table>`, `<hr>`…); as an end tag, the same elements
+    /// end it too, since their end tags close what was opened inside them.
+    static func closesParagraph(_ tag: HTMLTag) -> Bool {
+        switch tag.nameBytes.count {
+        case 1: return tag.hasName("p")
+        case 2:
+            return tag.hasName("ul") || tag.hasName("ol") || tag.hasName("li") || tag.hasName("dl")
+                || tag.hasName("dd") || tag.hasName("dt") || tag.hasName("hr") || TextCapture.isHeading(tag)
+        case 3:
+            return tag.hasName("div") || tag.hasName("nav") || tag.hasName("pre") || tag.hasName("dir")
+                || tag.hasName("xmp")
+        case 4: return tag.hasName("main") || tag.hasName("menu") || tag.hasName("form")
+        case 5: return tag.hasName("aside") || tag.hasName("table")
+        case 6:
+            return tag.hasName("header") || tag.hasName("footer") || tag.hasName("figure") || tag.hasName("center")
+                || tag.hasName("dialog") || tag.hasName("hgroup") || tag.hasName("search")
+        case 7:
+            return tag.hasName("article") || tag.hasName("section") || tag.hasName("address")
+                || tag.hasName("details") || tag.hasName("summary") || tag.hasName("listing")
+        case 8: return tag.hasName("fieldset")
+        case 9: return tag.hasName("plaintext")
+        case 10: return tag.hasName("blockquote") || tag.hasName("figcaption")
+        default: return false
+        }
     }
 
     /// A paragraph ends at `</p>` or, as in a browser, at the start of another block.

@@ -85,8 +85,8 @@ extension ObservationCollector {
     mutating func recordScript(_ tag: HTMLTag) {
         if tag.withValue(of: "type", { ByteMatching.equalsIgnoringCase($0, "application/ld+json") }) == true {
             metadataTagCount += 1
-            if observations.jsonLD.count < limits.maxJSONLDBlocks, capture == nil {
-                begin(.jsonLD, tag: tag, limit: limits.maxJSONLDBytes)
+            if observations.jsonLD.count < limits.maxJSONLDBlocks, scriptCapture == nil {
+                scriptCapture = TextCapture(.jsonLD, element: tag.nameBytes.elements, limit: limits.maxJSONLDBytes)
             }
         }
         recordCaptchaMarker(in: tag)

@@ -19,8 +19,16 @@ struct ObservationCollector: HTMLTokenSink {
     /// once the essentials are known, counted to notice a head gone quiet.
     var metadataTagCount = 0
     private(set) var tagCount = 0
+    /// The title, heading or paragraph being read: text a reader sees.
     var capture: TextCapture?
+    /// The JSON-LD script being read, apart from ``capture``: a script inside a paragraph or a heading
+    /// is read all the same.
+    var scriptCapture: TextCapture?
     var authorCapture: TextCapture?
+    /// The element whose raw text the tokenizer is reading, if any (`script`, `style`, `noscript`,
+    /// `iframe`, `textarea`…: ``noteRawTextStart(_:)``); empty otherwise. Its text is code or markup no
+    /// reader sees, so only a JSON-LD capture takes it.
+    var rawTextElement: [UInt8] = []
     /// Inline `<svg>` and `<math>` elements, and integration points in them, open around the current
     /// tag (see ``admits(_:)``).
     var foreignStack: [ForeignFrame] = []
@@ -44,10 +52,15 @@ struct ObservationCollector: HTMLTokenSink {
 
     var isFinished: Bool {
         tagCount >= limits.maxTags || bodyBudgetExhausted
-            || (stopsEarly && (observations.headEnded || headWentQuiet) && essentials.isComplete && capture == nil)
+            || (stopsEarly && (observations.headEnded || headWentQuiet) && essentials.isComplete && capture == nil
+                && scriptCapture == nil)
     }
 
     mutating func characters(_ text: UnsafeBufferPointer<UInt8>) {
+        guard rawTextElement.isEmpty else {
+            scriptCapture?.append(text)
+            return
+        }
         capture?.append(text)
         authorCapture?.append(text)
     }
@@ -56,7 +69,12 @@ struct ObservationCollector: HTMLTokenSink {
         tagCount += 1
         capture?.noteStart(tag)
         authorCapture?.noteStart(tag)
-        guard admits(tag) else { return }
+        let admitted = admits(tag)
+        // The tokenizer switches to raw text after such a tag wherever it is not SVG or MathML, in a
+        // `<template>` too (``HTMLTokenSink/startTagSwitchesContentModel``).
+        if !lastStartTagIsForeign { noteRawTextStart(tag) }
+        guard admitted else { return }
+        if capture?.purpose == .paragraph, Self.closesParagraph(tag) { endParagraph() }
         if tag.attributeCount > 0, observations.bodyStarted { recordItemProperty(tag) }
         switch tag.nameBytes.count {
         case 1:
@@ -136,6 +154,14 @@ struct ObservationCollector: HTMLTokenSink {
     }
 
     mutating func endTag(_ tag: HTMLTag) {
+        if !rawTextElement.isEmpty {
+            if tag.nameBytes.elementsEqual(rawTextElement) { rawTextElement.removeAll(keepingCapacity: true) }
+            if scriptCapture?.isClosed(by: tag) == true {
+                let script = scriptCapture!
+                scriptCapture = nil
+                finish(script)
+            }
+        }
         if authorCapture?.isClosed(by: tag) == true {
             let author = authorCapture!
             authorCapture = nil
@@ -147,6 +173,9 @@ struct ObservationCollector: HTMLTokenSink {
             finish(current)
         }
         guard admitsEnd(tag) else { return }
+        if capture?.purpose == .paragraph, Self.closesParagraph(tag) || tag.hasName("body") || tag.hasName("html") {
+            endParagraph()
+        }
         if tag.hasName("audio") || tag.hasName("video") {
             openMediaElement = nil
         } else if tag.hasName("head") {

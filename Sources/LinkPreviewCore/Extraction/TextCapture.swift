@@ -46,13 +46,21 @@ struct TextCapture {
         }
     }
 
+    /// Whether `tag` is `h1` to `h6`.
+    static func isHeading(_ tag: HTMLTag) -> Bool {
+        tag.nameBytes.count == 2 && tag.nameBytes[0] == UInt8(ascii: "h")
+            && (UInt8(ascii: "1")...UInt8(ascii: "6")).contains(tag.nameBytes[1])
+    }
+
     /// Notes a start tag inside the element.
     mutating func noteStart(_ tag: HTMLTag) {
         if !tag.isSelfClosing && tag.nameBytes.elementsEqual(elementName) { depth += 1 }
     }
 
-    /// Whether `tag` closes the element.
+    /// Whether `tag` closes the element. Any heading's end tag closes a heading, as in a browser:
+    /// `<h1>Title</h2>` ends at `</h2>`.
     mutating func isClosed(by tag: HTMLTag) -> Bool {
+        if purpose == .heading, Self.isHeading(tag) { return true }
         guard tag.nameBytes.elementsEqual(elementName) else { return false }
         if depth == 0 { return true }
         depth -= 1
