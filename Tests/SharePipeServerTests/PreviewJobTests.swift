@@ -121,6 +121,49 @@ struct PreviewJobTests {
         }
     }
 
+    /// A removed article redirecting to the home page made the home page that article's alias: every
+    /// later share of the home page joined the article's link.
+    @Test(
+        "A home page is no alias of a page below it, and a walled preview makes no alias at all",
+        arguments: TestDatabase.all
+    )
+    func homePagesAndWallsMakeNoAlias(database: TestDatabase) async throws {
+        try await ServerFixture.run(on: database) { fixture, client in
+            let world = try await ShelfWorld.make(fixture, client)
+            let storage = fixture.context.database
+            func complete(_ link: String, _ url: String, _ metadata: LinkMetadata) async throws {
+                let job = PreviewJob(
+                    id: UUID(),
+                    linkID: try #require(UUID(uuidString: link)),
+                    url: URL(string: url)!,
+                    attempts: 1
+                )
+                try await storage.completePreviewJob(job, metadata: metadata, expires: nil)
+            }
+            let removed = try await world.share("ada", "https://news.example/2019/removed-story", to: [])
+            var redirectedHome = LinkMetadata(url: URL(string: "https://news.example/")!)
+            redirectedHome.canonicalURL = URL(string: "https://www.news.example")
+            try await complete(removed, "https://news.example/2019/removed-story", redirectedHome)
+            #expect(try await world.share("ada", "https://news.example/", to: []) != removed)
+            #expect(try await world.share("ada", "https://www.news.example/", to: []) != removed)
+
+            // The home page itself may still gain aliases of its own (http → https, www.).
+            let home = try await world.share("ada", "http://shop.example/", to: [])
+            try await complete(
+                home,
+                "http://shop.example/",
+                LinkMetadata(url: URL(string: "https://www.shop.example/")!)
+            )
+            #expect(try await world.share("ada", "https://www.shop.example/", to: []) == home)
+
+            let privateDoc = try await world.share("ada", "https://docs.example/d/42", to: [])
+            var wall = LinkMetadata(url: URL(string: "https://docs.example/login?next=%2Fd%2F42")!)
+            wall.wall = LinkWall(kind: .login, evidence: ["path /login"])
+            try await complete(privateDoc, "https://docs.example/d/42", wall)
+            #expect(try await world.share("ada", "https://docs.example/login?next=%2Fd%2F42", to: []) != privateDoc)
+        }
+    }
+
     /// A job's lease running out counted an attempt but never ended the job: a page whose preview
     /// kills the worker was fetched again after every restart, for ever.
     @Test(

@@ -26,7 +26,9 @@ extension LPLinkMetadata {
     ) -> LPLinkMetadata {
         let result = LPLinkMetadata()
         result.originalURL = metadata.originalURL ?? metadata.url
-        result.url = metadata.canonicalURL ?? metadata.url ?? metadata.originalURL
+        // `LPLinkMetadata.url` is the URL the metadata came from after redirects, not the page's
+        // canonical URL (which a template may set to the home page).
+        result.url = metadata.url ?? metadata.originalURL
         result.title = metadata.title
         result.remoteVideoURL = metadata.videos.first?.url
         result.iconProvider = icon

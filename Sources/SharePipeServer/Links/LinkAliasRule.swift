@@ -11,11 +11,27 @@ import Foundation
 /// the other. Not a neighbour under the same domain: `eve.github.io` and `victim.github.io` are two
 /// owners, and no list of such shared suffixes is complete. A short link and the page it leads to
 /// stay two links.
+///
+/// Nor is a URL that many pages lead to:
+/// - the site's home page (`/`, no query) for a link below it: a removed article redirects there, and
+///   a misconfigured template names it as every page's canonical URL, so the first such link would
+///   take every later share of the home page;
+/// - anything a walled preview found: its final URL is the sign-in, consent or challenge page, not
+///   the content.
 enum LinkAliasRule {
     /// The aliases a preview of the link made for `linkURL` adds, unnormalised.
-    static func aliases(of linkURL: URL, finalURL: URL?, canonicalURL: URL?) -> [URL] {
-        guard let own = hostKey(linkURL) else { return [] }
-        return [finalURL, canonicalURL].compactMap { $0 }.filter { hostKey($0) == own }
+    static func aliases(of linkURL: URL, finalURL: URL?, canonicalURL: URL?, isWall: Bool) -> [URL] {
+        guard !isWall, let own = hostKey(linkURL) else { return [] }
+        let linkIsHome = isHomePage(linkURL)
+        return [finalURL, canonicalURL].compactMap { $0 }.filter { url in
+            hostKey(url) == own && (linkIsHome || !isHomePage(url))
+        }
+    }
+
+    /// Whether `url` is a site's home page: its path empty or `/`, without a query.
+    static func isHomePage(_ url: URL) -> Bool {
+        let path = url.path(percentEncoded: true)
+        return (path.isEmpty || path == "/") && url.query(percentEncoded: true) == nil
     }
 
     /// The URL's host, lowercased, without one leading `www.`.

@@ -76,7 +76,8 @@ extension Database {
             let aliases = LinkAliasRule.aliases(
                 of: job.url,
                 finalURL: metadata.url,
-                canonicalURL: metadata.canonicalURL
+                canonicalURL: metadata.canonicalURL,
+                isWall: metadata.wall != nil
             )
             let keys = Set(aliases.compactMap(URLNormalizer.key(for:)))
             for key in keys.sorted() {
