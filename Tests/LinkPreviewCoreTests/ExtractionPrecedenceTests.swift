@@ -29,6 +29,17 @@ struct ExtractionPrecedenceTests {
         #expect(ExtractionFixtures.extract(head: jsonLD).summary == "LD")
     }
 
+    /// A candidate that cleans to nothing used to win and leave the field empty.
+    @Test func aCandidateThatCleansToNothingGivesWayToTheNext() {
+        let blankOG =
+            #"<meta property="og:title" content="&#x200B;"><meta property="og:description" content="&#x200B; ">"#
+        let page = ExtractionFixtures.extract(
+            head: blankOG + #"<meta name="twitter:title" content="Twitter"><meta name="description" content="Meta">"#
+        )
+        #expect(page.title == "Twitter")
+        #expect(page.summary == "Meta")
+    }
+
     @Test func imagesComeFromOpenGraphThenTwitterThenJSONLDThenASizeableImage() {
         let og = #"<meta property="og:image" content="/og.jpg">"#
         let twitter = #"<meta name="twitter:image" content="/tw.jpg">"#

@@ -81,8 +81,12 @@ final class MetadataAssembler {
 
     // MARK: Text fields
 
+    /// Each candidate is cleaned before the next is looked at: one that cleans to nothing (a lone
+    /// `&#x200B;`) gives way to the next rather than leaving the field empty.
     func title(siteName: String?) -> String? {
-        if let title = text(meta("og:title") ?? meta("twitter:title") ?? jsonLD.headline, limit: limits.maxTitleLength)
+        let limit = limits.maxTitleLength
+        if let title = text(meta("og:title"), limit: limit) ?? text(meta("twitter:title"), limit: limit)
+            ?? text(jsonLD.headline, limit: limit)
         {
             return title
         }
@@ -92,12 +96,12 @@ final class MetadataAssembler {
         return text(observations.firstHeading, limit: limits.maxTitleLength)
     }
 
+    /// Candidates are cleaned one by one, as for ``title(siteName:)``.
     func summary() -> String? {
-        text(
-            meta("og:description") ?? meta("twitter:description") ?? meta("description")
-                ?? jsonLD.summary ?? meta("dc.description") ?? observations.firstParagraph,
-            limit: limits.maxSummaryLength
-        )
+        let limit = limits.maxSummaryLength
+        return text(meta("og:description"), limit: limit) ?? text(meta("twitter:description"), limit: limit)
+            ?? text(meta("description"), limit: limit) ?? text(jsonLD.summary, limit: limit)
+            ?? text(meta("dc.description"), limit: limit) ?? text(observations.firstParagraph, limit: limit)
     }
 
     /// The publisher's own name where the page states it (JSON-LD `publisher`: "NPR" rather than
