@@ -6,7 +6,7 @@ import Testing
 /// ``TextNormalizer`` reads UTF-8 bytes; these tests hold it to the scalar-level reading it replaced
 /// (``ScalarLevelNormalizer``), and its whitespace table to the Unicode property.
 struct TextNormalizerTests {
-    @Test("What a reader sees: runs collapse, ends trim, controls go, the cap keeps whole scalars")
+    @Test("What a reader sees: runs collapse, ends trim, controls go, the cap keeps whole characters")
     func examples() {
         #expect(TextNormalizer.clean("  Hello,\n\t world  ", maxLength: 100) == "Hello, world")
         #expect(TextNormalizer.clean("Caf\u{E9}\u{A0}\u{A0}au\u{2003}lait\u{3000}", maxLength: 100) == "Café au lait")
@@ -15,6 +15,11 @@ struct TextNormalizerTests {
         #expect(TextNormalizer.clean("\u{1}\u{1F}bell\u{7}", maxLength: 100) == "bell")
         #expect(TextNormalizer.clean("日本語のタイトル", maxLength: 3) == "日本語")
         #expect(TextNormalizer.clean("ab 😀😀", maxLength: 4) == "ab 😀")
+        // A cut never keeps half a character: a flag, a skin tone, a joined family, an accent.
+        #expect(TextNormalizer.clean("Go 🇩🇪🇫🇷", maxLength: 6) == "Go 🇩🇪")
+        #expect(TextNormalizer.clean("Hi 👋🏽", maxLength: 4) == "Hi")
+        #expect(TextNormalizer.clean("Us 👨\u{200D}👩\u{200D}👧", maxLength: 6) == "Us")
+        #expect(TextNormalizer.clean("Cafe\u{301}", maxLength: 4) == "Caf")
         // A space is kept only with a scalar after it.
         #expect(TextNormalizer.clean("ab\u{A0}cd", maxLength: 3) == "ab")
         #expect(TextNormalizer.clean(" \u{A0}\u{2028} ", maxLength: 10) == nil)
@@ -33,7 +38,7 @@ struct TextNormalizerTests {
         #expect(mismatches.isEmpty)
     }
 
-    @Test("Gives what the scalar-level reading gives, for generated text and caps")
+    @Test("Gives what the scalar-level reading cut at whole characters gives, for generated text and caps")
     func matchesTheScalarLevelReading() {
         let pieces = [
             "a", "Z", "0", " ", "  ", "\t", "\n", "\r\n", "\u{B}", "\u{C}", "\u{0}", "\u{1F}", "\u{7F}", "\u{80}",
@@ -49,7 +54,7 @@ struct TextNormalizerTests {
                 text += pieces[Int(generator.next() % UInt64(pieces.count))]
             }
             let maxLength = Int(generator.next() % 14)
-            let expected = ScalarLevelNormalizer.clean(text, maxLength: maxLength)
+            let expected = ScalarLevelNormalizer.cleanKeepingWholeCharacters(text, maxLength: maxLength)
             let actual = TextNormalizer.clean(text, maxLength: maxLength)
             #expect(actual == expected, "\(text.unicodeScalars.map { String($0.value, radix: 16) }) cap \(maxLength)")
             if actual != expected { return }
@@ -83,6 +88,22 @@ private enum ScalarLevelNormalizer {
             result.unicodeScalars.append(scalar)
             count += 1
         }
+        return result.isEmpty ? nil : result
+    }
+
+    /// The cleaned text cut, character by character, to the most whole characters that hold at most
+    /// `maxLength` scalars, without a space at the end.
+    static func cleanKeepingWholeCharacters(_ text: String, maxLength: Int) -> String? {
+        guard let full = clean(text, maxLength: .max) else { return nil }
+        var result = ""
+        var count = 0
+        for character in full {
+            let scalars = character.unicodeScalars.count
+            guard count + scalars <= maxLength else { break }
+            result.append(character)
+            count += scalars
+        }
+        while result.last == " " { result.removeLast() }
         return result.isEmpty ? nil : result
     }
 }

@@ -1,6 +1,7 @@
 /// Cleans text read from a page for display: whitespace runs (including no-break space and line
 /// breaks) collapse to one space, ends are trimmed, control characters dropped, and the length is
-/// capped at a scalar boundary.
+/// capped, counted in Unicode scalars, at a character boundary: a cut never keeps half a flag or of
+/// a joined emoji.
 ///
 /// The text is read as UTF-8 bytes, scalar by scalar, and the result is written as bytes: no
 /// `Unicode.Scalar.Properties` lookup and no `String` append per scalar. Whitespace is Unicode's
@@ -9,7 +10,8 @@
 enum TextNormalizer {
     /// The cleaned text, or nil when nothing is left.
     ///
-    /// - Parameter maxLength: The most Unicode scalars kept; a space is kept only with a scalar after it.
+    /// - Parameter maxLength: The most Unicode scalars kept; a space is kept only with a scalar after it,
+    ///   and a character (grapheme cluster) only whole.
     static func clean(_ text: String?, maxLength: Int) -> String? {
         guard var text else { return nil }
         if isCleanASCII(text, maxLength: maxLength) { return text }
@@ -50,11 +52,25 @@ enum TextNormalizer {
                 count += 1
                 pendingSpace = false
             }
-            guard count < maxLength else { break }
+            guard count < maxLength else {
+                return endingOnACharacter(output, next: UnsafeBufferPointer(rebasing: bytes[index..<index + length]))
+            }
             output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<index + length]))
             count += 1
         }
         return output.isEmpty ? nil : String(decoding: output, as: UTF8.self)
+    }
+
+    /// The text cut before the scalar `next`, without its last character when `next` would have
+    /// extended that character (a flag's second half, a skin tone, a joined emoji): only a cut, which
+    /// is rare, pays for counting characters.
+    private static func endingOnACharacter(_ output: [UInt8], next: UnsafeBufferPointer<UInt8>) -> String? {
+        var kept = String(decoding: output, as: UTF8.self)
+        if String(decoding: output + next, as: UTF8.self).count == kept.count {
+            kept.removeLast()
+            while kept.last == " " { kept.removeLast() }
+        }
+        return kept.isEmpty ? nil : kept
     }
 
     /// The scalar value of the valid UTF-8 sequence of `length` (2–4) bytes at `index`.
