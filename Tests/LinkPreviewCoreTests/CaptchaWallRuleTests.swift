@@ -37,6 +37,41 @@ struct CaptchaWallRuleTests {
         #expect(WallDetector.detect(signals) == LinkWall(kind: .captcha, evidence: ["title '\(title)'"]))
     }
 
+    /// A song called "Just a Moment" and an article called "Are You a Robot?" were blanked as walls.
+    @Test func challengeTitlesOfPagesWithContentAreNamesNotWalls() {
+        let requested = URL(string: "https://open.example/track/42")
+        let song = WallSignals(
+            requestedURL: requested,
+            title: "Just a Moment - song and lyrics by Nas | Spotify",
+            ogTitle: "Just a Moment",
+            describesContent: true
+        )
+        #expect(WallDetector.detect(song) == nil)
+        let article = WallSignals(requestedURL: requested, title: "Essays", ogTitle: "Are You a Robot?")
+        #expect(WallDetector.detect(article) == nil, "og:title alone")
+        let heading = WallSignals(requestedURL: requested, title: "Blog", firstHeading: "Just a moment")
+        #expect(WallDetector.detect(heading) == nil, "a heading alone")
+        // Still evidence: with a challenge status, such a title makes a wall.
+        var challenged = song
+        challenged.statusCode = 503
+        #expect(WallDetector.detect(challenged)?.kind == .captcha)
+    }
+
+    @Test func aSongPageNamedLikeAChallengeKeepsItsPreview() {
+        let html = """
+            <title>Just a Moment - song and lyrics by Nas | Spotify</title>
+            <meta property="og:title" content="Just a Moment"><meta property="og:description" content="Nas · Song · 2004">
+            <meta property="og:image" content="https://i.example/cover.jpg">
+            """
+        let metadata = MetadataExtractor.extract(
+            from: Array(html.utf8),
+            url: URL(string: "https://open.example/track/42")!
+        )
+        #expect(metadata.wall == nil)
+        #expect(metadata.title == "Just a Moment")
+        #expect(metadata.images.map(\.url.absoluteString) == ["https://i.example/cover.jpg"])
+    }
+
     @Test func blockingTitlesNeedAnotherSign() {
         let requested = URL(string: "https://example.com/a")
         for title in [

@@ -40,6 +40,23 @@ struct ConsentWallRuleTests {
         #expect(wall == LinkWall(kind: .consent, evidence: ["title 'Bevor Sie zu Google weitergehen'"]))
     }
 
+    /// A blog post headed "Before you continue" was blanked as a consent wall.
+    @Test func consentPhrasesOfPagesWithContentAreNamesNotWalls() {
+        let requested = URL(string: "https://blog.example/2024/before-you-continue")
+        #expect(
+            WallDetector.detect(
+                WallSignals(requestedURL: requested, title: "Blog", firstHeading: "Before you continue")
+            ) == nil
+        )
+        #expect(WallDetector.detect(WallSignals(requestedURL: requested, ogTitle: "Before you continue")) == nil)
+        let described = WallSignals(
+            requestedURL: requested,
+            title: "Before you continue | Blog",
+            describesContent: true
+        )
+        #expect(WallDetector.detect(described) == nil)
+    }
+
     @Test func yahooRedirectedToCollectConsent() throws {
         let wall = try #require(
             WallDetector.detect(

@@ -257,7 +257,9 @@ final class MetadataAssembler {
             },
             canonicalURL: observations.links.first { $0.relations.contains("canonical") }
                 .flatMap { resolveMedia($0.href) },
-            refreshURL: meta("refresh").flatMap(refreshTarget)
+            refreshURL: meta("refresh").flatMap(refreshTarget),
+            describesContent: ["og:description", "og:image", "og:image:url", "og:image:secure_url", "twitter:image"]
+                .contains { text(meta($0)) != nil }
         )
         return WallDetector.detect(signals)
     }

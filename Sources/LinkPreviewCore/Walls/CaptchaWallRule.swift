@@ -5,12 +5,16 @@
 /// - a challenge-page marker among the captcha markers or form actions (``CaptchaMarker``, e.g.
 ///   Cloudflare's `challenge-platform`): `cloudflare challenge`;
 /// - a form posting to a challenge path (Amazon's robot check posts to `/errors/validateCaptcha`);
-/// - a challenge title (``challengeTitles``, ``challengeTitlePrefixes``): `title 'Just a moment...'`;
+/// - a challenge title (``challengeTitles``, ``challengeTitlePrefixes``) as the page's `<title>`, on a
+///   page that describes no content of its own (``WallContext/titleIsDecisive(_:)``):
+///   `title 'Just a moment...'`;
 /// - a page URL (or canonical or refresh URL), known to differ from the requested one, on a
 ///   challenge path (``pathPatterns``, e.g. Google's `/sorry/index`).
 ///
 /// Supporting, by category; two different categories make a wall: a generic blocking title
-/// (``blockingTitles``: "Access denied", "Security check"); a captcha widget (`recaptcha widget`;
+/// (``blockingTitles``: "Access denied", "Security check"), or a challenge title that does not settle
+/// it (an `og:title` or heading, or a page with `og:description` or an image: "Just a Moment" is
+/// also a song); a captcha widget (`recaptcha widget`;
 /// ordinary pages embed these in comment and sign-up forms, so one alone is never a wall); a 403,
 /// 429 or 503 status; a challenge path when no requested URL is known.
 enum CaptchaWallRule {
@@ -37,7 +41,11 @@ enum CaptchaWallRule {
         for title in context.titles {
             if title.hasPart(in: challengeTitles) || title.hasPart(startingWith: challengeTitlePrefixes, extraWords: 3)
             {
-                evidence.addDecisive(title.evidence)
+                if context.titleIsDecisive(title) {
+                    evidence.addDecisive(title.evidence)
+                } else {
+                    evidence.addSupporting(title.evidence, .title)
+                }
             } else if title.hasPart(in: blockingTitles) {
                 evidence.addSupporting(title.evidence, .title)
             }

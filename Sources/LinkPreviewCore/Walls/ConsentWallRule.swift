@@ -8,12 +8,15 @@
 ///   (``pathPatterns``: `path /v2/collectConsent`);
 /// - it is on a privacy host (``privacyHostPatterns``, `privacy.*`) of another site and a return
 ///   parameter carries the requested URL back;
-/// - a title, `og:title` or heading part is `Before you continue`, or starts with a consent phrase
+/// - a part of the page's `<title>` is `Before you continue`, or starts with a consent phrase
 ///   (``titlePhrases``) followed by at most three words (`Before you continue to Google Search`,
-///   `Bevor Sie zu Google weitergehen`).
+///   `Bevor Sie zu Google weitergehen`), on a page that describes no content of its own
+///   (``WallContext/titleIsDecisive(_:)``).
 ///
 /// Supporting: those URLs when no requested URL is known to compare with, and `noindex`; both
-/// together make a wall. A requested URL on a consent host or path is what was asked for: nothing is
+/// together make a wall. Such a phrase as `og:title` or heading, or on a page with `og:description`
+/// or an image, is listed with other evidence but makes no wall (a blog's heading "Before you
+/// continue" is not one). A requested URL on a consent host or path is what was asked for: nothing is
 /// reported.
 enum ConsentWallRule {
     /// Evaluates the rule; `returnEvidence` is ``WallContext/returnParameterEvidence``, listed with the
@@ -35,12 +38,16 @@ enum ConsentWallRule {
         }
         for title in context.titles
         where title.hasPart(in: titles) || title.hasPart(startingWith: titlePhrases, extraWords: 3) {
-            evidence.addDecisive(title.evidence)
+            if context.titleIsDecisive(title) {
+                evidence.addDecisive(title.evidence)
+            } else {
+                evidence.addSupporting(title.evidence, .title)
+            }
         }
         if context.signals.metaRobotsNoindex {
             evidence.addSupporting("robots noindex", .noindex)
         }
-        guard !evidence.decisive.isEmpty || evidence.categories == [.url, .noindex] else { return nil }
+        guard !evidence.decisive.isEmpty || evidence.categories.isSuperset(of: [.url, .noindex]) else { return nil }
         evidence.addReturnParameters(returnEvidence)
         return evidence.wall(.consent)
     }

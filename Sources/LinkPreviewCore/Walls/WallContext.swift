@@ -24,6 +24,13 @@ struct WallContext {
     let detours: [Detour]
     /// The title, `og:title` and first heading that are present, in that order.
     let titles: [WallTitle]
+    /// Whether a challenge or consent title settles it: the page's own `<title>` (not `og:title`,
+    /// which a song or article may be named, nor a heading) on a page that describes no content of
+    /// its own (``WallSignals/describesContent``).
+    func titleIsDecisive(_ title: WallTitle) -> Bool {
+        title.source == "title" && !signals.describesContent
+    }
+
     /// The first ``WallSignals/formActionLimit`` form actions resolved against the page URL (else the
     /// requested URL), each nil when it does not resolve to a URL with a host; resolved once for all
     /// rules.

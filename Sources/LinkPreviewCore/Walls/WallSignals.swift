@@ -55,6 +55,11 @@ package struct WallSignals: Sendable, Hashable {
     /// with ``URLResolver/resolve(_:against:maxLength:)``; nil when absent or unresolvable. A wall
     /// served at the content's own URL often declares the login page as its canonical URL.
     package var canonicalURL: URL?
+    /// Whether the page describes content of its own for sharing: a non-blank `og:description`,
+    /// `og:image` or `twitter:image`. Challenge and consent interstitials carry none, so on a page that
+    /// has them a challenge or consent title ("Just a Moment", "Before you continue") is a song's or an
+    /// article's name, not a wall on its own.
+    package var describesContent: Bool
     /// The target of the first `<meta http-equiv="refresh">`: the part of its `content` after
     /// `url=` (case-insensitive, optional quotes removed), resolved like ``canonicalURL``; nil when
     /// absent or without a URL. A wall may send the browser to the sign-in page this way.
@@ -90,7 +95,8 @@ package struct WallSignals: Sendable, Hashable {
         captchaMarkers: [String] = [],
         metaRobotsNoindex: Bool = false,
         canonicalURL: URL? = nil,
-        refreshURL: URL? = nil
+        refreshURL: URL? = nil,
+        describesContent: Bool = false
     ) {
         self.requestedURL = requestedURL
         self.pageURL = pageURL
@@ -104,5 +110,6 @@ package struct WallSignals: Sendable, Hashable {
         self.metaRobotsNoindex = metaRobotsNoindex
         self.canonicalURL = canonicalURL
         self.refreshURL = refreshURL
+        self.describesContent = describesContent
     }
 }
