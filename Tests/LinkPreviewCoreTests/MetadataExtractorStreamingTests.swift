@@ -222,6 +222,28 @@ struct MetadataExtractorWallTests {
         #expect(metadata.originalURL == requested && metadata.url == landed)
     }
 
+    /// A sign-in page served at the content's own URL with the site's card in its head: reading
+    /// stopped at `</head>`, before the form that tells it from the content, and the sign-in page's
+    /// card became the link's preview.
+    @Test func aSignInPageWithAFullCardInItsHeadIsStillRecognisedWhenStoppingEarly() throws {
+        let html = """
+            <html><head><title>Sign in | Example</title>
+            <meta property="og:title" content="Example"><meta property="og:description" content="Example is a place">
+            <meta property="og:image" content="https://example.com/logo.png"></head>
+            <body><h1>Sign in</h1><form action="/session"><input type="password" name="password"></form></body></html>
+            """
+        let url = URL(string: "https://example.com/team/private-doc")!
+        let early = MetadataExtractor.extract(from: Array(html.utf8), url: url)
+        let whole = MetadataExtractor.extract(
+            from: Array(html.utf8),
+            url: url,
+            configuration: MetadataExtractor.Configuration(stopsEarly: false)
+        )
+        #expect(try #require(early.wall).kind == .login)
+        #expect(early.wall == whole.wall)
+        #expect(early.title == nil && early.summary == nil && early.images.isEmpty)
+    }
+
     @Test func anArticleWithAHeaderLoginBoxIsNotAWall() {
         let head =
             #"<title>How to fix login errors</title><meta property="og:title" content="How to fix login errors">"#

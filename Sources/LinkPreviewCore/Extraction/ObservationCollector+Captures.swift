@@ -10,6 +10,7 @@ extension ObservationCollector {
         case .title:
             observations.title = capture.text
             essentials.hasTitle = true
+            essentials.titleSuggestsWall = WallDetector.titleSuggestsWall(capture.text)
         case .heading:
             observations.firstHeading = capture.text
         case .jsonLD:

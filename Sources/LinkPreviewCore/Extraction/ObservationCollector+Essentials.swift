@@ -11,9 +11,14 @@ extension ObservationCollector {
         var isArticle = false
         var hasDate = false
         var hasAuthor = false
+        /// The `<title>` names a sign-in, consent or challenge page (``WallDetector/titleSuggestsWall(_:)``):
+        /// a wall served at the content's own URL often carries the site's whole card in its head, and
+        /// the evidence that tells it from the content (a password field, a sign-in form) is in the body.
+        var titleSuggestsWall = false
 
         var isComplete: Bool {
-            hasTitle && hasSummary && hasImage && (!waitsForArticleDetails || !isArticle || (hasDate && hasAuthor))
+            hasTitle && hasSummary && hasImage && !titleSuggestsWall
+                && (!waitsForArticleDetails || !isArticle || (hasDate && hasAuthor))
         }
 
         mutating func record(key: String, content: String) {

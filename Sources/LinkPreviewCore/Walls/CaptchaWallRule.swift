@@ -39,8 +39,7 @@ enum CaptchaWallRule {
             }
         }
         for title in context.titles {
-            if title.hasPart(in: challengeTitles) || title.hasPart(startingWith: challengeTitlePrefixes, extraWords: 3)
-            {
+            if isChallengeTitle(title) {
                 if context.titleIsDecisive(title) {
                     evidence.addDecisive(title.evidence)
                 } else {
@@ -65,6 +64,11 @@ enum CaptchaWallRule {
         guard !evidence.decisive.isEmpty || evidence.categories.count >= 2 else { return nil }
         evidence.addReturnParameters(returnEvidence)
         return evidence.wall(.captcha)
+    }
+
+    /// Whether a title names a challenge page (``challengeTitles``, ``challengeTitlePrefixes``).
+    static func isChallengeTitle(_ title: WallTitle) -> Bool {
+        title.hasPart(in: challengeTitles) || title.hasPart(startingWith: challengeTitlePrefixes, extraWords: 3)
     }
 
     private static func isChallengePath(_ url: WallURL) -> Bool {

@@ -36,8 +36,7 @@ enum ConsentWallRule {
                 add("\(detour.label)path \(detour.url.shownPath)", decisive: detour.isKnown, to: &evidence)
             }
         }
-        for title in context.titles
-        where title.hasPart(in: titles) || title.hasPart(startingWith: titlePhrases, extraWords: 3) {
+        for title in context.titles where isConsentTitle(title) {
             if context.titleIsDecisive(title) {
                 evidence.addDecisive(title.evidence)
             } else {
@@ -50,6 +49,11 @@ enum ConsentWallRule {
         guard !evidence.decisive.isEmpty || evidence.categories.isSuperset(of: [.url, .noindex]) else { return nil }
         evidence.addReturnParameters(returnEvidence)
         return evidence.wall(.consent)
+    }
+
+    /// Whether a title names a consent interstitial (``titles``, ``titlePhrases``).
+    static func isConsentTitle(_ title: WallTitle) -> Bool {
+        title.hasPart(in: titles) || title.hasPart(startingWith: titlePhrases, extraWords: 3)
     }
 
     /// Whether `url` is itself a consent page.
