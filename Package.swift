@@ -122,6 +122,7 @@ let package = Package(
             name: "sharepipe",
             dependencies: [
                 "LinkPreviewCore", "LinkPreview", "LinkPreviewTesting", "SharePipeServer", "SharePipeKit",
+                "SharePipeProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Hummingbird", package: "hummingbird"),

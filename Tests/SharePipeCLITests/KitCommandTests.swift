@@ -24,13 +24,27 @@ struct KitCommandTests {
     @Test func shareNeedsAContainerAndAnHTTPLink() async throws {
         #expect(Self.parseMessage(ShareCommand.self, ["https://example.com/"]).contains("--container DIR"))
         let message = Self.parseMessage(ShareCommand.self, ["ftp://example.com/", "--container", Self.container()])
-        #expect(message.contains("not an http(s) link"), "\(message)")
+        #expect(message.contains("must use http or https, not `ftp`"), "\(message)")
+        let userinfo = Self.parseMessage(
+            ShareCommand.self,
+            ["https://ada:pw@example.com/", "--container", Self.container()]
+        )
+        #expect(userinfo.contains("must not contain a user name or password"), "\(userinfo)")
         // An invisible character is shown, not printed as it is.
         let hidden = Self.parseMessage(
             ShareCommand.self,
             ["http://exa\u{01}mple.com/", "--container", Self.container()]
         )
         #expect(hidden.contains("exa\\u{01}mple"), "\(hidden)")
+    }
+
+    /// `URL(string:)` encoded the `%` of every escape again once one character needed encoding, so the
+    /// share sent another URL than the one typed.
+    @Test func shareKeepsTheEscapesOfTheLinkAsTyped() throws {
+        let command = try ShareCommand.parse(
+            ["https://example.com/caf%C3%A9?b=%E2%82%AC&c=€", "--container", Self.container()]
+        )
+        #expect(try command.link().absoluteString == "https://example.com/caf%C3%A9?b=%E2%82%AC&c=%E2%82%AC")
     }
 
     /// These were found in run(), so the error came with the root command's usage line.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SharePipeKit
+import SharePipeProtocol
 
 #if canImport(Glibc)
 import Glibc
@@ -38,11 +39,15 @@ struct ShareCommand: AsyncParsableCommand {
 
     func validate() throws { _ = try link() }
 
-    /// The link to share, if it is an http(s) URL with a host.
+    /// The link to share, read and checked as the server reads and checks it (`WebURLRules`): an
+    /// absolute http(s) URL, its escapes kept as typed (`URL(string:)` would encode the `%` of every
+    /// escape again as soon as one character needs encoding, and share another URL).
     func link() throws -> URL {
-        guard let link = URL(string: url), ["http", "https"].contains(link.scheme?.lowercased() ?? ""), link.host != nil
-        else { throw ValidationError("\(String(reflecting: url)) is not an http(s) link.") }
-        return link
+        switch WebURLRules.check(url, field: "The link", maxLength: ShareLimits().maxURLLength) {
+        case .success(let link): return link
+        case .failure(let problem):
+            throw ValidationError("\(String(reflecting: url)): \(problem.detail)")
+        }
     }
 
     func run() async throws {
