@@ -50,6 +50,25 @@ struct UploadOutcomeTests {
         #expect(Self.classify(413, ["Content-Type": "Application/Problem+JSON; charset=utf-8"], "{}").kind == .rejected)
     }
 
+    /// A refusal is printed by `share` and again by every `inbox list`: an escape sequence in it set the
+    /// terminal's title or cleared the screen each time.
+    @Test("The server's words are kept as one line of plain text, without control characters")
+    func serverWordsArePlainText() {
+        let hostile =
+            #"{"status":422,"detail":"Bad\u001b]0;pwned\u0007 link\u001b[2J.\nTry\tagain\u0085.","#
+            + #""errors":[{"pointer":"/url","detail":"\u009b31mred"}]}"#
+        #expect(
+            Self.classify(422, Self.problem, hostile)
+                == .rejected(status: 422, message: "Bad]0;pwned link[2J. Try again. /url: 31mred")
+        )
+        let long = #"{"status":422,"detail":""# + String(repeating: "é", count: 5_000) + #""}"#
+        guard case .rejected(_, let message) = Self.classify(422, Self.problem, long) else {
+            Issue.record("a problem must be a refusal")
+            return
+        }
+        #expect(message.count == 2_000)
+    }
+
     @Test("401 and 403 mean sign in again; 409 in flight, 429, 5xx are transient with the server's Retry-After")
     func unauthorizedAndTransient() {
         #expect(

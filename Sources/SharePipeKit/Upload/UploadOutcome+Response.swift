@@ -85,6 +85,10 @@ extension UploadOutcome {
     }
 
     /// The problem's `detail` and each field error's detail, or `nil` when the body is not a problem.
+    ///
+    /// The server's words are shown to people (an alert, a terminal) and kept with a refused share, so
+    /// they are made plain text first (``plainText(_:)``): a terminal would act on an escape sequence a
+    /// hostile or broken server put in them, every time `inbox list` showed the refusal again.
     static func problemMessage(_ body: Data) -> String? {
         guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return nil }
         var parts: [String] = []
@@ -95,7 +99,25 @@ extension UploadOutcome {
                 parts.append(pointer + detail)
             }
         }
-        return parts.isEmpty ? nil : parts.joined(separator: " ")
+        return parts.isEmpty ? nil : plainText(parts.joined(separator: " "))
+    }
+
+    /// The most characters of a server's message kept.
+    static let maxMessageLength = 2_000
+
+    /// `text` as one line of plain text: line breaks and tabs become spaces, other control characters
+    /// (C0, DEL, C1: `ESC`, which starts terminal escape sequences, among them) are dropped, and at
+    /// most ``maxMessageLength`` characters are kept.
+    static func plainText(_ text: String) -> String {
+        var result = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x09, 0x0A, 0x0D: result.append(" ")
+            case 0x00..<0x20, 0x7F...0x9F: continue
+            default: result.append(scalar)
+            }
+        }
+        return String(String(result).prefix(maxMessageLength))
     }
 
     private static func shareID(in body: Data) -> UUID? {
