@@ -138,9 +138,14 @@ struct ServeCommand: AsyncParsableCommand {
         }
         _ = try Self.port(option: port, environment: environment)
         try OptionRange.check(previewWorkers, in: 1...64, option: "--preview-workers")
-        guard requestsPerSecondPerToken >= 0, requestsPerSecondPerAddress >= 0 else {
-            throw ValidationError("Rate limits are requests per second: 0 (no limit) or more.")
-        }
+        // A burst is twice the rate: past a million a second a limit limits nothing, and twice a
+        // number near Int.max would overflow.
+        try OptionRange.check(requestsPerSecondPerToken, in: 0...1_000_000, option: "--requests-per-second-per-token")
+        try OptionRange.check(
+            requestsPerSecondPerAddress,
+            in: 0...1_000_000,
+            option: "--requests-per-second-per-address"
+        )
         guard (1024...(16 << 20)).contains(maxBodyBytes) else {
             throw ValidationError("--max-body-bytes must be between 1 KiB and 16 MiB (got \(maxBodyBytes)).")
         }

@@ -216,6 +216,12 @@ struct ServeOptionTests {
         }
         let option = KitCommandTests.parseMessage(ServeCommand.self, ["--port", "70000"])
         #expect(option.contains("--port must be 1–65535 (got 70000)."), "\(option)")
+        // Twice this rate, the burst, overflowed: serve trapped after running its migrations.
+        let rate = KitCommandTests.parseMessage(
+            ServeCommand.self,
+            ["--requests-per-second-per-token", "9223372036854775807"]
+        )
+        #expect(rate.contains("--requests-per-second-per-token must be 0–1000000"), "\(rate)")
         let url = try await SharePipeProcess.run(["serve"], environment: ["SHAREPIPE_PUBLIC_URL": "ftp://x"])
         #expect(url.output.contains("SHAREPIPE_PUBLIC_URL must be an absolute http or https URL"), "\(url.output)")
     }

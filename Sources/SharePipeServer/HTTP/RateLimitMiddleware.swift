@@ -18,11 +18,21 @@ struct RateLimitMiddleware: RouterMiddleware {
         self.now = now
         perToken =
             requestsPerSecondPerToken > 0
-            ? RateLimiter(capacity: 2 * requestsPerSecondPerToken, perSecond: Double(requestsPerSecondPerToken)) : nil
+            ? RateLimiter(capacity: Self.burst(requestsPerSecondPerToken), perSecond: Double(requestsPerSecondPerToken))
+            : nil
         perAddress =
             requestsPerSecondPerAddress > 0
-            ? RateLimiter(capacity: 2 * requestsPerSecondPerAddress, perSecond: Double(requestsPerSecondPerAddress))
+            ? RateLimiter(
+                capacity: Self.burst(requestsPerSecondPerAddress),
+                perSecond: Double(requestsPerSecondPerAddress)
+            )
             : nil
+    }
+
+    /// A burst of twice the rate, at most `Int.max`.
+    static func burst(_ perSecond: Int) -> Int {
+        let (doubled, overflow) = perSecond.multipliedReportingOverflow(by: 2)
+        return overflow ? .max : doubled
     }
 
     func handle(
