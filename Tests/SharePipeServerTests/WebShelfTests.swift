@@ -100,6 +100,13 @@ struct WebShelfTests {
             #expect(String(buffer: detail.body).contains(#"id="reply""#))
             let open = try await browser.get(client, "/go/\(keepID)?from=detail")
             #expect(open.status == .seeOther && open.headers[.location] == "https://example.com/keep")
+            // "Open" on a card removed in another tab is a page for the browser, not problem+json.
+            for path in ["/go/\(dropID)", "/go/not-a-link"] {
+                let gone = try await browser.get(client, path)
+                #expect(gone.status.kind == .clientError, "\(path)")
+                #expect(gone.headers[.contentType]?.hasPrefix("text/html") == true, "\(path)")
+            }
+            #expect(String(buffer: try await browser.get(client, "/go/\(dropID)").body).contains("not on your shelf"))
 
             // A forged pin (no token) changes nothing.
             let forged = try await browser.post(client, "/highlights/\(keepID)/unpin", [])
