@@ -118,11 +118,10 @@ struct LoginCommand: AsyncParsableCommand {
     }
 
     static func askSecret(_ prompt: String) throws -> String {
-        guard isatty(STDIN_FILENO) != 0, let secret = getpass(prompt) else {
-            return try ask(prompt)
+        guard isatty(STDIN_FILENO) != 0 else { return try ask(prompt) }
+        guard let text = SecretPrompt.read(prompt), !text.isEmpty else {
+            throw CLIError("No password given; nothing was changed.")
         }
-        let text = String(cString: secret)
-        guard !text.isEmpty else { throw CLIError("No password given; nothing was changed.") }
         return text
     }
 }
