@@ -133,37 +133,48 @@ struct PreviewCommand: AsyncParsableCommand {
         }
         let provider = try await MetadataProvider(configuration: providerConfiguration, cache: cache)
         let progress = ProgressBar(total: urls.count, enabled: urls.count > 1 && !json && ProgressBar.isTerminal)
+        // Each outcome is printed as soon as those before it are: one slow link does not hold back
+        // the others' cards, and Ctrl-C keeps what was printed.
+        var printed = 0
         let outcomes = await Self.previews(
             of: urls.compactMap(Self.parse),
             provider: provider,
             mode: reload ? .reload : .automatic,
-            concurrency: concurrency
-        ) { done in progress.update(done) }
+            concurrency: concurrency,
+            progress: { done in progress.update(done) },
+            ready: { outcome in
+                progress.clearingLine {
+                    if json {
+                        print(outcome.jsonLine)
+                    } else {
+                        if printed > 0 { print("") }
+                        print(outcome.card)
+                    }
+                    fflush(nil)
+                }
+                printed += 1
+            }
+        )
         progress.finish()
         try await provider.shutdown()
-        for (index, outcome) in outcomes.enumerated() {
-            if json {
-                print(outcome.jsonLine)
-            } else {
-                if index > 0 { print("") }
-                print(outcome.card)
-            }
-        }
         if let status = Self.exitStatus(for: outcomes) { throw ExitCode(status) }
     }
 
-    /// Previews `urls`, at most `concurrency` at a time, in the order given.
+    /// Previews `urls`, at most `concurrency` at a time, in the order given; `ready` is given each
+    /// outcome, in that order, as soon as it and those before it are known.
     static func previews(
         of urls: [URL],
         provider: MetadataProvider,
         mode: FetchMode,
         concurrency: Int,
-        progress: @escaping @Sendable (Int) -> Void = { _ in }
+        progress: @escaping @Sendable (Int) -> Void = { _ in },
+        ready: (PreviewOutcome) -> Void = { _ in }
     ) async -> [PreviewOutcome] {
         await withTaskGroup(of: (Int, PreviewOutcome).self) { group in
             var results = [PreviewOutcome?](repeating: nil, count: urls.count)
             var next = 0
             var done = 0
+            var nextReady = 0
             func start() {
                 let index = next
                 let url = urls[index]
@@ -183,6 +194,10 @@ struct PreviewCommand: AsyncParsableCommand {
                 results[index] = outcome
                 done += 1
                 progress(done)
+                while nextReady < results.count, let outcome = results[nextReady] {
+                    ready(outcome)
+                    nextReady += 1
+                }
                 if next < urls.count { start() }
             }
             return results.compactMap { $0 }

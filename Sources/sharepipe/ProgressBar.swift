@@ -24,6 +24,19 @@ final class ProgressBar: Sendable {
             return last != done
         }
         guard changed else { return }
+        draw(done)
+    }
+
+    /// Runs `body`, which prints lines of output, with the bar off the line meanwhile, then draws it
+    /// again below them: output and bar share a terminal.
+    func clearingLine(_ body: () -> Void) {
+        guard enabled else { return body() }
+        finish()
+        body()
+        draw(lastDrawn.withLock { max($0, 0) })
+    }
+
+    private func draw(_ done: Int) {
         let filled = total == 0 ? width : done * width / total
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
         FileHandle.standardError.write(Data("\r\(bar) \(done)/\(total)".utf8))

@@ -217,7 +217,8 @@ struct PreviewCommandTests {
     static func outcomes(
         of command: PreviewCommand,
         cache: (any MetadataCache)? = MemoryMetadataCache(),
-        progress: @escaping @Sendable (Int) -> Void = { _ in }
+        progress: @escaping @Sendable (Int) -> Void = { _ in },
+        ready: (PreviewOutcome) -> Void = { _ in }
     ) async throws -> [PreviewOutcome] {
         let provider = try await MetadataProvider(configuration: command.providerConfiguration, cache: cache)
         let outcomes = await PreviewCommand.previews(
@@ -225,7 +226,8 @@ struct PreviewCommandTests {
             provider: provider,
             mode: command.reload ? .reload : .automatic,
             concurrency: command.concurrency,
-            progress: progress
+            progress: progress,
+            ready: ready
         )
         try await provider.shutdown()
         return outcomes
@@ -265,13 +267,39 @@ struct PreviewCommandTests {
                 ["--concurrency", "3", "--no-subresources"]
             )
             let progress = Log<Int>()
-            let outcomes = try await Self.outcomes(of: command) { done in progress.append(done) }
+            let outcomes = try await Self.outcomes(of: command, progress: { done in progress.append(done) })
 
             #expect(answered.items == ["/fast", "/medium", "/slow"])
             #expect(
                 try outcomes.map { try Self.report($0).metadata.title } == ["Page /slow", "Page /medium", "Page /fast"]
             )
             #expect(progress.items == [1, 2, 3])
+        }
+    }
+
+    /// Output waited for the last link: one stalled site held back every card, and Ctrl-C lost them.
+    @Test("Each outcome is ready as soon as those before it are, while later links still load")
+    func outcomesAreReadyAsTheyComeInOrder() async throws {
+        let readyTitles = Log<String>()
+        let released = Log<Bool>()
+        let handler: LoopbackHTTPServer.Handler = { request in
+            if request.path == "/slow" {
+                // Answered once /fast's card is out, or after 8 s if it never comes first.
+                released.append(await eventually(timeout: .seconds(8)) { readyTitles.items.contains("Page /fast") })
+            }
+            return .html(Self.page(title: "Page \(request.path)"))
+        }
+        try await Self.withServer(handler) { server in
+            let command = try Self.command(server, ["/fast", "/slow"], ["--concurrency", "2", "--no-subresources"])
+            let outcomes = try await Self.outcomes(
+                of: command,
+                ready: { outcome in
+                    if let title = try? Self.report(outcome).metadata.title { readyTitles.append(title) }
+                }
+            )
+            #expect(released.items == [true])
+            #expect(readyTitles.items == ["Page /fast", "Page /slow"])
+            #expect(outcomes.count == 2)
         }
     }
 
