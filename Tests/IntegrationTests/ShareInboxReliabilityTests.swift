@@ -271,6 +271,28 @@ struct ShareInboxReliabilityTests {
         try await fixture.stop()
     }
 
+    /// Signing in changes no inbox file, so the watcher, woken only by inbox changes and by backoff,
+    /// went on waiting while `login` said "send them with sharepipe inbox drain".
+    @Test("A watching drain sends what waits once the user signs in, with nothing new shared")
+    func watchNoticesSignIn() async throws {
+        let fixture = try await Fixture.start()
+        #expect(try fixture.kit.run(["share", "--no-upload", "https://example.com/signed-out"]).status == 0)
+        let kit = fixture.kit
+        let watcher = Task.detached { try kit.run(["inbox", "drain", "--watch"]) }
+        try await Task.sleep(for: .seconds(1))
+        try fixture.login()
+        var delivered = false
+        for _ in 0..<60 where !delivered {
+            delivered = try await fixture.serverNotes().count == 1
+            if !delivered { try await Task.sleep(for: .milliseconds(250)) }
+        }
+        #expect(kit.killOne())
+        let output = try await watcher.value.output
+        #expect(delivered, "\(output)")
+        #expect(output.components(separatedBy: "Not signed in").count == 2, "said once, not at every look: \(output)")
+        try await fixture.stop()
+    }
+
     @Test("A server URL written with a capital scheme signs in")
     func capitalScheme() async throws {
         let fixture = try await Fixture.start()

@@ -57,7 +57,10 @@ struct InboxCommand: AsyncParsableCommand {
 
         func run() async throws {
             let inbox = try container.existingInbox()
-            guard watch else { return try await drainOnce(inbox) }
+            guard watch else {
+                try await drainOnce(inbox)
+                return
+            }
             // Woken by the change signal, and when the next share backing off is due.
             let (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
             let changes = Task {
@@ -66,10 +69,19 @@ struct InboxCommand: AsyncParsableCommand {
             }
             defer { changes.cancel() }
             var retry: Task<Void, Never>?
+            var signedOut = false
             for await _ in wakeups {
-                try await drainOnce(inbox)
+                // Signed out, the credential is looked at again every few seconds: signing in changes no
+                // inbox file, so no change signal would wake the watcher to send what waits.
+                let wasSignedOut = signedOut
+                signedOut = try await drainOnce(inbox, sayingWhenSignedOut: !wasSignedOut) == .signedOut
                 retry?.cancel()
-                if let due = try inbox.nextAttemptDate() {
+                if signedOut {
+                    retry = Task {
+                        try? await Task.sleep(for: Self.signInPollInterval)
+                        if !Task.isCancelled { wake.yield() }
+                    }
+                } else if let due = try inbox.nextAttemptDate() {
                     retry = Task {
                         try? await Task.sleep(for: .seconds(max(0, due.timeIntervalSinceNow) + 0.05))
                         if !Task.isCancelled { wake.yield() }
@@ -78,7 +90,14 @@ struct InboxCommand: AsyncParsableCommand {
             }
         }
 
-        func drainOnce(_ inbox: ShareInbox) async throws {
+        /// How often a watcher that is signed out looks for a credential again.
+        static let signInPollInterval = Duration.seconds(2)
+
+        enum PassOutcome { case drained, signedOut }
+
+        /// One drain pass; signed out, says so (when `sayingWhenSignedOut`) and, unless watching, exits 3.
+        @discardableResult
+        func drainOnce(_ inbox: ShareInbox, sayingWhenSignedOut: Bool = true) async throws -> PassOutcome {
             let account = container.account
             let state: CredentialState
             do {
@@ -88,11 +107,13 @@ struct InboxCommand: AsyncParsableCommand {
             }
             guard case .valid(let credential) = state else {
                 let reason = state == .expired ? "The server refused this device's token" : "Not signed in"
-                FileHandle.standardError.write(
-                    Data("\(reason): \(inbox.count) share(s) wait. Sign in with: \(container.loginHint)\n".utf8)
-                )
+                if sayingWhenSignedOut {
+                    FileHandle.standardError.write(
+                        Data("\(reason): \(inbox.count) share(s) wait. Sign in with: \(container.loginHint)\n".utf8)
+                    )
+                }
                 if !watch { throw ExitCode(3) }
-                return
+                return .signedOut
             }
             let report = try await inbox.drain(using: ShareUploader(credential: credential))
             if report.needsSignIn { try account.markNeedsSignIn(refused: credential.shareToken) }
@@ -116,7 +137,9 @@ struct InboxCommand: AsyncParsableCommand {
                     Data("The server refused this device's token. Sign in again with: \(container.loginHint)\n".utf8)
                 )
                 if !watch { throw ExitCode(3) }
+                return .signedOut
             }
+            return .drained
         }
     }
 
