@@ -121,12 +121,16 @@ struct PreviewCommand: AsyncParsableCommand {
     func run() async throws {
         let cache: any MetadataCache
         if let folder = self.cache {
+            // A folder that cannot be a cache is a bad argument (64), not a preview failure: 1 to 5 are
+            // Apple's LPError categories.
             do {
                 cache = try FileMetadataCache(directory: Self.cacheFolder(folder))
-            } catch let error as CLIError {
-                throw error
             } catch {
-                throw CLIError("Cannot use '\(folder)' as a cache folder: \(error.localizedDescription)")
+                let message =
+                    (error as? CLIError)?.description
+                    ?? "Cannot use '\(folder)' as a cache folder: \(error.localizedDescription)"
+                FileHandle.standardError.write(Data("Error: \(message)\n".utf8))
+                throw ExitCode.validationFailure
             }
         } else {
             cache = MemoryMetadataCache()

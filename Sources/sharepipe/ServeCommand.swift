@@ -208,7 +208,8 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw DatabaseOption.explained(error, location: configuration.database)
         }
-        let (host, signUp, database) = (host, signUp, configuration.database)
+        // An IPv6 address is written in brackets in a URL (`http://[::1]:8080/`).
+        let (host, signUp, database) = (host.contains(":") ? "[\(host)]" : host, signUp, configuration.database)
         let application = context.application { _ in
             print("SharePipe is listening on http://\(host):\(port)/ with \(database).")
             print("Web page: http://\(host):\(port)/ (sign-up is \(signUp ? "open" : "closed")).")
