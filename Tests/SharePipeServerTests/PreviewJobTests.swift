@@ -75,50 +75,51 @@ struct PreviewJobTests {
         try await ServerFixture.run(on: database) { fixture, client in
             let world = try await ShelfWorld.make(fixture, client)
             let storage = fixture.context.database
-            let redirector = try #require(
-                UUID(uuidString: try await world.share("ada", "https://evil.example/r", to: []))
-            )
+            let redirector = try await world.share("ada", "https://evil.example/r", to: [])
             var metadata = LinkMetadata(url: URL(string: "https://bank.example/statement")!)
             metadata.canonicalURL = URL(string: "https://bank.example/statement-canonical")
-            let job = PreviewJob(
-                id: UUID(),
-                linkID: redirector,
-                url: URL(string: "https://evil.example/r")!,
-                attempts: 1
-            )
-            try await storage.completePreviewJob(job, metadata: metadata, expires: nil)
+            try await Self.completePreview(storage, link: redirector, fetched: "https://evil.example/r", metadata)
             for other in ["https://bank.example/statement", "https://bank.example/statement-canonical"] {
                 let shared = try await world.share("ada", other, to: [])
-                #expect(shared != redirector.uuidString, "\(other)")
+                #expect(shared != redirector, "\(other)")
             }
             // Neighbours under one shared domain are two owners.
-            let neighbour = try #require(
-                UUID(uuidString: try await world.share("ada", "https://eve.github.io/r", to: []))
-            )
-            let hop = PreviewJob(
-                id: UUID(),
-                linkID: neighbour,
-                url: URL(string: "https://eve.github.io/r")!,
-                attempts: 1
-            )
+            let neighbour = try await world.share("ada", "https://eve.github.io/r", to: [])
             let victim = URL(string: "https://victim.github.io/post")!
-            try await storage.completePreviewJob(hop, metadata: LinkMetadata(url: victim), expires: nil)
-            #expect(try await world.share("ada", victim.absoluteString, to: []) != neighbour.uuidString)
+            try await Self.completePreview(
+                storage,
+                link: neighbour,
+                fetched: "https://eve.github.io/r",
+                LinkMetadata(url: victim)
+            )
+            #expect(try await world.share("ada", victim.absoluteString, to: []) != neighbour)
 
-            let moved = try #require(UUID(uuidString: try await world.share("ada", "http://example.org/old", to: [])))
-            let sameSite = PreviewJob(
-                id: UUID(),
-                linkID: moved,
-                url: URL(string: "http://example.org/old")!,
-                attempts: 1
+            let moved = try await world.share("ada", "http://example.org/old", to: [])
+            try await Self.completePreview(
+                storage,
+                link: moved,
+                fetched: "http://example.org/old",
+                LinkMetadata(url: URL(string: "https://www.example.org/new")!)
             )
-            try await storage.completePreviewJob(
-                sameSite,
-                metadata: LinkMetadata(url: URL(string: "https://www.example.org/new")!),
-                expires: nil
-            )
-            #expect(try await world.share("ada", "https://www.example.org/new", to: []) == moved.uuidString)
+            #expect(try await world.share("ada", "https://www.example.org/new", to: []) == moved)
         }
+    }
+
+    /// Ends a preview job of `link` (its id as the API gives it), fetched from `url`, with `metadata`,
+    /// as a worker would.
+    static func completePreview(
+        _ storage: Database,
+        link: String,
+        fetched url: String,
+        _ metadata: LinkMetadata
+    ) async throws {
+        let job = PreviewJob(
+            id: UUID(),
+            linkID: try #require(UUID(uuidString: link)),
+            url: URL(string: url)!,
+            attempts: 1
+        )
+        try await storage.completePreviewJob(job, metadata: metadata, expires: nil)
     }
 
     /// A removed article redirecting to the home page made the home page that article's alias: every
@@ -131,27 +132,24 @@ struct PreviewJobTests {
         try await ServerFixture.run(on: database) { fixture, client in
             let world = try await ShelfWorld.make(fixture, client)
             let storage = fixture.context.database
-            func complete(_ link: String, _ url: String, _ metadata: LinkMetadata) async throws {
-                let job = PreviewJob(
-                    id: UUID(),
-                    linkID: try #require(UUID(uuidString: link)),
-                    url: URL(string: url)!,
-                    attempts: 1
-                )
-                try await storage.completePreviewJob(job, metadata: metadata, expires: nil)
-            }
             let removed = try await world.share("ada", "https://news.example/2019/removed-story", to: [])
             var redirectedHome = LinkMetadata(url: URL(string: "https://news.example/")!)
             redirectedHome.canonicalURL = URL(string: "https://www.news.example")
-            try await complete(removed, "https://news.example/2019/removed-story", redirectedHome)
+            try await Self.completePreview(
+                storage,
+                link: removed,
+                fetched: "https://news.example/2019/removed-story",
+                redirectedHome
+            )
             #expect(try await world.share("ada", "https://news.example/", to: []) != removed)
             #expect(try await world.share("ada", "https://www.news.example/", to: []) != removed)
 
             // The home page itself may still gain aliases of its own (http → https, www.).
             let home = try await world.share("ada", "http://shop.example/", to: [])
-            try await complete(
-                home,
-                "http://shop.example/",
+            try await Self.completePreview(
+                storage,
+                link: home,
+                fetched: "http://shop.example/",
                 LinkMetadata(url: URL(string: "https://www.shop.example/")!)
             )
             #expect(try await world.share("ada", "https://www.shop.example/", to: []) == home)
@@ -159,7 +157,7 @@ struct PreviewJobTests {
             let privateDoc = try await world.share("ada", "https://docs.example/d/42", to: [])
             var wall = LinkMetadata(url: URL(string: "https://docs.example/login?next=%2Fd%2F42")!)
             wall.wall = LinkWall(kind: .login, evidence: ["path /login"])
-            try await complete(privateDoc, "https://docs.example/d/42", wall)
+            try await Self.completePreview(storage, link: privateDoc, fetched: "https://docs.example/d/42", wall)
             #expect(try await world.share("ada", "https://docs.example/login?next=%2Fd%2F42", to: []) != privateDoc)
         }
     }
