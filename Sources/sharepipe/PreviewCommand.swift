@@ -217,8 +217,7 @@ struct PreviewCommand: AsyncParsableCommand {
     /// Why ``parse(_:)`` gave nil, as a sentence for the command line.
     static func whyUnreadable(_ text: String) -> String {
         if let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            let host = url.host(percentEncoded: false)?.lowercased(), case let bytes = Array(host.utf8)[...],
-            IPv4Host.endsInNumber(bytes), IPv4Host.parse(bytes) == nil
+            let host = url.host(percentEncoded: false)?.lowercased(), IPv4Host.read(host) == .invalid
         {
             return "'\(text)' has host \(host), which ends in a number but is not an IPv4 address; "
                 + "browsers refuse it too. Check the link."

@@ -51,10 +51,12 @@ public enum HostLiteral: Sendable, Hashable {
             decoded.allSatisfy({ $0 > 0x20 && $0 < 0x7F })
         else { return nil }
         let lowered = decoded.map(ASCII.lowercased)[...]
-        if IPv4Host.endsInNumber(lowered) {
-            guard let value = IPv4Host.parse(lowered) else { return nil }
+        switch IPv4Host.read(lowered) {
+        case .address(let value):
             self = .address(.v4(value))
             return
+        case .invalid: return nil
+        case .name: break
         }
         guard let name = HostLiteral.validatedName(lowered) else { return nil }
         self = .name(name)

@@ -63,6 +63,30 @@ package enum IPv4Host {
         return UInt32(exactly: value)
     }
 
+    /// How a browser reads a host: a name, an IPv4 address in one of its spellings, or nothing it
+    /// would open (a host that ends in a number but spells no address).
+    package enum Reading: Equatable {
+        case name
+        case address(UInt32)
+        case invalid
+    }
+
+    /// The WHATWG reading of a host: ``endsInNumber(_:)`` decides between a name and an IPv4 host, and
+    /// ``parse(_:)`` between an address and none.
+    ///
+    /// - Parameter bytes: the host, percent-decoded and lowercased.
+    package static func read(_ bytes: ArraySlice<UInt8>) -> Reading {
+        guard mayEndInNumber(bytes), endsInNumber(bytes) else { return .name }
+        return parse(bytes).map(Reading.address) ?? .invalid
+    }
+
+    /// ``read(_:)`` for a host held as a string (percent-decoded and lowercased); an ordinary name
+    /// is answered without copying its bytes.
+    package static func read(_ host: String) -> Reading {
+        guard mayEndInNumber(host.utf8) else { return .name }
+        return read(Array(host.utf8)[...])
+    }
+
     /// The address as WHATWG serialises it: four decimal parts (`127.0.0.1`).
     package static func dotted(_ address: UInt32) -> String {
         "\(address >> 24).\(address >> 16 & 0xFF).\(address >> 8 & 0xFF).\(address & 0xFF)"

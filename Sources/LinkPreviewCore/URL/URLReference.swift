@@ -231,12 +231,14 @@ enum URLReference {
         let hostEnd = hostEnd(bytes[hostStart...])
         let host = bytes[hostStart..<hostEnd]
         guard host.contains(percent) || IPv4Host.mayEndInNumber(host) else { return bytes }
-        guard let decoded = ASCII.percentDecoded(host).map({ $0.map(ASCII.lowercased)[...] }),
-            IPv4Host.endsInNumber(decoded)
-        else { return bytes }
-        guard let address = IPv4Host.parse(decoded) else { return nil }
-        bytes.replaceSubrange(hostStart..<hostEnd, with: IPv4Host.dotted(address).utf8)
-        return bytes
+        guard let decoded = ASCII.percentDecoded(host).map({ $0.map(ASCII.lowercased)[...] }) else { return bytes }
+        switch IPv4Host.read(decoded) {
+        case .name: return bytes
+        case .invalid: return nil
+        case .address(let address):
+            bytes.replaceSubrange(hostStart..<hostEnd, with: IPv4Host.dotted(address).utf8)
+            return bytes
+        }
     }
 
     /// Where the host that starts `bytes` ends: after `]` for an IPv6 literal, else at the port's `:`.

@@ -69,10 +69,7 @@ package enum WebURLRules {
     /// `0x7f.0.0.1`) or nothing a browser would open (`1.2.3.4.5`, `256.0.0.1`, `example.123`): the
     /// WHATWG URL Standard refuses those, and so do we, rather than store a link no one can follow.
     private static func numericHostProblem(_ host: String, field: String) -> FieldProblem? {
-        let lowered = (host.removingPercentEncoding ?? host).lowercased()
-        guard IPv4Host.mayEndInNumber(lowered.utf8) else { return nil }
-        let bytes = Array(lowered.utf8)[...]
-        guard IPv4Host.endsInNumber(bytes), IPv4Host.parse(bytes) == nil else { return nil }
+        guard IPv4Host.read((host.removingPercentEncoding ?? host).lowercased()) == .invalid else { return nil }
         return FieldProblem(
             "\(field) has the host `\(host.prefix(64))`, which ends in a number but is no IPv4 address; "
                 + "check the address or the name."

@@ -163,12 +163,10 @@ extension URLNormalizer {
             host = ascii
         }
         host = host.lowercased()
-        if IPv4Host.mayEndInNumber(host.utf8) {
-            let bytes = Array(host.utf8)[...]
-            if IPv4Host.endsInNumber(bytes) {
-                guard let address = IPv4Host.parse(bytes) else { return nil }
-                return IPv4Host.dotted(address)
-            }
+        switch IPv4Host.read(host) {
+        case .address(let address): return IPv4Host.dotted(address)
+        case .invalid: return nil
+        case .name: break
         }
         if host.hasSuffix(".") { host.removeLast() }
         guard !host.isEmpty, !host.hasPrefix("."), !host.hasSuffix("."), !host.contains("..") else { return nil }
