@@ -24,7 +24,7 @@ extension POSIXFile {
         return Int(info.st_size)
     }
 
-    /// Copies the file at `source` into a new file at `path` (created as ``create(_:data:sync:mode:)``
+    /// Copies the file at `source` into a new file at `path` (created as ``createWriting(_:sync:mode:_:)``
     /// creates one), a piece at a time, synced when `sync`. The copy must come to `expectedBytes`, the
     /// size checked against the limits: a file that grew or shrank since is refused, not stored cut
     /// short or past a limit. A copy that fails leaves no file at `path`.
@@ -36,31 +36,24 @@ extension POSIXFile {
         guard fstat(input, &info) == 0 else { throw unreadableAttachment(source, errno: errno) }
         guard info.st_mode & S_IFMT == S_IFREG else { throw notAFile(source) }
 
-        let output = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard output >= 0 else { throw ShareInboxError.io("create", path: path, errno: errno) }
-        var copied = false
-        defer {
-            close(output)
-            if !copied { unlink(path) }
-        }
-        var buffer = [UInt8](repeating: 0, count: copyChunkBytes)
-        var total = 0
-        while true {
-            let count = buffer.withUnsafeMutableBytes { Glue.read(input, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw unreadableAttachment(source, errno: errno)
+        try createWriting(path, sync: sync) { output in
+            var buffer = [UInt8](repeating: 0, count: copyChunkBytes)
+            var total = 0
+            while true {
+                let count = buffer.withUnsafeMutableBytes { Glue.read(input, $0.baseAddress, $0.count) }
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    throw unreadableAttachment(source, errno: errno)
+                }
+                if count == 0 { break }
+                total += count
+                guard total <= expectedBytes else { throw changed(source, expectedBytes) }
+                try buffer.withUnsafeBytes {
+                    try writeAll(UnsafeRawBufferPointer(rebasing: $0[..<count]), to: output, path: path)
+                }
             }
-            if count == 0 { break }
-            total += count
-            guard total <= expectedBytes else { throw changed(source, expectedBytes) }
-            try buffer.withUnsafeBytes {
-                try writeAll(UnsafeRawBufferPointer(rebasing: $0[..<count]), to: output, path: path)
-            }
+            guard total == expectedBytes else { throw changed(source, expectedBytes) }
         }
-        guard total == expectedBytes else { throw changed(source, expectedBytes) }
-        if sync, fsync(output) != 0 { throw ShareInboxError.io("fsync", path: path, errno: errno) }
-        copied = true
     }
 
     private static func unreadableAttachment(_ path: String, errno code: Int32) -> ShareInboxError {

@@ -17,6 +17,15 @@ enum POSIXFile {
     /// A file this call created is removed again if writing or syncing it fails (a full disk), so no
     /// empty or partial file is left where a whole one is expected.
     static func create(_ path: String, data: Data, sync: Bool, mode: mode_t = 0o600) throws {
+        try createWriting(path, sync: sync, mode: mode) { fd in
+            try data.withUnsafeBytes { try writeAll($0, to: fd, path: path) }
+        }
+    }
+
+    /// Creates `path` (failing if it exists), lets `write` fill it through its descriptor, and — when
+    /// `sync` — fsyncs it before closing. If `write` or the sync throws, the file is removed again.
+    static func createWriting(_ path: String, sync: Bool, mode: mode_t = 0o600, _ write: (Int32) throws -> Void) throws
+    {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         guard fd >= 0 else { throw ShareInboxError.io("create", path: path, errno: errno) }
         var written = false
@@ -24,7 +33,7 @@ enum POSIXFile {
             close(fd)
             if !written { unlink(path) }
         }
-        try data.withUnsafeBytes { try writeAll($0, to: fd, path: path) }
+        try write(fd)
         if sync, fsync(fd) != 0 { throw ShareInboxError.io("fsync", path: path, errno: errno) }
         written = true
     }
