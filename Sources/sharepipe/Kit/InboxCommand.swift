@@ -76,14 +76,13 @@ struct InboxCommand: AsyncParsableCommand {
                 let wasSignedOut = signedOut
                 signedOut = try await drainOnce(inbox, sayingWhenSignedOut: !wasSignedOut) == .signedOut
                 retry?.cancel()
-                if signedOut {
+                let wait: Duration? =
+                    signedOut
+                    ? Self.signInPollInterval
+                    : try inbox.nextAttemptDate().map { .seconds(max(0, $0.timeIntervalSinceNow) + 0.05) }
+                if let wait {
                     retry = Task {
-                        try? await Task.sleep(for: Self.signInPollInterval)
-                        if !Task.isCancelled { wake.yield() }
-                    }
-                } else if let due = try inbox.nextAttemptDate() {
-                    retry = Task {
-                        try? await Task.sleep(for: .seconds(max(0, due.timeIntervalSinceNow) + 0.05))
+                        try? await Task.sleep(for: wait)
                         if !Task.isCancelled { wake.yield() }
                     }
                 }
