@@ -120,14 +120,13 @@ private struct PseudoTerminalCalls {
     static let spawnNewSession: Int16 = 0x80
 
     static func load() -> PseudoTerminalCalls? {
-        guard let library = dlopen(nil, RTLD_NOW) else { return nil }
-        func symbol<T>(_ name: String, as type: T.Type) -> T? {
-            dlsym(library, name).map { unsafeBitCast($0, to: type) }
-        }
-        guard let open = symbol("posix_openpt", as: (@convention(c) (Int32) -> Int32).self),
-            let grant = symbol("grantpt", as: (@convention(c) (Int32) -> Int32).self),
-            let unlock = symbol("unlockpt", as: (@convention(c) (Int32) -> Int32).self),
-            let name = symbol("ptsname", as: (@convention(c) (Int32) -> UnsafeMutablePointer<CChar>?).self)
+        guard let open = cLibraryFunction("posix_openpt", as: (@convention(c) (Int32) -> Int32).self),
+            let grant = cLibraryFunction("grantpt", as: (@convention(c) (Int32) -> Int32).self),
+            let unlock = cLibraryFunction("unlockpt", as: (@convention(c) (Int32) -> Int32).self),
+            let name = cLibraryFunction(
+                "ptsname",
+                as: (@convention(c) (Int32) -> UnsafeMutablePointer<CChar>?).self
+            )
         else { return nil }
         return PseudoTerminalCalls(open: open, grant: grant, unlock: unlock, name: name)
     }

@@ -30,8 +30,12 @@ package let unprivilegedUser: UInt32 = 65_534
 
 #if os(Linux)
 /// `setfsuid` from the C library: Swift's Glibc module does not declare it.
-private let fileSystemUserSetter: (@convention(c) (UInt32) -> Int32)? = {
-    guard let library = dlopen(nil, RTLD_NOW), let symbol = dlsym(library, "setfsuid") else { return nil }
-    return unsafeBitCast(symbol, to: (@convention(c) (UInt32) -> Int32).self)
-}()
+private let fileSystemUserSetter = cLibraryFunction("setfsuid", as: (@convention(c) (UInt32) -> Int32).self)
+
+/// A function of the C library found by name, for the few Swift's Glibc module does not declare
+/// (`setfsuid`, `posix_openpt`…); `T` is its `@convention(c)` type.
+package func cLibraryFunction<T>(_ name: String, as type: T.Type) -> T? {
+    guard let library = dlopen(nil, RTLD_NOW), let symbol = dlsym(library, name) else { return nil }
+    return unsafeBitCast(symbol, to: type)
+}
 #endif
