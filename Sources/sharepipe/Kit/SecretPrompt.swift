@@ -29,9 +29,10 @@ enum SecretPrompt {
             signal(SIGTERM, previousTermination)
             print()  // the newline the user typed was not echoed
         }
+        // Echo goes off before the prompt shows, so nothing typed after it is ever shown.
+        tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet)
         print(prompt, terminator: "")
         fflush(nil)
-        tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet)
         return readLine(strippingNewline: true)
     }
 }
