@@ -23,7 +23,8 @@ extension ServerContext {
         router.middlewares.add(ClientAddressMiddleware(trustedProxies: configuration.trustedProxies))
         router.middlewares.add(MetricsMiddleware(metrics: metrics))
         router.middlewares.add(HeadRequestMiddleware())
-        router.middlewares.add(ProblemMiddleware { [self] problem in self.messagePage(problem) })
+        let routes = RouteMethodIndex()
+        router.middlewares.add(ProblemMiddleware(routes: routes) { [self] problem in self.messagePage(problem) })
         router.middlewares.add(
             RateLimitMiddleware(
                 requestsPerSecondPerToken: configuration.requestsPerSecondPerToken,
@@ -45,6 +46,7 @@ extension ServerContext {
         addPreviewRoutes(to: router)
         addOpenAPIRoute(to: router)
         addMetricsRoute(to: router)
+        routes.load(router.routes)
         let decoder = HTTP1Channel.Configuration.DecoderConfiguration()
         return Application(
             router: router,

@@ -92,6 +92,27 @@ struct BadInputTests {
             #expect(post.status == .methodNotAllowed && post.headers[.allow] == "GET, HEAD")
             let postPin = try await client.execute(uri: "/v1/highlights/\(UUID())/pin", method: .post, headers: headers)
             #expect(postPin.status == .methodNotAllowed && postPin.headers[.allow] == "PUT, DELETE")
+
+            // The web page's paths and the image relay are the router's too: a form's path opened as a
+            // link, or an image posted to, says which methods it takes; a path nobody has stays 404.
+            let web: [(HTTPRequest.Method, String, allowed: String?)] = [
+                (.get, "/signout", "POST"),
+                (.get, "/highlights/\(UUID())/pin", "POST"),
+                (.put, "/signin", "GET, HEAD, POST"),
+                (.delete, "/", "GET, HEAD"),
+                (.post, "/img/abc.def", "GET, HEAD"),
+                (.get, "/highlights/\(UUID())/nothing", nil),
+                (.post, "/no-such-page", nil),
+            ]
+            for (method, path, allowed) in web {
+                let response = try await client.execute(uri: path, method: method, headers: [.accept: "text/html"])
+                let status: HTTPResponse.Status = allowed == nil ? .notFound : .methodNotAllowed
+                #expect(response.status == status, "\(method) \(path)")
+                #expect(response.headers[.allow] == allowed, "\(method) \(path)")
+                // The relay's paths are read by image loaders, not people: they get the problem as JSON.
+                let type = path.hasPrefix("/img/") ? ProblemDetails.mediaType : "text/html; charset=utf-8"
+                #expect(response.headers[.contentType] == type, "\(method) \(path)")
+            }
         }
     }
 

@@ -6,13 +6,15 @@ import SharePipeProtocol
 
 /// Turns every error into an RFC 9457 `application/problem+json` response: ``ProblemDetails`` as
 /// they are, an unreachable database as 503 with `Retry-After`, Hummingbird's HTTP errors by their
-/// status (the router's 404 for an API path that takes other methods as 405 with `Allow`),
+/// status (the router's 404 for a path it has, asked with another method, as 405 with `Allow`),
 /// anything else as a logged 500 that reveals nothing.
 ///
 /// A browser's request for a web page (``wantsPage(_:)``) gets the same status and headers with
 /// the problem as an HTML page (`page`), so a mistyped link or a tampered form shows a page that says
 /// what happened instead of JSON.
 struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// The methods the router answers at each of its paths.
+    let routes: RouteMethodIndex
     /// Renders a problem as the web page's message page.
     let page: @Sendable (ProblemDetails) -> Response
 
@@ -32,7 +34,12 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             context.logger.warning("database unavailable", metadata: ["error": "\(storage)"])
             problem = .unavailable(retryAfter: 2)
         } catch let error as HTTPError {
-            (problem, allowed) = Self.problem(for: error, request: request, wantsPage: wantsPage)
+            (problem, allowed) = Self.problem(
+                for: error,
+                request: request,
+                allowed: routes.methods(at: request.uri.path),
+                wantsPage: wantsPage
+            )
         } catch {
             context.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
             problem = .internalError
@@ -48,16 +55,17 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         return response
     }
 
-    /// The problem of one of Hummingbird's HTTP errors, with the methods for `Allow` when it is 405.
+    /// The problem of one of Hummingbird's HTTP errors, with the methods for `Allow` when it is 405:
+    /// a 404 for a path with routes (`allowed`) none of which takes the request's method.
     static func problem(
         for error: HTTPError,
         request: Request,
+        allowed: [String],
         wantsPage: Bool
     ) -> (problem: ProblemDetails, allowed: [String]?) {
         let status = Int(error.status.code)
         if status == 413 { return (.bodyTooLarge(limit: nil), nil) }
         if status == 404 {
-            let allowed = APIRoutes.methods(at: request.uri.path)
             if !allowed.isEmpty && !allowed.contains(request.method.rawValue) {
                 return (.methodNotAllowed(allowed: allowed), allowed)
             }

@@ -45,18 +45,6 @@ public enum APIRoutes {
         Route(method: "GET", path: "/oembed", authenticated: false),
     ]
 
-    /// The methods the API answers at `path` (without its query): those of every route whose
-    /// template it fits, `HEAD` wherever `GET` is, in the table's order; empty when no route has
-    /// this path.
-    public static func methods(at path: some StringProtocol) -> [String] {
-        var methods: [String] = []
-        for route in all where self.path(path, fits: route.path) && !methods.contains(route.method) {
-            methods.append(route.method)
-            if route.method == "GET" { methods.append("HEAD") }
-        }
-        return methods
-    }
-
     /// Whether `path` is an instance of the OpenAPI `template`, where `{…}` stands for one segment.
     public static func path(_ path: some StringProtocol, fits template: String) -> Bool {
         let want = template.split(separator: "/")

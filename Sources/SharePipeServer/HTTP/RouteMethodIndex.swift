@@ -1,0 +1,56 @@
+import Hummingbird
+import Synchronization
+
+/// The methods the router answers at each of its paths, read from the router itself once every
+/// route is added, so that a request for a path the server has, with a method it does not answer
+/// there, is 405 with `Allow` (RFC 9110 §15.5.6) rather than 404: on the API, the web page and the
+/// images alike, with no second list of routes to keep in step.
+///
+/// The middleware that asks is added before the routes (Hummingbird applies a middleware only to
+/// routes added after it), so the index is made empty and ``load(_:)`` fills it once they are.
+final class RouteMethodIndex: Sendable {
+    private struct Entry: Sendable {
+        var path: RouterPath
+        var methods: [String]
+    }
+
+    private let entries = Mutex<[Entry]>([])
+
+    init() {}
+
+    /// Takes the router's routes (``Router/routes``), adding `HEAD` wherever `GET` is, as the
+    /// router's `autoGenerateHeadEndpoints` does.
+    func load<Context>(_ routes: [Router<Context>.RouteDescription]) {
+        var table: [Entry] = []
+        for route in routes {
+            var methods = [route.method.rawValue]
+            if route.method == .get { methods.append("HEAD") }
+            if let index = table.firstIndex(where: { $0.path == route.path }) {
+                table[index].methods.append(contentsOf: methods)
+            } else {
+                table.append(Entry(path: route.path, methods: methods))
+            }
+        }
+        entries.withLock { $0 = table }
+    }
+
+    /// The methods answered at `path` (without its query): those of every route whose path it fits,
+    /// in a fixed order (`GET, HEAD, POST, PUT, PATCH, DELETE`); empty when no route has this path.
+    func methods(at path: some StringProtocol) -> [String] {
+        let segments = path.split(separator: "/")
+        var methods = Set<String>()
+        for entry in entries.withLock({ $0 }) where Self.path(entry.path, fits: segments) {
+            methods.formUnion(entry.methods)
+        }
+        return methods.sorted { (Self.order($0), $0) < (Self.order($1), $1) }
+    }
+
+    private static func path(_ route: RouterPath, fits segments: [some StringProtocol]) -> Bool {
+        route.components.count == segments.count
+            && zip(route.components, segments).allSatisfy { element, segment in element ~= segment }
+    }
+
+    private static func order(_ method: String) -> Int {
+        ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"].firstIndex(of: method) ?? 6
+    }
+}
