@@ -133,6 +133,13 @@ struct ServeCommand: AsyncParsableCommand {
 
     func validate() throws {
         let environment = ProcessInfo.processInfo.environment
+        if host.trimmingCharacters(in: .whitespaces).isEmpty {
+            let source = environment["SHAREPIPE_HOST"] == host ? "SHAREPIPE_HOST" : "--host"
+            throw ValidationError(
+                "\(source) is empty: give an address to listen on (127.0.0.1, 0.0.0.0, ::)"
+                    + (source == "SHAREPIPE_HOST" ? ", or unset it for 127.0.0.1." : ".")
+            )
+        }
         if let value = environment["SHAREPIPE_SIGN_UP"], Self.signUp(fromEnvironment: environment) == nil {
             throw ValidationError("SHAREPIPE_SIGN_UP must be on or off (got “\(value)”).")
         }

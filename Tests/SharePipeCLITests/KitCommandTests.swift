@@ -198,7 +198,7 @@ struct ServeOptionTests {
         #expect(ServeCommand.signUp(fromEnvironment: [:]) == nil)
     }
 
-    @Test("SHAREPIPE_PORT that is not a port is refused naming the variable; --port is named as itself")
+    @Test("serve refuses an unusable port, rate, public URL or empty host before starting, naming where it came from")
     func portFromTheEnvironment() async throws {
         #expect(try ServeCommand.port(option: nil, environment: [:]) == 8080)
         #expect(try ServeCommand.port(option: nil, environment: ["SHAREPIPE_PORT": "9000"]) == 9000)
@@ -224,6 +224,13 @@ struct ServeOptionTests {
         #expect(rate.contains("--requests-per-second-per-token must be 0–1000000"), "\(rate)")
         let url = try await SharePipeProcess.run(["serve"], environment: ["SHAREPIPE_PUBLIC_URL": "ftp://x"])
         #expect(url.output.contains("SHAREPIPE_PUBLIC_URL must be an absolute http or https URL"), "\(url.output)")
+        // An empty host was taken as a name, and refused after the migrations ran, as “ is not an address”.
+        let host = try await SharePipeProcess.run(["serve"], environment: ["SHAREPIPE_HOST": ""])
+        #expect(host.status == 64, "\(host.output)")
+        #expect(host.output.contains("SHAREPIPE_HOST is empty: give an address to listen on"), "\(host.output)")
+        #expect(!host.output.contains("migration"), "\(host.output)")
+        let hostOption = KitCommandTests.parseMessage(ServeCommand.self, ["--host", " "])
+        #expect(hostOption.contains("--host is empty"), "\(hostOption)")
     }
 
     @Test("--trusted-proxy takes an address or CIDR range; anything else stops serve with a message")
