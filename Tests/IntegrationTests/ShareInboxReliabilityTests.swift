@@ -293,6 +293,31 @@ struct ShareInboxReliabilityTests {
         try await fixture.stop()
     }
 
+    /// `drain` exited 0 after the server refused a share: a script running it had nothing to tell its
+    /// user, while the share sat in the inbox never to be sent.
+    @Test("drain exits 4 while shares the server refused wait, and 0 once they are discarded")
+    func drainReportsRefusedShares() async throws {
+        let fixture = try await Fixture.start()
+        try fixture.login()
+        // The Kit cannot know which handles exist: the server refuses the share (422).
+        #expect(try fixture.kit.run(["share", "--no-upload", "https://example.com/a", "--to", "nobody"]).status == 0)
+        #expect(try fixture.kit.run(["share", "--no-upload", "https://example.com/b"]).status == 0)
+        let refused = try fixture.kit.run(["inbox", "drain"])
+        #expect(refused.status == 4, "\(refused.output)")
+        #expect(refused.output.contains("Sent 1, 1 refused by the server"), "\(refused.output)")
+        #expect(refused.output.contains("1 share(s) the server refused wait in the inbox"), "\(refused.output)")
+        // Still there on the next pass, which sends nothing new.
+        #expect(try fixture.kit.run(["inbox", "drain"]).status == 4)
+        let listed = try fixture.kit.run(["inbox", "list"]).output
+        let id = try #require(listed.split(separator: " ").first.map(String.init), "\(listed)")
+        #expect(listed.contains("[refused by the server:"), "\(listed)")
+        #expect(try fixture.kit.run(["inbox", "discard", id]).status == 0)
+        let after = try fixture.kit.run(["inbox", "drain"])
+        #expect(after.status == 0, "\(after.output)")
+        #expect(try await fixture.serverNotes().count == 1)
+        try await fixture.stop()
+    }
+
     @Test("A server URL written with a capital scheme signs in")
     func capitalScheme() async throws {
         let fixture = try await Fixture.start()

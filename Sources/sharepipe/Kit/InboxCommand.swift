@@ -45,7 +45,12 @@ struct InboxCommand: AsyncParsableCommand {
 
     struct Drain: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Send the waiting shares, oldest first (exit 3 when the account needs signing in)."
+            abstract: "Send the waiting shares, oldest first.",
+            discussion: """
+                Exits 0 when everything was sent or waits to be retried, 3 when the account needs signing in, \
+                and 4 when shares the server refused wait in the inbox (inbox list says why; inbox discard \
+                removes one). With --watch it runs until interrupted.
+                """
         )
         @OptionGroup var container: ContainerOption
 
@@ -138,8 +143,26 @@ struct InboxCommand: AsyncParsableCommand {
                 if !watch { throw ExitCode(3) }
                 return .signedOut
             }
+            if !watch {
+                let refused = try inbox.pending().filter { $0.state.rejection != nil }.count
+                if refused > 0 {
+                    let option = "--container \(ShellWord.quoted(container.path))"
+                    FileHandle.standardError.write(
+                        Data(
+                            ("\(refused) share(s) the server refused wait in the inbox: see why with "
+                                + "sharepipe inbox list \(option), and remove one with sharepipe inbox discard ID \(option).\n")
+                                .utf8
+                        )
+                    )
+                    throw ExitCode(Self.refusedSharesWait)
+                }
+            }
             return .drained
         }
+
+        /// The exit status of a pass that leaves shares the server refused in the inbox: they will not
+        /// be sent again, so a script running `drain` has something to show its user.
+        static let refusedSharesWait: Int32 = 4
     }
 
     struct Discard: AsyncParsableCommand {
