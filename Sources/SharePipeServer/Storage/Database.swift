@@ -118,6 +118,7 @@ public final class Database: Sendable {
                 tls: .disable
             )
             clientConfiguration.options.maximumConnections = 16
+            try await PostgresStartupCheck.check(clientConfiguration, logger: logger)
             if let schema {
                 guard schema.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) else {
                     throw StorageError.invalid("The schema name '\(schema)' may hold only letters, digits and _.")

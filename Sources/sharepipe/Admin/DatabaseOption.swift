@@ -76,6 +76,8 @@ struct DatabaseOption: ParsableArguments {
 
     /// SQLite's failures to open a file (`cantOpen`, `notADatabase`…) in words; anything else as it is.
     static func explained(_ error: any Error, location: Database.Location) -> any Error {
+        // PostgreSQL that cannot be used is explained by the storage (PostgresStartupCheck).
+        if let storage = error as? StorageError, storage.code == .unavailable { return CLIError(storage.message) }
         guard case .sqliteFile(let path) = location else { return error }
         let text = String(describing: error)
         if text.hasPrefix("notADatabase") {
