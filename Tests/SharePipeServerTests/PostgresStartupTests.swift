@@ -53,4 +53,21 @@ struct PostgresStartupTests {
             "\(database.message)"
         )
     }
+
+    /// CI's PostgreSQL, as Debian sets it up here, does not take TLS: `sslmode=require` must refuse to
+    /// go on without it (the URL's mode used to be dropped, and every connection was plaintext),
+    /// while the default, `prefer`, connects.
+    @Test(
+        "sslmode=require against a server without TLS is refused; prefer falls back to plaintext",
+        .enabled(if: ProcessInfo.processInfo.environment["SHAREPIPE_TEST_POSTGRES_URL"] != nil)
+    )
+    func requireTLS() async throws {
+        let url = try #require(ProcessInfo.processInfo.environment["SHAREPIPE_TEST_POSTGRES_URL"])
+        let join = url.contains("?") ? "&" : "?"
+        let serverHasTLS = await Self.openingFails(url + join + "sslmode=require") == nil
+        try #require(!serverHasTLS, "this test needs a PostgreSQL without ssl = on")
+        let refused = try #require(await Self.openingFails(url + join + "sslmode=require"))
+        #expect(refused.message.contains("does not take TLS connections, which sslmode=require requires"))
+        #expect(await Self.openingFails(url + join + "sslmode=prefer") == nil)
+    }
 }

@@ -104,25 +104,10 @@ public final class Database: Sendable {
                 reader: reader
             )
         case .postgres(let text):
-            var components = URLComponents(string: text)
-            let schema = components?.queryItems?.first { $0.name == "schema" }?.value
-            let otherItems = components?.queryItems?.filter { $0.name != "schema" } ?? []
-            components?.queryItems = otherItems.isEmpty ? nil : otherItems
-            let configuration = try SQLPostgresConfiguration(url: components?.string ?? text)
-            var clientConfiguration = PostgresClient.Configuration(
-                host: configuration.coreConfiguration.host ?? "127.0.0.1",
-                port: configuration.coreConfiguration.port ?? 5432,
-                username: configuration.coreConfiguration.username,
-                password: configuration.coreConfiguration.password,
-                database: configuration.coreConfiguration.database,
-                tls: .disable
-            )
-            clientConfiguration.options.maximumConnections = 16
-            try await PostgresStartupCheck.check(clientConfiguration, logger: logger)
-            if let schema {
-                guard schema.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) else {
-                    throw StorageError.invalid("The schema name '\(schema)' may hold only letters, digits and _.")
-                }
+            let url = try PostgresURL(text)
+            var clientConfiguration = url.clientConfiguration
+            try await PostgresStartupCheck.check(url, logger: logger)
+            if let schema = url.schema {
                 let setup = PostgresClient(configuration: clientConfiguration, backgroundLogger: logger)
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask { await setup.run() }

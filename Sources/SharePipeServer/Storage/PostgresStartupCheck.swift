@@ -2,63 +2,46 @@ import Foundation
 import Logging
 import NIOCore
 import NIOPosix
+import NIOSSL
 import PostgresNIO
 
 /// Before the connection pool is made, one connection is opened and closed, so that a PostgreSQL that
-/// cannot be reached, or that refuses the user or the database, is said in words at start and at once.
-/// Without it the pool retried in the background, logging each failure, and the first migration query
-/// ended 30 s later as "no answer from the database".
+/// cannot be reached, or that refuses the user, the database or the TLS asked for, is said in words at
+/// start and at once. Without it the pool retried in the background, logging each failure, and the
+/// first migration query ended 30 s later as "no answer from the database".
 enum PostgresStartupCheck {
     /// How long the check waits for a connection to be made and signed in (TCP's own connect timeout
     /// is 10 s); past it the database counts as unreachable.
     static let deadline: Duration = .seconds(15)
 
-    /// Opens and closes one connection with `configuration`; the failure, explained, as
+    /// Opens and closes one connection to `url`; the failure, explained, as
     /// ``StorageError/Code/unavailable``.
-    static func check(_ configuration: PostgresClient.Configuration, logger: Logger) async throws {
-        let target = Target(
-            host: configuration.host ?? "localhost",
-            port: configuration.port ?? 5432,
-            username: configuration.username,
-            database: configuration.database ?? configuration.username
-        )
-        var connectionConfiguration = PostgresConnection.Configuration(
-            host: target.host,
-            port: target.port,
-            username: configuration.username,
-            password: configuration.password,
-            database: configuration.database,
-            tls: .disable
-        )
-        connectionConfiguration.options.additionalStartupParameters = configuration.options.additionalStartupParameters
+    static func check(_ url: PostgresURL, logger: Logger) async throws {
         // The pool logs its own failures; this connection's would only repeat what the error says.
         var quiet = logger
         quiet.logLevel = .critical
-        let (connect, log) = (connectionConfiguration, quiet)
+        let log = quiet
         do {
+            let configuration = try url.connectionConfiguration()
             let connection = try await Database.withDeadline(deadline) {
-                try await PostgresConnection.connect(configuration: connect, id: 0, logger: log)
+                try await PostgresConnection.connect(configuration: configuration, id: 0, logger: log)
             }
             try? await connection.close()
         } catch {
-            throw StorageError(code: .unavailable, message: explanation(of: error, target: target))
+            throw StorageError(code: .unavailable, message: explanation(of: error, url: url))
         }
     }
 
-    /// Where the server was asked to connect.
-    struct Target: Sendable {
-        var host: String
-        var port: Int
-        var username: String
-        var database: String
-    }
-
     /// What a failed connection means, in words that say what to check.
-    static func explanation(of error: any Error, target: Target) -> String {
-        let place = "PostgreSQL at \(target.host):\(target.port)"
+    static func explanation(of error: any Error, url: PostgresURL) -> String {
+        let place = "PostgreSQL at \(url.place)"
+        let (user, database) = (url.username, url.database ?? url.username)
         guard let failure = error as? PSQLError else {
             if error is StorageError {
                 return "No answer from \(place) within \(deadline): is it PostgreSQL on that port?"
+            }
+            if error is NIOSSLError {
+                return "The TLS settings of the PostgreSQL URL cannot be used (\(error)): check sslrootcert."
             }
             return "Cannot connect to \(place): \(error)."
         }
@@ -66,22 +49,25 @@ enum PostgresStartupCheck {
             let said = info[.message] ?? "an error"
             switch info[.sqlState] ?? "" {
             case "28P01", "28000":
-                return "\(place) refused the user \(target.username): \(said). Check the user and password in the URL."
+                return "\(place) refused the user \(user): \(said). Check the user and password in the URL."
             case "3D000":
-                return "\(place) has no database \(target.database): create it (createdb \(target.database)) "
+                return "\(place) has no database \(database): create it (createdb \(database)) "
                     + "or name another in the URL."
-            case "42501":
-                return "\(place) refused the user \(target.username): \(said)."
             default:
                 return "\(place) refused the connection: \(said)."
             }
         }
+        if failure.code == .sslUnsupported {
+            return "\(place) does not take TLS connections, which sslmode=\(url.tlsMode.rawValue) requires: "
+                + "turn ssl on in its postgresql.conf, or use sslmode=prefer."
+        }
+        if failure.code == .failedToAddSSLHandler || failure.underlying is NIOSSLError {
+            return "\(place) offered TLS that could not be used (\(reason(failure.underlying))): check its "
+                + "certificate, sslrootcert, or the sslmode in the URL."
+        }
         if failure.code == .connectionError {
             return "Cannot connect to \(place) (\(reason(failure.underlying))): is PostgreSQL running there, "
                 + "and are the host and port in the URL right?"
-        }
-        if failure.code == .sslUnsupported {
-            return "\(place) does not take TLS connections: \(failure)."
         }
         return "Cannot connect to \(place): \(failure)."
     }

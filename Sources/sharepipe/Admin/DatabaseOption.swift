@@ -76,8 +76,9 @@ struct DatabaseOption: ParsableArguments {
 
     /// SQLite's failures to open a file (`cantOpen`, `notADatabase`…) in words; anything else as it is.
     static func explained(_ error: any Error, location: Database.Location) -> any Error {
-        // PostgreSQL that cannot be used is explained by the storage (PostgresStartupCheck).
-        if let storage = error as? StorageError, storage.code == .unavailable { return CLIError(storage.message) }
+        // A PostgreSQL URL or server that cannot be used is explained by the storage (PostgresURL,
+        // PostgresStartupCheck), as is a database migrated by a newer SharePipe.
+        if let storage = error as? StorageError { return CLIError(storage.message) }
         guard case .sqliteFile(let path) = location else { return error }
         let text = String(describing: error)
         if text.hasPrefix("notADatabase") {
