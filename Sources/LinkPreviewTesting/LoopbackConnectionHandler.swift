@@ -70,6 +70,8 @@ enum LoopbackResponseWriter {
             return await sendRaw(bytes, on: channel, reset: false, record: record)
         case .reset(let bytes):
             return await sendRaw(bytes, on: channel, reset: true, record: record)
+        case .flood(let head, let filler):
+            return await sendFlood(head: head, filler: filler, on: channel, record: record)
         default:
             break
         }
@@ -99,7 +101,7 @@ enum LoopbackResponseWriter {
             case .stall(let prefix):
                 if !prefix.isEmpty { try await write(prefix, on: channel, record: record) }
                 return
-            case .raw, .reset:
+            case .raw, .reset, .flood:
                 return  // written above
             }
             try await channel.writeAndFlush(HTTPServerResponsePart.end(nil)).get()
@@ -117,20 +119,43 @@ enum LoopbackResponseWriter {
         record: @Sendable (String?, Int) -> Void
     ) async {
         do {
-            try await channel.eventLoop.flatSubmit {
-                do {
-                    let context = try channel.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self)
-                    return context.writeAndFlush(NIOAny(context.channel.allocator.buffer(bytes: bytes)))
-                } catch {
-                    return channel.eventLoop.makeFailedFuture(error)
-                }
-            }.get()
+            try await writeBelowEncoder(bytes, on: channel)
             record(nil, bytes.count)
             if reset, let socket = channel as? any SocketOptionProvider {
                 try await socket.setSoLinger(linger(l_onoff: 1, l_linger: 0)).get()
             }
         } catch {}
         try? await channel.close()
+    }
+
+    /// Writes `head`, then `filler` until the connection closes, below the HTTP encoder.
+    private static func sendFlood(
+        head: [UInt8],
+        filler: [UInt8],
+        on channel: any Channel,
+        record: @Sendable (String?, Int) -> Void
+    ) async {
+        do {
+            var next = head
+            while channel.isActive {
+                try await writeBelowEncoder(next, on: channel)
+                record(nil, next.count)
+                next = filler
+            }
+        } catch {}
+        try? await channel.close()
+    }
+
+    /// Writes `bytes` as they are, past the HTTP encoder.
+    private static func writeBelowEncoder(_ bytes: [UInt8], on channel: any Channel) async throws {
+        try await channel.eventLoop.flatSubmit {
+            do {
+                let context = try channel.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self)
+                return context.writeAndFlush(NIOAny(context.channel.allocator.buffer(bytes: bytes)))
+            } catch {
+                return channel.eventLoop.makeFailedFuture(error)
+            }
+        }.get()
     }
 
     private static func write(

@@ -40,6 +40,10 @@ public struct LoopbackResponse: Sendable {
         /// As ``raw(_:)``, but the connection is then reset (RST) instead of closed, as by a site whose
         /// process died mid-response. Over plain HTTP only.
         case reset([UInt8])
+        /// `head` exactly (as ``raw(_:)``), then `filler` again and again, unframed, until the client
+        /// goes away: bytes the HTTP parser never hands on as body (after a `101`, inside a chunk
+        /// extension).
+        case flood(head: [UInt8], filler: [UInt8])
     }
 
     public var status: Int

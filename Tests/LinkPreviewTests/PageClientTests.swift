@@ -32,6 +32,50 @@ struct PageClientTests {
         }
     }
 
+    /// NIO's parser stops at a 101 and holds back every later byte: the fetch used to go on reading
+    /// (each read counting as activity) until the deadline, keeping all of it in memory.
+    @Test("A 101 Switching Protocols nobody asked for fails at once as a protocol error, and reading stops")
+    func unaskedUpgrade() async throws {
+        let head = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n"
+        let answer = LoopbackResponse(
+            body: .flood(head: Array(head.utf8), filler: Array(repeating: UInt8(ascii: "x"), count: 65_536))
+        )
+        try await ProviderFixture.run({ _ in answer }, configure: { $0.timeout = .seconds(20) }) { server, provider in
+            let error = await ProviderFixture.error { _ = try await provider.metadata(for: server.url("/upgrade")) }
+            #expect(error?.code == .protocolError, "\(String(describing: error))")
+            #expect(error?.message.contains("switched to another protocol") == true)
+        }
+    }
+
+    /// A chunk extension the parser consumes without handing anything on: nothing counted as body, so
+    /// the client downloaded at line rate until the deadline.
+    @Test("Bytes that are never body (an endless chunk extension) stop at the connection's byte budget")
+    func endlessChunkExtension() async throws {
+        let head = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked\r\n\r\n1;a="
+        let answer = LoopbackResponse(
+            body: .flood(head: Array(head.utf8), filler: Array(repeating: UInt8(ascii: "b"), count: 65_536))
+        )
+        var limits = FetchPolicy.Limits()
+        limits.htmlReadWindow = 256 << 10
+        let budget = 2 * (256 << 10) + (1 << 20)
+        try await ProviderFixture.run(
+            { _ in answer },
+            configure: {
+                $0.policy.limits = limits
+                $0.timeout = .seconds(20)
+            }
+        ) { server, provider in
+            let error = await ProviderFixture.error { _ = try await provider.metadata(for: server.url("/extension")) }
+            #expect(error?.code == .tooLarge, "\(String(describing: error))")
+            #expect(
+                error?.message.contains("sent more than \(budget.formatted()) bytes") == true,
+                "\(String(describing: error))"
+            )
+            // What the server managed to write: the budget, plus what the socket buffers held.
+            #expect(server.bodyBytesSent < budget + (8 << 20), "\(server.bodyBytesSent)")
+        }
+    }
+
     @Test("A body delimited by the end of the connection is read to its end")
     func closeDelimited() async throws {
         let answer = Self.response(

@@ -78,7 +78,8 @@ extension FetchPolicy {
         public var htmlReadWindow: Int
         /// A response whose declared `Content-Length` exceeds this is refused with
         /// ``LinkPreviewError/Code/tooLarge`` before its body is read. (What is read is bounded anyway:
-        /// by ``htmlReadWindow``, ``mediaHeaderBytes`` or ``documentBytes``.) Default 64 MiB.
+        /// by ``htmlReadWindow``, ``mediaHeaderBytes`` or ``documentBytes``, and a page's connection by
+        /// twice the larger of the first two plus 1 MiB, framing and headers included.) Default 64 MiB.
         public var hardCap: Int
         /// The most a compressed body may expand (decompressed ÷ compressed). Default 100. Past it, an
         /// HTML page ends where decompression stopped, as a body cut short, when what arrived said

@@ -341,6 +341,18 @@ final class HTTPFetcher: Sendable {
                     "\(host) closed the connection before the response was complete.",
                     url: url
                 )
+            case .switchedProtocols:
+                return LinkPreviewError(
+                    .protocolError,
+                    "\(host) switched to another protocol (101) that was not asked for.",
+                    url: url
+                )
+            case .receivedTooMuch(let budget):
+                return LinkPreviewError(
+                    .tooLarge,
+                    "\(host) sent more than \(budget.formatted()) bytes without a usable page.",
+                    url: url
+                )
             }
         }
         if let error = error as? HTTPClientError {

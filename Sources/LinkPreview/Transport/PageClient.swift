@@ -20,6 +20,17 @@ final class PageClient: Sendable {
     /// Bytes asked of the socket per read.
     let readSize: Int
     let maxDecompressionRatio: Int
+    /// The most bytes one exchange's connection receives, TLS records, headers and framing included
+    /// (``ReceivedBytesBudget``).
+    let receivedBytesBudget: Int
+
+    /// Twice the larger body window, and 1 MiB for the head (NIO's parser takes 80 KiB) and for
+    /// framing: room for any honest response, compressed or chunked, that the reader reads as far as
+    /// its window. 5 MiB by default.
+    static func receivedBytesBudget(for limits: FetchPolicy.Limits) -> Int {
+        let window = max(limits.htmlReadWindow, limits.mediaHeaderBytes)
+        return window > (Int.max - (1 << 20)) / 2 ? Int.max : 2 * window + (1 << 20)
+    }
 
     init(group: any EventLoopGroup, policy: FetchPolicy) throws {
         self.group = group
@@ -28,6 +39,7 @@ final class PageClient: Sendable {
         self.readTimeout = policy.timeouts.read
         self.readSize = max(1024, policy.limits.pageReadSize)
         self.maxDecompressionRatio = policy.limits.maxDecompressionRatio
+        self.receivedBytesBudget = Self.receivedBytesBudget(for: policy.limits)
     }
 
     /// The TLS context pages are read with. Building one loads the system's trust roots, parsing every
@@ -178,8 +190,8 @@ final class PageClient: Sendable {
         promise.fail(timedOut ? PageClientError.connectTimeout : PageClientError.connectFailed(lastFailure))
     }
 
-    /// A bootstrap for one connection: TLS when `destination` uses it, the HTTP/1.1 codec and the
-    /// decompressor, autoRead off and reads of ``readSize`` bytes.
+    /// A bootstrap for one connection: the byte budget, TLS when `destination` uses it, the HTTP/1.1
+    /// codec and the decompressor, autoRead off and reads of ``readSize`` bytes.
     private func bootstrap(
         for destination: Destination,
         eventLoop: any EventLoop,
@@ -187,7 +199,7 @@ final class PageClient: Sendable {
     ) -> ClientBootstrap {
         ClientBootstrap(group: eventLoop)
             .connectTimeout(TimeAmount(connectTimeout))
-            .channelInitializer { [tlsContext, maxDecompressionRatio, readSize] channel in
+            .channelInitializer { [tlsContext, maxDecompressionRatio, readSize, receivedBytesBudget] channel in
                 channel.eventLoop.makeCompletedFuture {
                     // Set here, synchronously, rather than as bootstrap options (a future each).
                     guard let options = channel.syncOptions else { throw ChannelError.operationUnsupported }
@@ -197,6 +209,7 @@ final class PageClient: Sendable {
                         value: FixedSizeRecvByteBufferAllocator(capacity: readSize)
                     )
                     let pipeline = channel.pipeline.syncOperations
+                    try pipeline.addHandler(ReceivedBytesBudget(budget: receivedBytesBudget))
                     if destination.usesTLS {
                         try pipeline.addHandler(
                             NIOSSLClientHandler(context: tlsContext, serverHostname: destination.tlsServerName)

@@ -13,4 +13,10 @@ enum PageClientError: Error, Hashable {
     case closedEarly
     /// The exchange was cancelled (the task, or the client shutting down).
     case cancelled
+    /// The connection received more than `budget` bytes, framing and headers included
+    /// (``ReceivedBytesBudget``).
+    case receivedTooMuch(budget: Int)
+    /// The server answered `101 Switching Protocols` to a request that asked for no upgrade: what
+    /// follows is not HTTP.
+    case switchedProtocols
 }

@@ -32,8 +32,6 @@ final class PageResponseHandler<Reader: ResponseReader>: ChannelInboundHandler, 
     private let attempt: ExchangeAttempt
     /// The size the channel's reads are set to.
     private var readSize: Int
-    /// A 1xx head was skipped; its `.end` is skipped too.
-    private var skippingInformational = false
 
     /// What the exchange gave: the reader's output and the body bytes received (decompressed).
     struct Exchange: Sendable {
@@ -85,18 +83,17 @@ final class PageResponseHandler<Reader: ResponseReader>: ChannelInboundHandler, 
             switch unwrapInboundIn(data) {
             case .head(let head):
                 receivedHead = true
-                // 1xx answers (100 Continue, 103 Early Hints) precede the real head.
+                // NIO's decoder drops 100 Continue and 103 Early Hints; the one informational head it
+                // hands on is 101, after which it stops parsing and holds every later byte back.
+                // Nothing asked for an upgrade.
                 if (100..<200).contains(Int(head.status.code)) {
-                    skippingInformational = true
-                    return
+                    return fail(PageClientError.switchedProtocols, context: context)
                 }
                 if try !reader.head(head) { try finish(context: context) }
             case .body(let bytes):
                 sawBodyPart = true
                 bodyBytes += bytes.readableBytes
                 if try !reader.body(bytes) { try finish(context: context) }
-            case .end where skippingInformational:
-                skippingInformational = false
             case .end:
                 try finish(context: context)
             }
@@ -177,9 +174,11 @@ final class PageResponseHandler<Reader: ResponseReader>: ChannelInboundHandler, 
     /// - a compressed body that expands past the ratio limit: the decompressor hands on what it
     ///   inflated before the step that crossed the limit, so a page whose title came before highly
     ///   compressible filler (a long run of spaces) still has it. If nothing was said, it is a bomb;
-    /// - a compressed stream that stops before its end.
+    /// - a compressed stream that stops before its end;
+    /// - the connection's byte budget spent (``ReceivedBytesBudget``).
     private static func endsBodyEarly(_ error: any Error) -> Bool {
         if ConnectionClosure.describes(error) { return true }
+        if case .receivedTooMuch? = error as? PageClientError { return true }
         if let error = error as? NIOHTTPDecompression.DecompressionError { return error == .limit }
         return isTruncatedCompression(error)
     }
