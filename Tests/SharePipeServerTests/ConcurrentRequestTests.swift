@@ -177,4 +177,81 @@ struct ConcurrentRequestTests {
             #expect(try await world.shelfURLs("bob", limit: 100).filter { $0.contains("crossed") }.count == 16)
         }
     }
+
+    /// Ada pins, unpins and removes what Bob keeps sharing to her: a share took Ada's shelf-events lock
+    /// and then wrote her item's row, while a pin wrote the row and then took the lock, and PostgreSQL
+    /// broke the deadlock by failing one of them (a 500).
+    @Test(
+        "Pins and removals racing shares of the same link to the same person all go through",
+        arguments: TestDatabase.all
+    )
+    func pinsRacingShares(database: TestDatabase) async throws {
+        try await ServerFixture.run(on: database) { fixture, client in
+            let world = try await ShelfWorld.make(fixture, client)
+            let storage = fixture.context.database
+            let bob = try #require(try await storage.user(handle: "bob"))
+            let ada = fixture.user.id
+            for round in 0..<12 {
+                let url = "https://example.com/pin-race\(round)"
+                let link = try #require(UUID(uuidString: try await world.share("bob", url, to: ["@ada"])))
+                let results = await Self.atOnce(8) { index in
+                    switch index {
+                    case 1, 5: _ = try await storage.setPinned(true, linkID: link, userID: ada)
+                    case 3: _ = try await storage.setPinned(false, linkID: link, userID: ada)
+                    case 7: _ = try await storage.removeHighlight(linkID: link, userID: ada, reason: nil)
+                    default:
+                        let share = IncomingShare(
+                            principal: Principal(user: bob, deviceID: UUID(), scope: .share),
+                            idempotencyKey: UUID().uuidString,
+                            fingerprint: "pin-race\(round)-\(index)",
+                            url: URL(string: url)!,
+                            recipients: ["@ada"]
+                        )
+                        _ = try await storage.ingestShare(share) { _ in (201, "{}") }
+                    }
+                }
+                for result in results { try result.get() }
+                // Removed for good, whatever came after.
+                #expect(try await world.shelfURLs("ada", limit: 100).contains(url) == false, "round \(round)")
+            }
+        }
+    }
+
+    /// Bob switches "Show in Shared with You" off and on for his conversation with Ada while she shares
+    /// into it: a share landing as the switch changed read it as it was, and its item stayed on the
+    /// wrong side of it for good.
+    @Test("The Show in Shared with You switch holds for shares that land as it changes", arguments: TestDatabase.all)
+    func switchRacingShares(database: TestDatabase) async throws {
+        try await ServerFixture.run(on: database) { fixture, client in
+            let world = try await ShelfWorld.make(fixture, client)
+            let storage = fixture.context.database
+            let response = try await world.request("ada", .post, "/v1/conversations", #"{"members": ["@bob"]}"#)
+            let direct = try #require(try ServerFixture.json(response)["id"] as? String)
+            let conversation = try #require(UUID(uuidString: direct))
+            let bob = try #require(try await storage.user(handle: "bob"))
+            let ada = try #require(try await storage.user(handle: "ada"))
+            for round in 0..<12 {
+                let show = round % 2 == 1
+                let urls = (0..<4).map { "https://example.com/switch\(round)-\($0)" }
+                let results = await Self.atOnce(5) { index in
+                    if index == 4 {
+                        _ = try await storage.setShowInSharedWithYou(show, conversationID: conversation, userID: bob.id)
+                        return
+                    }
+                    let share = IncomingShare(
+                        principal: Principal(user: ada, deviceID: UUID(), scope: .share),
+                        idempotencyKey: UUID().uuidString,
+                        fingerprint: "switch\(round)-\(index)",
+                        url: URL(string: urls[index])!,
+                        recipients: ["conversation:\(direct)"]
+                    )
+                    _ = try await storage.ingestShare(share) { _ in (201, "{}") }
+                }
+                for result in results { try result.get() }
+                let shelf = try await world.shelfURLs("bob", limit: 100)
+                let shown = urls.filter { shelf.contains($0) }
+                #expect(shown.count == (show ? 4 : 0), "round \(round), switch \(show ? "on" : "off"): \(shown)")
+            }
+        }
+    }
 }

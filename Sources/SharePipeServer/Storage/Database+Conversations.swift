@@ -144,6 +144,8 @@ extension Database {
             guard try await Self.isMember(user, of: conversationID, in: sql) else {
                 throw StorageError.notFound("@\(handle) is not in this conversation.")
             }
+            // In a share's order: the members, then the user's shelf events, then their items' rows.
+            try await self.lockShelfEvents(of: [user], in: sql)
             // Anyone may leave; removing someone else may not leave a group of one.
             if user != byUserID {
                 guard try await Self.memberCount(of: conversationID, in: sql) > 2 else {
@@ -172,6 +174,11 @@ extension Database {
     /// it leave or return to the shelf at once (pinned ones stay). False when the viewer is not in it.
     public func setShowInSharedWithYou(_ show: Bool, conversationID: UUID, userID: UUID) async throws -> Bool {
         try await transaction { sql in
+            // A share into the conversation holds these while it reads the switch and writes the shelf:
+            // without them, a share landing at the same moment read the switch as it was, and its item
+            // stayed shown (or hidden) after the switch. Taken in the share's order.
+            try await self.lockMembers(of: conversationID, in: sql)
+            try await self.lockShelfEvents(of: [userID], in: sql)
             guard try await Self.kind(of: conversationID, member: userID, in: sql) != nil else { return false }
             try await sql.raw(
                 """

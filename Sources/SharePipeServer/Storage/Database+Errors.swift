@@ -12,7 +12,20 @@ extension Database {
         {
             return surfaced(cause)
         }
-        return isUnreachable(error) ? StorageError.unavailable(error) : error
+        if isUnreachable(error) { return StorageError.unavailable(error) }
+        if isTransientConflict(error) {
+            return StorageError(code: .unavailable, message: "The database broke a conflict between requests: retry.")
+        }
+        return error
+    }
+
+    /// Whether PostgreSQL ended the transaction to break a deadlock (40P01) or a serialization
+    /// conflict (40001): nothing is wrong with the request, which succeeds when tried again. Every
+    /// writer takes its locks in one order (docs/server.md), so this should not happen; if it does,
+    /// the client gets 503 with `Retry-After`, not 500.
+    static func isTransientConflict(_ error: any Error) -> Bool {
+        guard let error = error as? PSQLError, error.code == .server else { return false }
+        return ["40P01", "40001"].contains(error.serverInfo?[.sqlState] ?? "")
     }
 
     /// Whether `error` says the database cannot be reached now, as opposed to a statement that failed.

@@ -105,6 +105,8 @@ extension Database {
     /// Pins or unpins a link on the user's shelf. False when it is not on their shelf (or removed).
     public func setPinned(_ pinned: Bool, linkID: UUID, userID: UUID) async throws -> Bool {
         try await transaction { sql in
+            // Before the item's row: a share to this user holds the lock and then writes the row.
+            try await self.lockShelfEvents(of: [userID], in: sql)
             guard try await Self.shelfItemShown(userID: userID, linkID: linkID, in: sql) else { return false }
             if pinned {
                 // Counted under a lock per user: pins made at once (through several connections or
@@ -140,6 +142,7 @@ extension Database {
     /// False when it is not on their shelf.
     public func removeHighlight(linkID: UUID, userID: UUID, reason: String?) async throws -> Bool {
         try await transaction { sql in
+            try await self.lockShelfEvents(of: [userID], in: sql)  // before the row, as a share takes them
             guard try await Self.shelfItemShown(userID: userID, linkID: linkID, in: sql) else { return false }
             try await sql.raw(
                 """
