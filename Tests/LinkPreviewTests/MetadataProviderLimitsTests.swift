@@ -53,6 +53,25 @@ struct MetadataProviderLimitsTests {
         }
     }
 
+    /// The fetcher's own Duration-to-TimeAmount conversion multiplied without a check, so a library
+    /// user who wrote "no limit" as the largest Duration crashed the process on the first fetch.
+    @Test("Timeouts set to the largest Duration mean no limit, not a crash")
+    func hugeTimeouts() async throws {
+        let forever = Duration.seconds(Int64.max)
+        try await ProviderFixture.run(
+            { _ in .html(ProviderFixture.page) },
+            configure: {
+                $0.timeout = forever
+                $0.policy.timeouts.connect = forever
+                $0.policy.timeouts.read = forever
+                $0.policy.timeouts.subresources = forever
+            }
+        ) { server, provider in
+            let metadata = try await provider.metadata(for: server.url("/page"))
+            #expect(metadata.title == "The real title")
+        }
+    }
+
     @Test("A preview past its deadline says so in one message, whichever timer notices first")
     func oneTimeoutMessage() async throws {
         // The page's own deadline and the preview's fire at the same instant; either may win.

@@ -45,7 +45,23 @@ public struct FetchPolicy: Sendable {
 
 extension FetchPolicy {
     /// Deadlines. The overall deadline of a preview is ``MetadataProvider/Configuration/timeout``.
+    /// Each is at most ``longest``: a longer one (the largest `Duration`, written for "no limit")
+    /// counts as that.
     public struct Timeouts: Sendable, Hashable {
+        /// The longest any timeout counts for: a year. NIO's timers hold nanoseconds in 64 bits, and
+        /// converting a longer `Duration` trapped.
+        public static let longest: Duration = .seconds(365 * 86_400)
+
+        /// These timeouts, each at most ``longest``.
+        var clamped: Timeouts {
+            Timeouts(
+                dns: min(dns, Self.longest),
+                connect: min(connect, Self.longest),
+                read: min(read, Self.longest),
+                subresources: min(subresources, Self.longest)
+            )
+        }
+
         /// Resolving a host name. Default 5 s.
         public var dns: Duration
         /// Opening a TCP connection, to each vetted address in turn. (A page's TLS handshake is then bounded by

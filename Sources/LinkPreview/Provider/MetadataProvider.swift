@@ -22,7 +22,7 @@ public final class MetadataProvider: Sendable {
     /// Provider-wide settings.
     public struct Configuration: Sendable {
         /// The deadline of one preview, from after its cache lookup to the result, subresources included.
-        /// Default 30 s (as Apple).
+        /// Default 30 s (as Apple); at most ``FetchPolicy/Timeouts/longest``.
         public var timeout: Duration
         /// Whether to verify the icon and image, fall back to `/favicon.ico` and web-app manifest icons,
         /// and read oEmbed. Default true.
@@ -76,6 +76,9 @@ public final class MetadataProvider: Sendable {
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger = Logger(label: "sharepipe.linkpreview", factory: { _ in SwiftLogNoOpLogHandler() })
     ) async throws {
+        var configuration = configuration
+        configuration.timeout = min(configuration.timeout, FetchPolicy.Timeouts.longest)
+        configuration.policy.timeouts = configuration.policy.timeouts.clamped
         self.configuration = configuration
         self.cache = cache
         self.cacheScope = configuration.cacheScope

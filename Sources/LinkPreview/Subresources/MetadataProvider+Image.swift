@@ -27,6 +27,7 @@ extension MetadataProvider {
         maxBytes: Int = 5 << 20,
         timeout: Duration = .seconds(10)
     ) async throws -> FetchedImage {
+        let timeout = min(timeout, FetchPolicy.Timeouts.longest)
         let deadline = ContinuousClock.now + timeout
         let reader = SubresourceReader(fetcher: fetcher, logger: logger)
         let fetched = try await withDeadline(deadline, url: url, timeout: timeout) {

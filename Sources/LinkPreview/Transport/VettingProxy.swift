@@ -76,10 +76,3 @@ final class VettingProxy: Sendable {
         return (0..<4).map { _ in String(generator.next() as UInt64, radix: 36) }.joined()
     }
 }
-
-extension TimeAmount {
-    init(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-    }
-}
