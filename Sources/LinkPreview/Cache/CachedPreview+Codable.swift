@@ -5,7 +5,7 @@ import LinkPreviewCore
 /// date strategy (so a database column or a file written by one encoder reads with any other).
 extension CachedPreview: Codable {
     enum CodingKeys: String, CodingKey {
-        case metadata, failure, storedAt, expiresAt, etag, lastModified, validatorURL
+        case metadata, failure, storedAt, expiresAt, etag, lastModified, validatorURL, staleSince
     }
 
     public init(from decoder: any Decoder) throws {
@@ -17,7 +17,8 @@ extension CachedPreview: Codable {
             expiresAt: Date(timeIntervalSince1970: try c.decode(Double.self, forKey: .expiresAt)),
             etag: try c.decodeIfPresent(String.self, forKey: .etag),
             lastModified: try c.decodeIfPresent(String.self, forKey: .lastModified),
-            validatorURL: try c.decodeIfPresent(URL.self, forKey: .validatorURL)
+            validatorURL: try c.decodeIfPresent(URL.self, forKey: .validatorURL),
+            staleSince: try c.decodeIfPresent(Double.self, forKey: .staleSince).map(Date.init(timeIntervalSince1970:))
         )
     }
 
@@ -30,5 +31,6 @@ extension CachedPreview: Codable {
         try c.encodeIfPresent(etag, forKey: .etag)
         try c.encodeIfPresent(lastModified, forKey: .lastModified)
         try c.encodeIfPresent(validatorURL, forKey: .validatorURL)
+        try c.encodeIfPresent(staleSince?.timeIntervalSince1970, forKey: .staleSince)
     }
 }

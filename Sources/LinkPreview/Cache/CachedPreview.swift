@@ -23,9 +23,9 @@ public import LinkPreviewCore
 /// if let cached = await cache.entry(forKey: key), cached.isFresh(at: Date()) { return cached.metadata }
 /// ```
 ///
-/// The JSON form has the keys `metadata`, `failure`, `storedAt`, `expiresAt`, `etag`, `lastModified`
-/// and `validatorURL`; absent optionals are omitted and the two dates are numbers of seconds since
-/// 1970-01-01 UTC, whatever the encoder's date strategy.
+/// The JSON form has the keys `metadata`, `failure`, `storedAt`, `expiresAt`, `etag`, `lastModified`,
+/// `validatorURL` and `staleSince`; absent optionals are omitted and the dates are numbers of seconds
+/// since 1970-01-01 UTC, whatever the encoder's date strategy.
 public struct CachedPreview: Sendable, Hashable {
     /// The metadata, or `nil` for a negative entry.
     public var metadata: LinkMetadata?
@@ -41,6 +41,10 @@ public struct CachedPreview: Sendable, Hashable {
     public var lastModified: String?
     /// The URL the validators belong to: the final URL after redirects, which is the one to revalidate.
     public var validatorURL: URL?
+    /// For an entry kept after the site failed to answer (the provider served its stale metadata
+    /// instead of the error, see ``MetadataProvider/Configuration/staleIfError``): when the metadata
+    /// first went stale. `nil` otherwise.
+    public var staleSince: Date?
 
     /// Creates an entry.
     ///
@@ -52,6 +56,7 @@ public struct CachedPreview: Sendable, Hashable {
     ///   - etag: The response's `ETag`.
     ///   - lastModified: The response's `Last-Modified`, as sent.
     ///   - validatorURL: The URL the validators belong to.
+    ///   - staleSince: For metadata kept after a failure, when it first went stale.
     public init(
         metadata: LinkMetadata?,
         failure: CachedFailure? = nil,
@@ -59,7 +64,8 @@ public struct CachedPreview: Sendable, Hashable {
         expiresAt: Date,
         etag: String? = nil,
         lastModified: String? = nil,
-        validatorURL: URL? = nil
+        validatorURL: URL? = nil,
+        staleSince: Date? = nil
     ) {
         self.metadata = metadata
         self.failure = failure
@@ -68,6 +74,7 @@ public struct CachedPreview: Sendable, Hashable {
         self.etag = etag
         self.lastModified = lastModified
         self.validatorURL = validatorURL
+        self.staleSince = staleSince
     }
 
     /// Whether the entry may be used without asking the site again at `date`.

@@ -8,10 +8,15 @@ extension MetadataProvider {
     /// failures included, unless the run was cancelled (every caller of the shared fetch left): then
     /// what it got is not the site's answer (a page cut short by the closed connection, the closing
     /// taken for a malformed response, probes that failed for being stopped) and nothing is stored.
+    ///
+    /// A failure likely to pass, with a cached preview (`fallback`) stale for less than
+    /// ``Configuration/staleIfError``, gives that preview instead (``PreviewReport/Source/stale``);
+    /// it is kept, fresh for the failure's negative-caching time.
     func fetchAndCache(
         _ url: URL,
         key: String,
         revalidating stale: CachedPreview?,
+        fallback: CachedPreview?,
         deadline: ContinuousClock.Instant
     ) async throws -> PreviewReport {
         let now = Date()
@@ -19,15 +24,19 @@ extension MetadataProvider {
             let page = try await withDeadline(deadline, url: url) {
                 try await self.fetchPage(url, revalidating: stale, deadline: deadline)
             }
-            // A page cut short after its head is kept for the shortest time, and without validators.
-            let expires =
-                page.isCutShort
-                ? now.addingTimeInterval(configuration.cacheLifetime.lowerBound)
-                : CacheLifetime.expiry(
-                    responseHeaders: page.headers,
-                    storedAt: now,
-                    bounds: configuration.cacheLifetime
+            let expires = expiry(of: page, revalidating: stale, now: now)
+            // A wall a site puts up for now (a 429 or 503 challenge) is remembered as briefly as the
+            // status alone would be, and is not revalidated: the page behind it is what lasts.
+            let isPassingWall = page.metadata.wall != nil && Self.isPassing(status: page.statusCode)
+            if isPassingWall {
+                let passing = LinkPreviewError(
+                    .httpStatus,
+                    "The site answered \(page.statusCode) with a wall.",
+                    url: url,
+                    statusCode: page.statusCode
                 )
+                if let report = await servingStale(fallback, after: passing, key: key, now: now) { return report }
+            }
             var metadata: LinkMetadata
             let source: PreviewReport.Source
             if page.notModified, let cached = stale?.metadata {
@@ -42,14 +51,15 @@ extension MetadataProvider {
                         .enrich(metadata, deadline: subresourceDeadline)
                 }
             }
+            let keepsValidators = !page.isCutShort && !isPassingWall
             let entry = CachedPreview(
                 metadata: metadata,
                 failure: nil,
                 storedAt: now,
-                expiresAt: expires,
-                etag: page.isCutShort ? nil : page.header("etag") ?? (page.notModified ? stale?.etag : nil),
-                lastModified: page.isCutShort
-                    ? nil : page.header("last-modified") ?? (page.notModified ? stale?.lastModified : nil),
+                expiresAt: isPassingWall ? min(expires, now.addingTimeInterval(passingWallLifetime(page))) : expires,
+                etag: keepsValidators ? page.header("etag") ?? (page.notModified ? stale?.etag : nil) : nil,
+                lastModified: keepsValidators
+                    ? page.header("last-modified") ?? (page.notModified ? stale?.lastModified : nil) : nil,
                 validatorURL: page.finalURL
             )
             guard !Task.isCancelled else { throw LinkPreviewError.cancelled(url) }
@@ -61,10 +71,11 @@ extension MetadataProvider {
                 bytesRead: page.bytesRead,
                 contentLength: page.contentLength,
                 source: source,
-                expires: expires
+                expires: entry.expiresAt
             )
         } catch let error as LinkPreviewError {
             if Task.isCancelled { throw LinkPreviewError.cancelled(url) }
+            if let report = await servingStale(fallback, after: error, key: key, now: now) { return report }
             if let ttl = configuration.negativeCaching.ttl(for: error) {
                 let entry = CachedPreview(
                     metadata: nil,
@@ -79,6 +90,52 @@ extension MetadataProvider {
             }
             throw error
         }
+    }
+
+    /// When a fetched page stops being fresh: the shortest lifetime for a page cut short after its
+    /// head; for a 304, the lifetime its headers give, else the one the stale entry had (RFC 9111
+    /// §4.3.4: a 304 updates the stored response's headers, it does not replace them); otherwise the
+    /// response's `Cache-Control`/`Expires`, clamped.
+    private func expiry(of page: FetchedPage, revalidating stale: CachedPreview?, now: Date) -> Date {
+        let bounds = configuration.cacheLifetime
+        if page.isCutShort { return now.addingTimeInterval(bounds.lowerBound) }
+        if page.notModified, let stale,
+            CacheLifetime.freshnessLifetime(responseHeaders: page.headers, storedAt: now) == nil
+        {
+            let lifetime = stale.expiresAt.timeIntervalSince(stale.storedAt)
+            return now.addingTimeInterval(min(max(lifetime, bounds.lowerBound), bounds.upperBound))
+        }
+        return CacheLifetime.expiry(responseHeaders: page.headers, storedAt: now, bounds: bounds)
+    }
+
+    /// Whether a status is one a site answers for now: 429, or 5xx.
+    private static func isPassing(status: Int?) -> Bool {
+        guard let status else { return false }
+        return status == 429 || status >= 500
+    }
+
+    /// How long a wall behind a passing status is kept: as long as the status alone would be.
+    private func passingWallLifetime(_ page: FetchedPage) -> TimeInterval {
+        page.statusCode >= 500 ? configuration.negativeCaching.serverError : configuration.negativeCaching.clientError
+    }
+
+    /// The stale preview `fallback` as the answer to a failure likely to pass, kept in the cache for the
+    /// failure's negative-caching time; nil when there is none, it is stale for too long, or the
+    /// failure says something about the link itself.
+    private func servingStale(
+        _ fallback: CachedPreview?,
+        after error: LinkPreviewError,
+        key: String,
+        now: Date
+    ) async -> PreviewReport? {
+        guard let fallback, let metadata = fallback.metadata, error.isTransient else { return nil }
+        let staleSince = fallback.staleSince ?? fallback.expiresAt
+        guard now < staleSince.addingTimeInterval(configuration.staleIfError) else { return nil }
+        var kept = fallback
+        kept.staleSince = staleSince
+        kept.expiresAt = now.addingTimeInterval(max(configuration.negativeCaching.ttl(for: error) ?? 0, 1))
+        await cache?.store(kept, forKey: key)
+        return PreviewReport(metadata: metadata, source: .stale, expires: kept.expiresAt)
     }
 
     /// Runs `operation`, throwing ``LinkPreviewError/Code/timedOut`` (and cancelling it) when

@@ -36,6 +36,12 @@ public final class MetadataProvider: Sendable {
         public var negativeCaching: NegativeCaching
         /// The most requests in flight to one host. Default 4.
         public var maxConcurrentRequestsPerHost: Int
+        /// How long past its expiry a cached preview is served when the site fails for a reason likely
+        /// to pass (``LinkPreviewError/isTransient``: a timeout, a refused connection, a 5xx or 429)
+        /// instead of the error, as `stale-if-error` (RFC 5861) does. The failure is remembered for its
+        /// ``negativeCaching`` time, during which the stale preview is served from the cache without
+        /// asking the site. Default 1 day; 0 turns it off.
+        public var staleIfError: TimeInterval
 
         public init(
             timeout: Duration = .seconds(30),
@@ -43,7 +49,8 @@ public final class MetadataProvider: Sendable {
             policy: FetchPolicy = FetchPolicy(),
             cacheLifetime: ClosedRange<TimeInterval> = CacheLifetime.defaultBounds,
             negativeCaching: NegativeCaching = NegativeCaching(),
-            maxConcurrentRequestsPerHost: Int = 4
+            maxConcurrentRequestsPerHost: Int = 4,
+            staleIfError: TimeInterval = 24 * 60 * 60
         ) {
             self.timeout = timeout
             self.includeSubresources = includeSubresources
@@ -51,6 +58,7 @@ public final class MetadataProvider: Sendable {
             self.cacheLifetime = cacheLifetime
             self.negativeCaching = negativeCaching
             self.maxConcurrentRequestsPerHost = maxConcurrentRequestsPerHost
+            self.staleIfError = staleIfError
         }
     }
 
@@ -132,6 +140,7 @@ public final class MetadataProvider: Sendable {
             scope: cacheScope
         )
         var stale: CachedPreview?
+        var fallback: CachedPreview?
         if let entry = await cache?.entry(forKey: key) {
             if fetch == .automatic && entry.isFresh(at: Date()) {
                 if let failure = entry.failure {
@@ -144,21 +153,28 @@ public final class MetadataProvider: Sendable {
                     return PreviewReport(
                         metadata: metadata.overlaid(with: provided),
                         duration: .now - started,
-                        source: .cache,
+                        source: entry.staleSince == nil ? .cache : .stale,
                         expires: entry.expiresAt
                     )
                 }
             }
             if fetch == .automatic && entry.canRevalidate { stale = entry }
+            if fetch == .automatic && entry.metadata != nil { fallback = entry }
         }
         // From here, not from the start: the time the cache took is not the site's (a database
         // cache that stalls must not make the site look too slow to answer).
         let deadline = ContinuousClock.now + configuration.timeout
-        let revalidating = stale
+        let (revalidating, kept) = (stale, fallback)
         var report: PreviewReport
         do {
             report = try await flights.run(key: key) {
-                try await self.fetchAndCache(url, key: key, revalidating: revalidating, deadline: deadline)
+                try await self.fetchAndCache(
+                    url,
+                    key: key,
+                    revalidating: revalidating,
+                    fallback: kept,
+                    deadline: deadline
+                )
             }
         } catch is CancellationError {
             throw LinkPreviewError.cancelled(url)

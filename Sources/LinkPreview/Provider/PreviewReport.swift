@@ -13,6 +13,9 @@ public struct PreviewReport: Sendable, Hashable {
         case revalidated
         /// Only the provided metadata (``FetchMode/never``).
         case provided
+        /// A stale cached preview, served because the site failed for a reason likely to pass (a
+        /// timeout, a refused connection, a 5xx or 429): see ``MetadataProvider/Configuration/staleIfError``.
+        case stale
     }
 
     /// The preview: fetched metadata with the provided metadata's fields on top.
