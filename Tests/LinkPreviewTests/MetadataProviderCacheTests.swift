@@ -54,6 +54,42 @@ struct MetadataProviderCacheTests {
         }
     }
 
+    /// `.reload` joined an automatic revalidation already under way, and got the cached metadata
+    /// back from its 304.
+    @Test(".reload while a revalidation is under way fetches again instead of joining it")
+    func reloadDoesNotJoinARevalidation() async throws {
+        let conditionalArrived = Gate()
+        let reloadDone = Gate()
+        let served = Mutex(0)
+        try await ProviderFixture.run(
+            { request in
+                if request.header("if-none-match") != nil {
+                    conditionalArrived.open()
+                    await reloadDone.wait()
+                    return LoopbackResponse(status: 304, headers: [("ETag", "\"v1\"")])
+                }
+                let title = served.withLock { count in
+                    count += 1
+                    return count == 1 ? "First" : "Reloaded"
+                }
+                return LoopbackResponse(
+                    headers: [("Content-Type", "text/html"), ("ETag", "\"v1\""), ("Cache-Control", "no-cache")],
+                    body: .whole(Array("<title>\(title)</title>".utf8))
+                )
+            },
+            configure: { $0.cacheLifetime = 0...0 }
+        ) { server, provider in
+            let url = server.url("/page")
+            #expect(try await provider.metadata(for: url).title == "First")
+            let revalidation = Task { try await provider.preview(for: url) }
+            await conditionalArrived.wait()
+            let reload = try await provider.preview(for: url, fetch: .reload)
+            reloadDone.open()
+            #expect(reload.source == .network && reload.metadata.title == "Reloaded", "\(reload.source)")
+            #expect(try await revalidation.value.source == .revalidated)
+        }
+    }
+
     @Test("Concurrent requests for one URL share one fetch")
     func singleFlight() async throws {
         let slowPage = LoopbackResponse(

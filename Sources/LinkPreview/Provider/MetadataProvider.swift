@@ -167,7 +167,9 @@ public final class MetadataProvider: Sendable {
         let (revalidating, kept) = (stale, fallback)
         var report: PreviewReport
         do {
-            report = try await flights.run(key: key) {
+            // A conditional fetch is a flight of its own: a `.reload` joining one would get the cached
+            // metadata back from its 304.
+            report = try await flights.run(key: stale == nil ? key : key + "\n[conditional]") {
                 try await self.fetchAndCache(
                     url,
                     key: key,
