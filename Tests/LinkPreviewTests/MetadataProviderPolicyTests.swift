@@ -216,6 +216,37 @@ struct MetadataProviderPolicyTests {
         try await server.shutdown()
     }
 
+    /// Subresource redirects checked only the scheme: an image or icon on https followed a redirect to
+    /// http although the policy said no downgrades.
+    @Test("An https image that redirects to http is refused when the policy allows no downgrade")
+    func subresourceDowngrade() async throws {
+        let plain = try await LoopbackHTTPServer.start { _ in .bytes(SubresourceTests.png, contentType: "image/png") }
+        let (server, certificate) = try await Self.tlsServer { _ in
+            .redirect("http://127.0.0.1:\(plain.port)/photo.png")
+        }
+        let image = URL(string: "https://selfsigned.example:\(server.port)/photo.png")!
+        for allowsDowngrade in [true, false] {
+            var policy = ProviderFixture.policy(port: server.port)
+            policy.addresses.allowedPorts.insert(plain.port)
+            policy.additionalTrustRootsPEM = [certificate]
+            policy.redirects.allowsDowngrade = allowsDowngrade
+            let provider = try await MetadataProvider(
+                configuration: .init(policy: policy),
+                resolver: StaticHostResolver(["selfsigned.example": [IPAddress("127.0.0.1")!]])
+            )
+            let error = await ProviderFixture.error { _ = try await provider.image(at: image) }
+            if allowsDowngrade {
+                #expect(error == nil, "\(String(describing: error))")
+            } else {
+                #expect(error?.code == .notAllowedURL, "\(String(describing: error))")
+                #expect(error?.message.contains("from https to insecure http") == true)
+            }
+            try await provider.shutdown()
+        }
+        try await server.shutdown()
+        try await plain.shutdown()
+    }
+
     @Test("https icons and images on a dotted name or a percent-encoded address are fetched like the plain ones")
     func httpsSubresourcesOnOtherSpellings() async throws {
         let (server, certificate) = try await Self.tlsServer(certificate: "selfsigned-ip-cert") { request in

@@ -91,13 +91,8 @@ struct SubresourceReader: Sendable {
                         statusCode: response.status
                     )
                 }
-                guard let scheme = next.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-                    throw LinkPreviewError(
-                        .notAllowedURL,
-                        "\(host) redirected to a \(next.scheme ?? "relative") link; only http and https are fetched.",
-                        url: next
-                    )
-                }
+                // The page's rules: http or https only, and no https → http unless the policy allows it.
+                try MetadataProvider.checkRedirect(from: current, to: next, policy: fetcher.policy.redirects)
                 return .redirect(next)
             }
             switch step {
