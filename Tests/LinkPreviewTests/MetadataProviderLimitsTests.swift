@@ -1,9 +1,10 @@
 import Foundation
-import LinkPreview
 import LinkPreviewCore
 import LinkPreviewTesting
 import TestSupport
 import Testing
+
+@testable import LinkPreview
 
 @Suite("MetadataProvider: sizes and deadlines", .prompt)
 struct MetadataProviderLimitsTests {
@@ -351,6 +352,37 @@ struct MetadataProviderLimitsTests {
             #expect(report.metadata.title == "Padded page")
             #expect(report.bytesRead < 8 << 20, "read \(report.bytesRead) bytes")
         }
+    }
+
+    /// Cancelling only marked the attempt: the connect under way went on to its 10 s timeout, holding
+    /// the host's permit, so other previews of that host queued behind a preview nobody wanted.
+    @Test("Cancelling a preview whose connect hangs stops the connect and frees the host at once")
+    func cancelWhileConnecting() async throws {
+        let blackHole = try BlackHoleListener()
+        var policy = ProviderFixture.policy(port: blackHole.port)
+        policy.timeouts.connect = .seconds(20)
+        let provider = try await MetadataProvider(
+            configuration: .init(policy: policy),
+            resolver: StaticHostResolver(["hangs.example": [IPAddress("127.0.0.1")!]])
+        )
+        let url = URL(string: "http://hangs.example:\(blackHole.port)/")!
+        let task = Task { try await provider.metadata(for: url) }
+        // Wait until the preview holds the host's permit (it is connecting), then cancel it.
+        var holding = false
+        for _ in 0..<200 where !holding {
+            holding = provider.fetcher.limiter.activeCount(for: "hangs.example") == 1
+            if !holding { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        #expect(holding)
+        task.cancel()
+        var released = false
+        for _ in 0..<300 where !released {
+            released = provider.fetcher.limiter.activeCount(for: "hangs.example") == 0
+            if !released { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        #expect(released, "the permit is still held: the connect goes on")
+        try await provider.shutdown()
+        withExtendedLifetime(blackHole) {}
     }
 
     @Test("Cancelling the task stops the fetch promptly")

@@ -17,6 +17,8 @@ final class ConnectHandler: ChannelInboundHandler, RemovableChannelHandler {
         case awaitingEnd(PinTable.Target, [IPAddress])
         case connecting
         case refused
+        /// The HTTP client closed its side: no connect is started or kept any more.
+        case closed
     }
 
     private let pins: PinTable
@@ -25,6 +27,8 @@ final class ConnectHandler: ChannelInboundHandler, RemovableChannelHandler {
     private let decoder: ByteToMessageHandler<HTTPRequestDecoder>
     private let encoder: HTTPResponseEncoder
     private var state = State.awaitingHead
+    /// The upstream connection being made, closed if the client goes away meanwhile.
+    private var pendingUpstream: (any Channel)?
 
     init(
         pins: PinTable,
@@ -64,19 +68,39 @@ final class ConnectHandler: ChannelInboundHandler, RemovableChannelHandler {
         context.close(promise: nil)
     }
 
+    /// The HTTP client gave up (its connect timeout, a cancelled fetch): the connect under way stops,
+    /// and the addresses left are not tried.
+    func channelInactive(context: ChannelHandlerContext) {
+        state = .closed
+        pendingUpstream?.close(promise: nil)
+        pendingUpstream = nil
+        context.fireChannelInactive()
+    }
+
     /// Tries the vetted addresses in order until one accepts.
     private func connect(_ context: ChannelHandlerContext, target: PinTable.Target, addresses: ArraySlice<IPAddress>) {
         guard let address = addresses.first, let socketAddress = address.socketAddress(port: target.port) else {
             return refuse(context, status: .badGateway)
         }
         let loopBoundContext = NIOLoopBound(context, eventLoop: context.eventLoop)
+        let loopBoundSelf = NIOLoopBound(self, eventLoop: context.eventLoop)
         ClientBootstrap(group: context.eventLoop)
             .connectTimeout(connectTimeout)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .channelInitializer { upstream in
+                // On this event loop (the bootstrap's group is the client channel's loop).
+                loopBoundSelf.value.pendingUpstream = upstream
+                return upstream.eventLoop.makeSucceededVoidFuture()
+            }
             .connect(to: socketAddress)
             .assumeIsolated()
             .whenComplete { result in
                 let context = loopBoundContext.value
+                self.pendingUpstream = nil
+                if case .closed = self.state {
+                    if case .success(let upstream) = result { upstream.close(promise: nil) }
+                    return
+                }
                 switch result {
                 case .success(let upstream):
                     self.openTunnel(context, to: upstream)

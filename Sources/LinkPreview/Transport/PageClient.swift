@@ -159,48 +159,57 @@ final class PageClient: Sendable {
             guard remaining > .zero else { return promise.fail(PageClientError.deadlineExceeded) }
             guard !attempt.isCancelled else { return promise.fail(PageClientError.cancelled) }
             let untried = addresses
-            bootstrap(for: destination, eventLoop: eventLoop, connectTimeout: min(connectTimeout, remaining))
-                .connect(to: socketAddress)
-                .whenComplete { result in
-                    switch result {
-                    case .success(let channel):
-                        if attempt.adopt(channel) {
-                            promise.succeed(channel)
-                        } else {
-                            channel.close(promise: nil)
-                            promise.fail(PageClientError.cancelled)
-                        }
-                    case .failure(let error):
-                        let isTimeout: Bool
-                        if case ChannelError.connectTimeout = error { isTimeout = true } else { isTimeout = false }
-                        self.connect(
-                            to: destination,
-                            addresses: untried,
-                            deadline: deadline,
-                            attempt: attempt,
-                            lastFailure: isTimeout ? lastFailure : String(describing: error),
-                            timedOut: timedOut || isTimeout,
-                            eventLoop: eventLoop,
-                            promise: promise
-                        )
+            bootstrap(
+                for: destination,
+                eventLoop: eventLoop,
+                connectTimeout: min(connectTimeout, remaining),
+                attempt: attempt
+            )
+            .connect(to: socketAddress)
+            .whenComplete { result in
+                switch result {
+                case .success(let channel):
+                    if attempt.adopt(channel) {
+                        promise.succeed(channel)
+                    } else {
+                        channel.close(promise: nil)
+                        promise.fail(PageClientError.cancelled)
                     }
+                case .failure(let error):
+                    let isTimeout: Bool
+                    if case ChannelError.connectTimeout = error { isTimeout = true } else { isTimeout = false }
+                    self.connect(
+                        to: destination,
+                        addresses: untried,
+                        deadline: deadline,
+                        attempt: attempt,
+                        lastFailure: isTimeout ? lastFailure : String(describing: error),
+                        timedOut: timedOut || isTimeout,
+                        eventLoop: eventLoop,
+                        promise: promise
+                    )
                 }
+            }
             return
         }
         promise.fail(timedOut ? PageClientError.connectTimeout : PageClientError.connectFailed(lastFailure))
     }
 
     /// A bootstrap for one connection: the byte budget, TLS when `destination` uses it, the HTTP/1.1
-    /// codec and the decompressor, autoRead off and reads of ``readSize`` bytes.
+    /// codec and the decompressor, autoRead off and reads of ``readSize`` bytes; the channel is
+    /// recorded in `attempt` before it connects.
     private func bootstrap(
         for destination: Destination,
         eventLoop: any EventLoop,
-        connectTimeout: Duration
+        connectTimeout: Duration,
+        attempt: ExchangeAttempt
     ) -> ClientBootstrap {
         ClientBootstrap(group: eventLoop)
             .connectTimeout(TimeAmount(connectTimeout))
             .channelInitializer { [tlsContext, maxDecompressionRatio, readSize, receivedBytesBudget] channel in
                 channel.eventLoop.makeCompletedFuture {
+                    // Before the connect starts, so that cancelling closes it while it is under way.
+                    guard attempt.begin(channel) else { throw PageClientError.cancelled }
                     // Set here, synchronously, rather than as bootstrap options (a future each).
                     guard let options = channel.syncOptions else { throw ChannelError.operationUnsupported }
                     try options.setOption(ChannelOptions.autoRead, value: false)
