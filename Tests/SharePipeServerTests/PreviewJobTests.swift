@@ -5,6 +5,7 @@ import HummingbirdTesting
 import LinkPreviewCore
 import LinkPreviewTesting
 import SQLKit
+import Synchronization
 import Testing
 
 @testable import SharePipeServer
@@ -61,6 +62,78 @@ struct PreviewJobTests {
             let failed = try await Self.settledLink(missingID, client: client, token: fixture.appToken)
             #expect(failed["status"] as? String == "failed")
             #expect((failed["failure"] as? String)?.contains("does not exist") == true)
+        }
+        try await site.shutdown()
+    }
+
+    /// A link whose first preview failed for good stayed failed: later shares of it never queued a
+    /// job, and refreshes took only links with a preview. A site down when a link was first shared
+    /// never got its preview.
+    @Test(
+        "A failed preview is tried again when the link is shared again later, and by the refresh a day after",
+        arguments: TestDatabase.all
+    )
+    func failedPreviewIsRetried(database: TestDatabase) async throws {
+        let up = Mutex(false)
+        let site = try await LoopbackHTTPServer.start { _ in up.withLock { $0 } ? .html(Self.page) : .status(404) }
+        try await ServerFixture.run(on: database, allowLoopbackPort: site.port) { fixture, client in
+            let storage = fixture.context.database
+            func share(_ key: String) async throws -> String {
+                let created = try await client.execute(
+                    uri: "/v1/shares",
+                    method: .post,
+                    headers: ServerFixture.headers(token: fixture.shareToken, key: key),
+                    body: ServerFixture.body(#"{"url": "\#(site.url("/plan"))"}"#)
+                )
+                return (try ServerFixture.json(created)["link"] as? [String: Any])?["id"] as? String ?? ""
+            }
+            let id = try await share("f1")
+            #expect(
+                try await Self.settledLink(id, client: client, token: fixture.appToken)["status"] as? String == "failed"
+            )
+            up.withLock { $0 = true }
+            // Shared again at once: the failure is recent, and the site is not asked again.
+            _ = try await share("f2")
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(site.requestCount("/plan") == 1)
+            // Shared again once the failure is older than the retry interval (and the fetcher has
+            // forgotten its 404, remembered for as long): fetched, and ready.
+            try await storage.run { sql in
+                try await sql.raw("UPDATE links SET fetched_at = 0 WHERE id = \(bind: id)").run()
+                try await sql.raw("DELETE FROM preview_cache").run()
+            }
+            _ = try await share("f3")
+            var status: String?
+            for _ in 0..<300 where status != "ready" {
+                let response = try await client.execute(
+                    uri: "/v1/links/\(id)",
+                    method: .get,
+                    headers: ServerFixture.headers(token: fixture.appToken)
+                )
+                status = try ServerFixture.json(response)["status"] as? String
+                if status != "ready" { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            #expect(status == "ready")
+            #expect(site.requestCount("/plan") == 2)
+
+            // A failed link is also due a refresh a day after it failed.
+            up.withLock { $0 = false }
+            let failing = try await client.execute(
+                uri: "/v1/shares",
+                method: .post,
+                headers: ServerFixture.headers(token: fixture.shareToken, key: "g2"),
+                body: ServerFixture.body(#"{"url": "\#(site.url("/later"))"}"#)
+            )
+            let laterID = (try ServerFixture.json(failing)["link"] as? [String: Any])?["id"] as? String ?? ""
+            #expect(
+                try await Self.settledLink(laterID, client: client, token: fixture.appToken)["status"] as? String
+                    == "failed"
+            )
+            #expect(try await storage.enqueueRefreshes(limit: 10) == 0, "not due yet")
+            try await storage.run { sql in
+                try await sql.raw("UPDATE links SET expires_at = 0 WHERE id = \(bind: laterID)").run()
+            }
+            #expect(try await storage.enqueueRefreshes(limit: 10) == 1)
         }
         try await site.shutdown()
     }

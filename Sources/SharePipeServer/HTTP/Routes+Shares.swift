@@ -58,7 +58,8 @@ extension ServerContext {
         case .inFlight:
             throw ProblemDetails.idempotencyKeyInFlight()
         case .recorded(let recorded, let status, let body):
-            if recorded.linkIsNew { worker.notify() }
+            // A new link has a job; a failed one may have been queued again (Database.ingestShare).
+            if recorded.linkIsNew || recorded.link.status == .failed { worker.notify() }
             var headers = HTTPFields()
             headers[.location] = "/v1/shares/\(recorded.share.id.uuidString)"
             return jsonResponse(encoded: body, status: HTTPResponse.Status(code: status), headers: headers)

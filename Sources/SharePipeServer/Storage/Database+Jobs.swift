@@ -92,11 +92,12 @@ extension Database {
         }
     }
 
-    /// After a refresh failed for good, when the link is refreshed again: a day.
+    /// After a refresh failed for good, or a first preview did, when the link is tried again: a day.
     static let refreshRetryMilliseconds: Int64 = 24 * 3600 * 1000
 
     /// Records a failed attempt: the job runs again at `retryAt`, or, with nil, the job ends and a
-    /// link without a preview is marked failed with `reason` (one with a preview keeps it).
+    /// link without a preview is marked failed with `reason` (one with a preview keeps it); either is
+    /// tried again a day later.
     public func failPreviewJob(_ job: PreviewJob, reason: String, retryAt: Date?) async throws {
         try await transaction { sql in
             if let retryAt {
@@ -115,9 +116,11 @@ extension Database {
                     WHERE id = \(bind: job.linkID.uuidString) AND metadata IS NOT NULL
                     """
                 ).run()
+                // A link without a preview is tried again a day later too (and sooner when shared again).
                 try await sql.raw(
                     """
-                    UPDATE links SET status = 'failed', failure = \(bind: reason), fetched_at = \(bind: now)
+                    UPDATE links SET status = 'failed', failure = \(bind: reason), fetched_at = \(bind: now),
+                    expires_at = \(bind: now + Self.refreshRetryMilliseconds)
                     WHERE id = \(bind: job.linkID.uuidString) AND metadata IS NULL
                     """
                 ).run()

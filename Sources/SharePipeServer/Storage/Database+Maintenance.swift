@@ -3,8 +3,9 @@ import SQLKit
 
 extension Database {
     /// Queues a refresh for up to `limit` links whose preview expired (the lifetime the fetcher
-    /// reported), soonest expired first; links that already have a job are skipped. The link keeps
-    /// its preview while the refresh runs. Returns how many were queued.
+    /// reported), or whose failed preview is due another try (a day after), soonest first; links that
+    /// already have a job are skipped. The link keeps its preview while the refresh runs. Returns how
+    /// many were queued.
     @discardableResult
     public func enqueueRefreshes(limit: Int) async throws -> Int {
         let now = Clock.millisecondsNow()
@@ -12,7 +13,7 @@ extension Database {
             let rows = try await sql.raw(
                 """
                 SELECT l.id FROM links l
-                WHERE l.status IN ('ready', 'wall') AND l.expires_at <= \(bind: now)
+                WHERE l.status IN ('ready', 'wall', 'failed') AND l.expires_at <= \(bind: now)
                   AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.link_id = l.id)
                 ORDER BY l.expires_at LIMIT \(bind: limit)
                 """

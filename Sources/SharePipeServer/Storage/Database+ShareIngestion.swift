@@ -30,6 +30,38 @@ extension Database {
         _ incoming: IncomingShare,
         response: @escaping @Sendable (RecordedShare) throws -> (status: Int, body: String)
     ) async throws -> IngestOutcome {
+        let outcome = try await ingestShareAndLink(incoming, response: response)
+        if case .recorded(let recorded, _, _) = outcome { try await retryFailedPreview(of: recorded.link) }
+        return outcome
+    }
+
+    /// How long after a failed preview a new share of the link queues another try: 10 minutes.
+    static let failedPreviewRetryInterval: TimeInterval = 600
+
+    /// Queues another preview of a link whose last one failed for good, when it failed more than
+    /// ``failedPreviewRetryInterval`` ago: a site that was down when the link was first shared gets a
+    /// preview when it is shared again. (Refreshes also retry failed links a day after; see
+    /// ``enqueueRefreshes(limit:)``.)
+    private func retryFailedPreview(of link: Link) async throws {
+        guard link.status == .failed,
+            (link.fetchedAt ?? .distantPast) < Date().addingTimeInterval(-Self.failedPreviewRetryInterval)
+        else { return }
+        let now = Clock.millisecondsNow()
+        try await run { sql in
+            try await sql.raw(
+                """
+                INSERT INTO jobs (id, link_id, state, attempts, run_after, created_at)
+                VALUES (\(bind: UUID().uuidString), \(bind: link.id.uuidString), 'queued', 0, \(bind: now), \(bind: now))
+                ON CONFLICT DO NOTHING
+                """
+            ).run()
+        }
+    }
+
+    private func ingestShareAndLink(
+        _ incoming: IncomingShare,
+        response: @escaping @Sendable (RecordedShare) throws -> (status: Int, body: String)
+    ) async throws -> IngestOutcome {
         if incoming.recipients.isEmpty, let outcome = try await ingestShareOfKnownLink(incoming, response: response) {
             return outcome
         }
