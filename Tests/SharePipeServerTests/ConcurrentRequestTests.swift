@@ -254,4 +254,49 @@ struct ConcurrentRequestTests {
             }
         }
     }
+
+    /// Bob replies to a link from a group while Ada removes him from it: a removal landing between the
+    /// reply's read of its conversations and its members lock made the reply throw, answered 500.
+    @Test(
+        "A reply racing its sender's removal from the group is posted or refused, never an error",
+        arguments: TestDatabase.all
+    )
+    func replyRacingRemoval(database: TestDatabase) async throws {
+        try await ServerFixture.run(on: database) { fixture, client in
+            let world = try await ShelfWorld.make(fixture, client)
+            let storage = fixture.context.database
+            let bob = try #require(try await storage.user(handle: "bob"))
+            for round in 0..<10 {
+                let created = try await world.request(
+                    "ada",
+                    .post,
+                    "/v1/conversations",
+                    #"{"members": ["@bob", "@cat"], "title": "Replies \#(round)"}"#
+                )
+                let group = try #require(try ServerFixture.json(created)["id"] as? String)
+                let groupID = try #require(UUID(uuidString: group))
+                let link = try #require(
+                    UUID(
+                        uuidString: try await world.share(
+                            "cat",
+                            "https://example.com/reply\(round)",
+                            to: ["conversation:\(group)"]
+                        )
+                    )
+                )
+                let results = await Self.atOnce(4) { index in
+                    if index == 3 {
+                        _ = try await storage.removeMember(
+                            conversationID: groupID,
+                            byUserID: fixture.user.id,
+                            handle: "bob"
+                        )
+                    } else {
+                        _ = try await storage.reply(linkID: link, userID: bob.id, conversationID: nil, note: "Seen")
+                    }
+                }
+                for result in results { try result.get() }
+            }
+        }
+    }
 }

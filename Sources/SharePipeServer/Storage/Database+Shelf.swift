@@ -240,15 +240,22 @@ extension Database {
                 ).first()
                 return onShelf == nil ? .notFound : .noConversation
             }
-            let message = try await self.postMessage(
-                conversationID: target,
-                senderID: userID,
-                linkID: linkID,
-                shareID: nil,
-                note: note,
-                at: Clock.millisecondsNow(),
-                in: sql
-            )
+            let message: UUID
+            do {
+                message = try await self.postMessage(
+                    conversationID: target,
+                    senderID: userID,
+                    linkID: linkID,
+                    shareID: nil,
+                    note: note,
+                    at: Clock.millisecondsNow(),
+                    in: sql
+                )
+            } catch let error as StorageError where error.code == .notFound {
+                // Removed from the conversation between the read above and its members lock: the
+                // link is no longer theirs to reply to there (a 404, not a 500).
+                return .notFound
+            }
             return .posted(conversationID: target, messageID: message)
         }
     }
