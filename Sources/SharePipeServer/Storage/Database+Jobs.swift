@@ -67,7 +67,7 @@ extension Database {
                 WHERE id = \(bind: job.linkID.uuidString)
                 """
             ).run()
-            try await sql.raw("DELETE FROM jobs WHERE id = \(bind: job.id.uuidString)").run()
+            try await sql.raw("DELETE FROM jobs WHERE \(Self.held(job))").run()
             // The final and canonical URLs the fetch found on the link's own host lead to the same
             // link from now on (``LinkAliasRule``): unless a share made one of them a link of its own
             // first. Under the lock a share takes to make a link for its URL (in one order, so two jobs
@@ -104,10 +104,14 @@ extension Database {
                 try await sql.raw(
                     """
                     UPDATE jobs SET state = 'queued', lease_until = NULL, last_error = \(bind: reason),
-                    run_after = \(bind: Self.milliseconds(retryAt)) WHERE id = \(bind: job.id.uuidString)
+                    run_after = \(bind: Self.milliseconds(retryAt)) WHERE \(Self.held(job))
                     """
                 ).run()
             } else {
+                // Ends the job only if this worker still holds it: one whose lease ran out was taken
+                // again, and the other worker's attempt decides.
+                guard try await sql.raw("DELETE FROM jobs WHERE \(Self.held(job)) RETURNING 1 AS ended").first() != nil
+                else { return }
                 // A refresh that fails for good keeps the preview the link has, and tries again a day later.
                 let now = Clock.millisecondsNow()
                 try await sql.raw(
@@ -124,9 +128,15 @@ extension Database {
                     WHERE id = \(bind: job.linkID.uuidString) AND metadata IS NULL
                     """
                 ).run()
-                try await sql.raw("DELETE FROM jobs WHERE id = \(bind: job.id.uuidString)").run()
             }
         }
+    }
+
+    /// The job row as the worker that claimed `job` left it: still running, with the attempt count
+    /// its claim set. A worker whose lease ran out (paused, or slowed past 2 min) finds another claim
+    /// there, and must neither requeue the job under the new holder nor write its count back.
+    static func held(_ job: PreviewJob) -> SQLQueryString {
+        "id = \(bind: job.id.uuidString) AND state = 'running' AND attempts = \(bind: job.attempts)"
     }
 
     /// Puts a job back without counting its attempt: it was not tried (its host's circuit is open).
@@ -135,7 +145,7 @@ extension Database {
             try await sql.raw(
                 """
                 UPDATE jobs SET state = 'queued', lease_until = NULL, attempts = \(bind: job.attempts - 1),
-                run_after = \(bind: Self.milliseconds(until)) WHERE id = \(bind: job.id.uuidString)
+                run_after = \(bind: Self.milliseconds(until)) WHERE \(Self.held(job))
                 """
             ).run()
         }
