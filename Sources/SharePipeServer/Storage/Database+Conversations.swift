@@ -333,19 +333,27 @@ extension Database {
         ).all().compactMap { UUID(uuidString: try $0.decode(column: "link_id", as: String.self)) }
     }
 
+    /// Conversations whose members one query reads.
+    static let membersQuerySlice = 1_000
+
     /// Conversations from rows of `conversations` with the viewer's `show_in_shelf`, with their members.
     static func conversations(_ rows: [any SQLRow], in sql: any SQLDatabase) async throws -> [Conversation] {
         guard !rows.isEmpty else { return [] }
         let ids = try rows.map { try $0.decode(column: "id", as: String.self) }
         var members: [String: [User]] = [:]
-        let memberRows = try await sql.raw(
-            """
-            SELECT m.conversation_id, u.* FROM conversation_members m JOIN users u ON u.id = m.user_id
-            WHERE m.conversation_id IN (\(binds: ids)) ORDER BY u.handle
-            """
-        ).all()
-        for row in memberRows {
-            members[try row.decode(column: "conversation_id", as: String.self), default: []].append(try user(row))
+        // In slices: one bind per conversation ran past PostgreSQL's 65,535 parameters for a user put
+        // in that many groups (anyone may add anyone), and the list failed with a 500.
+        for start in stride(from: 0, to: ids.count, by: Self.membersQuerySlice) {
+            let slice = Array(ids[start..<min(start + Self.membersQuerySlice, ids.count)])
+            let memberRows = try await sql.raw(
+                """
+                SELECT m.conversation_id, u.* FROM conversation_members m JOIN users u ON u.id = m.user_id
+                WHERE m.conversation_id IN (\(binds: slice)) ORDER BY u.handle
+                """
+            ).all()
+            for row in memberRows {
+                members[try row.decode(column: "conversation_id", as: String.self), default: []].append(try user(row))
+            }
         }
         return try rows.map { row in
             let id = try row.decode(column: "id", as: String.self)
