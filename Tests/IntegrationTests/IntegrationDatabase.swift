@@ -50,7 +50,7 @@ struct IntegrationDatabase: Sendable {
             location = folder.appendingPathComponent("sharepipe.sqlite").path
         case .postgres(let url):
             let schema = "it_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
-            location = url + (url.contains("?") ? "&" : "?") + "schema=\(schema)"
+            location = url + (url.contains("?") ? "&" : "?") + "schema=\(schema)&pool_size=4"
         }
     }
 

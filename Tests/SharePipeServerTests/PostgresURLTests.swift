@@ -12,7 +12,8 @@ struct PostgresURLTests {
         let url = try PostgresURL("postgresql://ada:s%40cret@db.example:6543/shares?schema=team_a")
         #expect(url.endpoint == .tcp(host: "db.example", port: 6543))
         #expect(url.username == "ada" && url.password == "s@cret" && url.database == "shares")
-        #expect(url.schema == "team_a")
+        #expect(url.schema == "team_a" && url.poolSize == 16)
+        #expect(try PostgresURL("postgres://ada@db.example/shares?pool_size=4").poolSize == 4)
         #expect(try PostgresURL("postgres://ada@db.example/shares").endpoint == .tcp(host: "db.example", port: 5432))
     }
 
@@ -56,6 +57,7 @@ struct PostgresURLTests {
             ("postgres://ada@db.example/shares?schema=a-b", "may hold only letters, digits and _"),
             ("mysql://ada@db.example/shares", "is not a postgres:// URL"),
             ("postgres+uds://ada@/#shares", "names no socket"),
+            ("postgres://ada@db.example/shares?pool_size=0", "has pool_size=0: it takes 1–100 connections"),
         ]
         for (text, problem) in cases {
             #expect(throws: StorageError.self, "\(text)") { try PostgresURL(text) }

@@ -7,6 +7,7 @@ import PostgresNIO
 /// - `postgres://user:password@host:5432/database`, also `postgresql://`; `postgres+uds:///path/to/.s.PGSQL.5432#database`
 ///   (or `postgresql+uds`) for a Unix socket.
 /// - `schema=NAME`: the tables live in that schema, created if missing.
+/// - `pool_size=N`: the most connections the server opens, 1–100 (default 16).
 /// - `sslmode` (also `tlsmode`, `ssl`, `tls`): `disable`; `allow` or `prefer` (the default over TCP: TLS
 ///   when the server offers it, its certificate not checked, as libpq does); `require` (TLS or no
 ///   connection, the certificate not checked); `verify-ca` (the certificate must chain to a trusted
@@ -31,6 +32,8 @@ struct PostgresURL: Sendable {
     var tlsMode: TLSMode
     var rootCertificates: String?
     var schema: String?
+    /// The most connections the pool opens: `pool_size`, 1–100, default 16.
+    var poolSize = 16
 
     init(_ text: String) throws {
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased() else {
@@ -78,6 +81,12 @@ struct PostgresURL: Sendable {
             tlsMode = mode
         }
         rootCertificates = items["sslrootcert"]
+        if let text = items["pool_size"] {
+            guard let size = Int(text), (1...100).contains(size) else {
+                throw Self.problem("has pool_size=\(text): it takes 1–100 connections")
+            }
+            poolSize = size
+        }
     }
 
     private static func defaultMode(for endpoint: Endpoint) -> TLSMode {
@@ -102,8 +111,8 @@ struct PostgresURL: Sendable {
         return configuration
     }
 
-    /// The pool's configuration (up to 16 connections; `search_path` set to the schema by the caller
-    /// once it exists).
+    /// The pool's configuration (up to ``poolSize`` connections; `search_path` set to the schema by
+    /// the caller once it exists).
     var clientConfiguration: PostgresClient.Configuration {
         let tls: PostgresClient.Configuration.TLS =
             switch tlsMode {
@@ -131,7 +140,7 @@ struct PostgresURL: Sendable {
                 )
             }
         if case .socket = endpoint { configuration.tls = tls }
-        configuration.options.maximumConnections = 16
+        configuration.options.maximumConnections = poolSize
         return configuration
     }
 

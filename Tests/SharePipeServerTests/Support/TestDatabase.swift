@@ -23,7 +23,8 @@ enum TestDatabase: Sendable, CustomTestStringConvertible {
         case .sqlite: return .sqliteMemory
         case .postgres(let url):
             let schema = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
-            return .postgres(url + (url.contains("?") ? "&" : "?") + "schema=\(schema)")
+            // Small pools: the suites run at once, and PostgreSQL takes 100 connections in all.
+            return .postgres(url + (url.contains("?") ? "&" : "?") + "schema=\(schema)&pool_size=4")
         }
     }
 
