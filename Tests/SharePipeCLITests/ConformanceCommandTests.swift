@@ -26,6 +26,27 @@ struct ConformanceCommandTests {
         #expect(empty.output.contains("so nothing would be measured"), "\(empty.output)")
     }
 
+    /// A damaged pages.json printed Foundation's "The data is not in the correct format.", naming no
+    /// file; one that was JSON but not a list measured nothing and said nothing.
+    @Test("A pages.json that is not JSON, or not a list of pages, is named with what to do")
+    func damagedPagesJSON() async throws {
+        let folder = try SharePipeProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let pages = folder.appendingPathComponent("pages.json")
+        for (text, problem) in [
+            (#"[{"html": "a.html","#, "is not valid JSON (Unexpected end of file"),
+            (#"{"pages": []}"#, "is not a JSON array of objects"),
+        ] {
+            try Data(text.utf8).write(to: pages)
+            for command in [["conformance"], ["bench", "--peers", ""]] {
+                let result = try await SharePipeProcess.run(command + ["--corpus", folder.path])
+                #expect(result.status == 1, "\(command): \(result.output)")
+                #expect(result.output.contains("\(pages.path) \(problem)"), "\(command): \(result.output)")
+                #expect(result.output.contains("restore it from the corpus"), "\(command): \(result.output)")
+            }
+        }
+    }
+
     @Test("The floor file is read before the run: missing, not JSON, or naming an unknown figure")
     func badFloorFiles() async throws {
         let folder = try SharePipeProcess.temporaryFolder()

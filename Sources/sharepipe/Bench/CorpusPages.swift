@@ -12,7 +12,7 @@ struct CorpusPages {
     var totalBytes: Int { pages.reduce(0) { $0 + $1.bytes.count } }
 
     init(pagesJSON: URL) throws {
-        let cases = try JSONSerialization.jsonObject(with: Data(contentsOf: pagesJSON)) as? [[String: Any]] ?? []
+        let cases = try CorpusJSON.objects(in: pagesJSON)
         let folder = pagesJSON.deletingLastPathComponent()
         pages = try cases.compactMap { entry in
             guard let path = entry["html"] as? String, let url = (entry["url"] as? String).flatMap(URL.init(string:))

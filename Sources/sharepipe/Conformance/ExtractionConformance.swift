@@ -66,7 +66,7 @@ struct ExtractionConformance {
     }
 
     static func run(pagesJSON: URL, mode: Mode) throws -> Report {
-        let cases = try JSONSerialization.jsonObject(with: Data(contentsOf: pagesJSON)) as? [[String: Any]] ?? []
+        let cases = try CorpusJSON.objects(in: pagesJSON)
         let folder = pagesJSON.deletingLastPathComponent()
         var report = Report()
         var unreadable: [String] = []

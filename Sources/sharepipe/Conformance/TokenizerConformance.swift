@@ -80,7 +80,7 @@ struct TokenizerConformance {
             .filter { $0.pathExtension == "test" }
             .sorted { $0.lastPathComponent < $1.lastPathComponent }
         for file in files {
-            let json = try JSONSerialization.jsonObject(with: try Data(contentsOf: file)) as? [String: Any] ?? [:]
+            let json = try CorpusJSON.object(in: file)
             for test in json["xmlViolationTests"] as? [[String: Any]] ?? [] {
                 report.xmlViolationTotal += 1
                 if runCase(test, stateName: "Data state", chunkSize: nil) == nil { report.xmlViolationPassed += 1 }
