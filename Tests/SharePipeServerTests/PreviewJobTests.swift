@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import LinkPreview
 import LinkPreviewCore
 import LinkPreviewTesting
 import SQLKit
@@ -134,6 +135,65 @@ struct PreviewJobTests {
                 try await sql.raw("UPDATE links SET expires_at = 0 WHERE id = \(bind: laterID)").run()
             }
             #expect(try await storage.enqueueRefreshes(limit: 10) == 1)
+        }
+        try await site.shutdown()
+    }
+
+    /// A refresh meeting a site that fails for now keeps the link's preview (the fetcher's stale
+    /// preview), does not count as the host answering, and asks again in an hour rather than at the
+    /// failure's one-minute expiry.
+    @Test(
+        "A refresh while the site answers 503 keeps the preview and asks again in an hour",
+        arguments: TestDatabase.all
+    )
+    func refreshDuringAnOutage(database: TestDatabase) async throws {
+        let down = Mutex(false)
+        let site = try await LoopbackHTTPServer.start { _ in
+            down.withLock { $0 }
+                ? .status(503)
+                : LoopbackResponse(
+                    headers: [("Content-Type", "text/html"), ("ETag", "\"p\""), ("Cache-Control", "no-cache")],
+                    body: .whole(Array(Self.page.utf8))
+                )
+        }
+        try await ServerFixture.run(
+            on: database,
+            allowLoopbackPort: site.port,
+            configure: { $0.preview.cacheLifetime = 0...0 }
+        ) { fixture, client in
+            let storage = fixture.context.database
+            let created = try await client.execute(
+                uri: "/v1/shares",
+                method: .post,
+                headers: ServerFixture.headers(token: fixture.shareToken, key: "o1"),
+                body: ServerFixture.body(#"{"url": "\#(site.url("/plan"))"}"#)
+            )
+            let id = (try ServerFixture.json(created)["link"] as? [String: Any])?["id"] as? String ?? ""
+            #expect(
+                try await Self.settledLink(id, client: client, token: fixture.appToken)["status"] as? String == "ready"
+            )
+            down.withLock { $0 = true }
+            #expect(try await storage.enqueueRefreshes(limit: 10) == 1)
+            fixture.context.worker.notify()
+            var expiresAt: Int64 = 0
+            for _ in 0..<300 where expiresAt < Clock.millisecondsNow() + 1_800_000 {
+                try await Task.sleep(for: .milliseconds(50))
+                expiresAt = try await storage.run { sql in
+                    try await sql.raw("SELECT expires_at FROM links WHERE id = \(bind: id)").first()?
+                        .decode(column: "expires_at", as: Int64.self) ?? 0
+                }
+            }
+            #expect(expiresAt > Clock.millisecondsNow() + 1_800_000, "asked again in an hour")
+            #expect(site.requestCount("/plan") == 2, "the refresh asked the site")
+            let link = try ServerFixture.json(
+                try await client.execute(
+                    uri: "/v1/links/\(id)",
+                    method: .get,
+                    headers: ServerFixture.headers(token: fixture.appToken)
+                )
+            )
+            #expect(link["status"] as? String == "ready")
+            #expect((link["metadata"] as? [String: Any])?["title"] as? String == "The plan")
         }
         try await site.shutdown()
     }

@@ -99,9 +99,18 @@ final class PreviewWorker: Service, Sendable {
         }
         do {
             let report = try await provider.preview(for: job.url)
-            breaker.withLock { $0.record(host: host, healthy: true, now: .now) }
-            metrics.recordFetch(source: "job", result: report.metadata.wall == nil ? "ok" : "wall")
-            try await storage.completePreviewJob(job, metadata: report.metadata, expires: report.expires)
+            var expires = report.expires
+            if report.source == .stale {
+                // The site failed for now and the fetcher kept the preview it had: nothing is learnt
+                // about the host's health here, and the link is asked about again in an hour, not at
+                // the failure's one-minute expiry (a down site's links would be fetched every minute).
+                expires = Date().addingTimeInterval(Self.staleRefreshInterval)
+                metrics.recordFetch(source: "job", result: "stale")
+            } else {
+                breaker.withLock { $0.record(host: host, healthy: true, now: .now) }
+                metrics.recordFetch(source: "job", result: report.metadata.wall == nil ? "ok" : "wall")
+            }
+            try await storage.completePreviewJob(job, metadata: report.metadata, expires: expires)
             metrics.recordPreview(report.metadata.wall == nil ? "ready" : "wall")
             logger.debug("preview ready", metadata: ["link.id": "\(job.linkID)", "fetch.url": "\(job.url)"])
         } catch {
@@ -132,6 +141,9 @@ final class PreviewWorker: Service, Sendable {
             }
         }
     }
+
+    /// When a link whose refresh got the stale preview (the site failing for now) is refreshed again.
+    static let staleRefreshInterval: TimeInterval = 3600
 
     /// Seconds before attempt `attempt + 1`: 2^attempt × 5 s, capped at an hour, with ±25 % jitter.
     static func backoff(attempt: Int) -> TimeInterval {
