@@ -18,6 +18,23 @@ struct PreviewJobTests {
         <link rel="canonical" href="/plan"></head></html>
         """
 
+    /// Shares `url` with the fixture's share token under `key`; the link's id as the API gives it.
+    static func shareLink(
+        _ url: URL,
+        key: String,
+        _ fixture: ServerFixture,
+        _ client: LiveClient
+    ) async throws -> String {
+        let created = try await client.execute(
+            uri: "/v1/shares",
+            method: .post,
+            headers: ServerFixture.headers(token: fixture.shareToken, key: key),
+            body: ServerFixture.body(#"{"url": "\#(url)"}"#)
+        )
+        #expect(created.status == .created)
+        return (try ServerFixture.json(created)["link"] as? [String: Any])?["id"] as? String ?? ""
+    }
+
     /// Polls `GET /v1/links/{id}` until the link leaves `pending` (at most 15 s).
     static func settledLink(_ id: String, client: LiveClient, token: String) async throws -> [String: Any] {
         for _ in 0..<300 {
@@ -39,27 +56,14 @@ struct PreviewJobTests {
             request.path == "/missing" ? .status(404) : .html(Self.page)
         }
         try await ServerFixture.run(on: database, allowLoopbackPort: site.port) { fixture, client in
-            let created = try await client.execute(
-                uri: "/v1/shares",
-                method: .post,
-                headers: ServerFixture.headers(token: fixture.shareToken, key: "p1"),
-                body: ServerFixture.body(#"{"url": "\#(site.url("/plan?utm_source=mail"))"}"#)
-            )
-            #expect(created.status == .created)
-            let linkID = (try ServerFixture.json(created)["link"] as? [String: Any])?["id"] as? String ?? ""
+            let linkID = try await Self.shareLink(site.url("/plan?utm_source=mail"), key: "p1", fixture, client)
             let link = try await Self.settledLink(linkID, client: client, token: fixture.appToken)
             #expect(link["status"] as? String == "ready")
             #expect((link["metadata"] as? [String: Any])?["title"] as? String == "The plan")
             #expect(site.requestCount("/plan") == 1)
 
             // A 404 fails the link with the fetcher's message, without retrying.
-            let missing = try await client.execute(
-                uri: "/v1/shares",
-                method: .post,
-                headers: ServerFixture.headers(token: fixture.shareToken, key: "p2"),
-                body: ServerFixture.body(#"{"url": "\#(site.url("/missing"))"}"#)
-            )
-            let missingID = (try ServerFixture.json(missing)["link"] as? [String: Any])?["id"] as? String ?? ""
+            let missingID = try await Self.shareLink(site.url("/missing"), key: "p2", fixture, client)
             let failed = try await Self.settledLink(missingID, client: client, token: fixture.appToken)
             #expect(failed["status"] as? String == "failed")
             #expect((failed["failure"] as? String)?.contains("does not exist") == true)
@@ -79,22 +83,13 @@ struct PreviewJobTests {
         let site = try await LoopbackHTTPServer.start { _ in up.withLock { $0 } ? .html(Self.page) : .status(404) }
         try await ServerFixture.run(on: database, allowLoopbackPort: site.port) { fixture, client in
             let storage = fixture.context.database
-            func share(_ key: String) async throws -> String {
-                let created = try await client.execute(
-                    uri: "/v1/shares",
-                    method: .post,
-                    headers: ServerFixture.headers(token: fixture.shareToken, key: key),
-                    body: ServerFixture.body(#"{"url": "\#(site.url("/plan"))"}"#)
-                )
-                return (try ServerFixture.json(created)["link"] as? [String: Any])?["id"] as? String ?? ""
-            }
-            let id = try await share("f1")
+            let id = try await Self.shareLink(site.url("/plan"), key: "f1", fixture, client)
             #expect(
                 try await Self.settledLink(id, client: client, token: fixture.appToken)["status"] as? String == "failed"
             )
             up.withLock { $0 = true }
             // Shared again at once: the failure is recent, and the site is not asked again.
-            _ = try await share("f2")
+            _ = try await Self.shareLink(site.url("/plan"), key: "f2", fixture, client)
             try await Task.sleep(for: .milliseconds(300))
             #expect(site.requestCount("/plan") == 1)
             // Shared again once the failure is older than the retry interval (and the fetcher has
@@ -103,7 +98,7 @@ struct PreviewJobTests {
                 try await sql.raw("UPDATE links SET fetched_at = 0 WHERE id = \(bind: id)").run()
                 try await sql.raw("DELETE FROM preview_cache").run()
             }
-            _ = try await share("f3")
+            _ = try await Self.shareLink(site.url("/plan"), key: "f3", fixture, client)
             var status: String?
             for _ in 0..<300 where status != "ready" {
                 let response = try await client.execute(
@@ -119,13 +114,7 @@ struct PreviewJobTests {
 
             // A failed link is also due a refresh a day after it failed.
             up.withLock { $0 = false }
-            let failing = try await client.execute(
-                uri: "/v1/shares",
-                method: .post,
-                headers: ServerFixture.headers(token: fixture.shareToken, key: "g2"),
-                body: ServerFixture.body(#"{"url": "\#(site.url("/later"))"}"#)
-            )
-            let laterID = (try ServerFixture.json(failing)["link"] as? [String: Any])?["id"] as? String ?? ""
+            let laterID = try await Self.shareLink(site.url("/later"), key: "g2", fixture, client)
             #expect(
                 try await Self.settledLink(laterID, client: client, token: fixture.appToken)["status"] as? String
                     == "failed"
@@ -162,13 +151,7 @@ struct PreviewJobTests {
             configure: { $0.preview.cacheLifetime = 0...0 }
         ) { fixture, client in
             let storage = fixture.context.database
-            let created = try await client.execute(
-                uri: "/v1/shares",
-                method: .post,
-                headers: ServerFixture.headers(token: fixture.shareToken, key: "o1"),
-                body: ServerFixture.body(#"{"url": "\#(site.url("/plan"))"}"#)
-            )
-            let id = (try ServerFixture.json(created)["link"] as? [String: Any])?["id"] as? String ?? ""
+            let id = try await Self.shareLink(site.url("/plan"), key: "o1", fixture, client)
             #expect(
                 try await Self.settledLink(id, client: client, token: fixture.appToken)["status"] as? String == "ready"
             )
