@@ -82,14 +82,8 @@ struct ConcurrentRequestTests {
             let cat = try #require(try await storage.user(handle: "cat"))
             let principal = Principal(user: cat, deviceID: UUID(), scope: .share)
             for round in 0..<6 {
-                let created = try await world.request(
-                    "ada",
-                    .post,
-                    "/v1/conversations",
-                    #"{"members": ["@bob", "@cat"], "title": "Round \#(round)"}"#
-                )
-                let group = try #require(try ServerFixture.json(created)["id"] as? String)
-                let groupID = try #require(UUID(uuidString: group))
+                let groupID = try await world.conversation("ada", with: ["@bob", "@cat"], title: "Round \(round)")
+                let group = groupID.uuidString
                 let results = await Self.atOnce(6) { index in
                     if index == 2 {
                         _ = try await storage.removeMember(
@@ -225,9 +219,8 @@ struct ConcurrentRequestTests {
         try await ServerFixture.run(on: database) { fixture, client in
             let world = try await ShelfWorld.make(fixture, client)
             let storage = fixture.context.database
-            let response = try await world.request("ada", .post, "/v1/conversations", #"{"members": ["@bob"]}"#)
-            let direct = try #require(try ServerFixture.json(response)["id"] as? String)
-            let conversation = try #require(UUID(uuidString: direct))
+            let conversation = try await world.conversation("ada", with: ["@bob"])
+            let direct = conversation.uuidString
             let bob = try #require(try await storage.user(handle: "bob"))
             let ada = try #require(try await storage.user(handle: "ada"))
             for round in 0..<12 {
@@ -267,14 +260,8 @@ struct ConcurrentRequestTests {
             let storage = fixture.context.database
             let bob = try #require(try await storage.user(handle: "bob"))
             for round in 0..<10 {
-                let created = try await world.request(
-                    "ada",
-                    .post,
-                    "/v1/conversations",
-                    #"{"members": ["@bob", "@cat"], "title": "Replies \#(round)"}"#
-                )
-                let group = try #require(try ServerFixture.json(created)["id"] as? String)
-                let groupID = try #require(UUID(uuidString: group))
+                let groupID = try await world.conversation("ada", with: ["@bob", "@cat"], title: "Replies \(round)")
+                let group = groupID.uuidString
                 let link = try #require(
                     UUID(
                         uuidString: try await world.share(

@@ -41,6 +41,15 @@ struct ShelfWorld {
         return try await client.execute(uri: uri, method: method, headers: headers, body: body.map(ServerFixture.body))
     }
 
+    /// `handle` makes a conversation with `members` (handles with their `@`), titled for a group; its id.
+    func conversation(_ handle: String, with members: [String], title: String? = nil) async throws -> UUID {
+        let list = members.map { "\"\($0)\"" }.joined(separator: ",")
+        let titleJSON = title.map { #", "title": "\#($0)""# } ?? ""
+        let response = try await request(handle, .post, "/v1/conversations", #"{"members": [\#(list)]\#(titleJSON)}"#)
+        let id = try #require(try ServerFixture.json(response)["id"] as? String)
+        return try #require(UUID(uuidString: id))
+    }
+
     /// `handle` shares `url` with `recipients` (and `provided`, a JSON object); returns the link id.
     @discardableResult
     func share(
