@@ -28,6 +28,12 @@ struct RateLimitTests {
             let refused = try await client.execute(uri: "/v1/me", method: .get, headers: headers)
             #expect(refused.headers[.contentType] == "application/problem+json")
             #expect(try ServerFixture.json(refused)["status"] as? Int == 429)
+            // The router skips empty segments; the limit used to read the path as written and let
+            // `//v1/me` through every time.
+            for spelling in ["//v1/me", "/v1//me", "//v1//me/"] {
+                let doubled = try await client.execute(uri: spelling, method: .get, headers: headers)
+                #expect(doubled.status == .tooManyRequests, "\(spelling)")
+            }
             // Another token has a bucket of its own.
             let other = try await client.execute(
                 uri: "/v1/shares",

@@ -82,7 +82,7 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
     /// a path outside the API and the machine-read documents (`/v1/`, `/oembed`, `/openapi.json`,
     /// `/metrics`, `/health`, `/ready`, images and assets).
     static func wantsPage(_ request: Request) -> Bool {
-        let path = request.uri.path
+        let path = request.routePath
         let machinePrefixes = ["/v1/", "/img/", "/assets/"]
         let machinePaths = ["/v1", "/oembed", "/openapi.json", "/metrics", "/health", "/ready"]
         if machinePrefixes.contains(where: path.hasPrefix) || machinePaths.contains(path) { return false }

@@ -40,7 +40,7 @@ struct RateLimitMiddleware: RouterMiddleware {
         context: Context,
         next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        guard request.uri.path.hasPrefix("/v1/") else { return try await next(request, context) }
+        guard request.routePath.hasPrefix("/v1/") else { return try await next(request, context) }
         if let perAddress, let address = context.clientAddress,
             let wait = perAddress.take(ClientAddress.limitKey(for: address), now: now())
         {
