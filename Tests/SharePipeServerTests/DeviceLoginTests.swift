@@ -3,8 +3,9 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import SharePipeProtocol
-import SharePipeServer
 import Testing
+
+@testable import SharePipeServer
 
 @Suite("Signing a device in: POST /v1/devices")
 struct DeviceLoginTests {
@@ -158,6 +159,23 @@ struct DeviceLoginTests {
             )
             #expect(right.status == .tooManyRequests)
             #expect(right.headers[.retryAfter].flatMap(Int.init).map { $0 >= 1 } == true)
+        }
+    }
+
+    /// Any text sent as a handle made a sign-in bucket of its own, even from an address already held
+    /// back: a client sending new text each time (up to 16 KiB of it) filled the server's memory.
+    @Test("Text that is no handle opens no sign-in bucket; only the address is counted")
+    func invalidHandlesAreNotKeys() async throws {
+        try await ServerFixture.run { fixture, client in
+            for index in 0..<5 {
+                let handle = String(repeating: "no spaces allowed \(index) ", count: 50)
+                let wrong = try await Self.login(
+                    client,
+                    #"{"handle": "\#(handle)", "password": "guess1234", "name": "x"}"#
+                )
+                #expect(wrong.status == .unauthorized)
+            }
+            #expect(fixture.context.signInLimiter.count == 1, "the address's bucket alone")
         }
     }
 }

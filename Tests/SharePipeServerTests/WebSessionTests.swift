@@ -307,6 +307,33 @@ struct WebSessionTests {
         }
     }
 
+    /// Sign-up had no limit: each post cost a bcrypt hash (on the pool SQLite's statements ran on) and
+    /// made an account, so one client could stall every request and make accounts without end. A
+    /// throttled form also came back without `Retry-After`.
+    @Test("Sign-ups from one address stop at the sign-in limit, with Retry-After; a taken handle costs none")
+    func signUpLimit() async throws {
+        try await ServerFixture.run(configure: { $0.signInAttemptsPerFiveMinutes = 2 }) { _, client in
+            var browser = Browser()
+            let csrf = try #require(Browser.csrf(in: try await browser.get(client, "/signup")))
+            func signUp(_ handle: String) async throws -> LiveResponse {
+                try await browser.post(
+                    client,
+                    "/signup",
+                    [("csrf", csrf), ("handle", handle), ("password", Self.password)]
+                )
+            }
+            // A taken handle is refused before anything is spent.
+            for _ in 0..<3 { #expect(try await signUp("ada").status == .conflict) }
+            #expect(try await signUp("grace").status == .seeOther)
+            #expect(try await signUp("hedy").status == .seeOther)
+            let held = try await signUp("joan")
+            #expect(held.status == .tooManyRequests)
+            #expect(Int(held.headers[.retryAfter] ?? "") ?? 0 > 0, "\(held.headers)")
+            #expect(held.headers[values: .retryAfter].count == 1)
+            #expect(String(buffer: held.body).contains("Too many"), "\(String(buffer: held.body))")
+        }
+    }
+
     @Test("With secure cookies on, the session and CSRF cookies carry Secure")
     func secureCookies() async throws {
         try await ServerFixture.run(configure: { $0.secureCookies = true }) { _, client in

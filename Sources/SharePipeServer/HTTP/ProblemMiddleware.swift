@@ -15,7 +15,8 @@ import SharePipeProtocol
 struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The methods the router answers at each of its paths.
     let routes: RouteMethodIndex
-    /// Renders a problem as the web page's message page.
+    /// Renders a problem as the web page's message page, with the problem's headers
+    /// (``headers(of:)`` but its `Content-Type`).
     let page: @Sendable (ProblemDetails) -> Response
 
     func handle(
@@ -46,8 +47,7 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         }
         var response: Response
         if wantsPage {
-            response = page(problem)
-            response.headers.append(contentsOf: Self.headers(of: problem).filter { $0.name != .contentType })
+            response = page(problem)  // with the problem's headers (`Retry-After`, `WWW-Authenticate`)
         } else {
             response = Self.response(problem)
         }

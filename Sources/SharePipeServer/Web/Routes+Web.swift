@@ -33,7 +33,7 @@ extension ServerContext {
             if try await self.webUser(request) != nil { return Response.redirect(to: "/") }
             return self.signUpPage(request)
         }
-        router.post("/signup") { request, _ in
+        router.post("/signup") { request, context in
             let form = try await WebForm.decode(SignUpForm.self, from: request)
             do {
                 guard CSRFProtection.allows(request, formToken: form.csrf, publicURL: self.configuration.publicURL)
@@ -41,7 +41,8 @@ extension ServerContext {
                 let user = try await self.signUp(
                     handle: form.handle,
                     displayName: form.displayName ?? "",
-                    password: form.password
+                    password: form.password,
+                    from: context.clientAddress
                 )
                 return try await self.startSession(for: user)
             } catch let problem as ProblemDetails {
@@ -79,7 +80,10 @@ extension ServerContext {
             error: problem?.detail,
             signUpOpen: configuration.allowSignUp
         )
-        return withCSRFCookie(web.pages.render("signin", page, status: Self.status(of: problem)), csrf)
+        return withCSRFCookie(
+            withProblemHeaders(web.pages.render("signin", page, status: Self.status(of: problem)), problem),
+            csrf
+        )
     }
 
     private func signUpPage(_ request: Request, form: SignUpForm? = nil, problem: ProblemDetails? = nil) -> Response {
@@ -91,13 +95,27 @@ extension ServerContext {
             displayName: form?.displayName ?? "",
             error: problem.map(Self.sentence)
         )
-        return withCSRFCookie(web.pages.render("signup", page, status: Self.status(of: problem)), csrf)
+        return withCSRFCookie(
+            withProblemHeaders(web.pages.render("signup", page, status: Self.status(of: problem)), problem),
+            csrf
+        )
+    }
+
+    /// `response` with the headers `problem` is sent with (`Retry-After` of a 429 or 503), so a form
+    /// shown again for a problem tells the browser what an API client is told.
+    private func withProblemHeaders(_ response: Response, _ problem: ProblemDetails?) -> Response {
+        guard let problem else { return response }
+        var response = response
+        response.headers.append(
+            contentsOf: ProblemMiddleware<ServerRequestContext>.headers(of: problem).filter { $0.name != .contentType }
+        )
+        return response
     }
 
     /// A problem as a page of its own, with its status.
     func messagePage(_ problem: ProblemDetails) -> Response {
         let page = WebPageValues.Message(title: problem.title, heading: problem.title, message: Self.sentence(problem))
-        return web.pages.render("message", page, status: Self.status(of: problem))
+        return withProblemHeaders(web.pages.render("message", page, status: Self.status(of: problem)), problem)
     }
 
     /// `response`, setting the browser's CSRF cookie when the token is new.
