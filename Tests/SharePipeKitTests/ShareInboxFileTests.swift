@@ -76,9 +76,11 @@ struct ShareInboxFileTests {
     }
 
     /// A `sudo sharepipe share` leaves files the user's own processes cannot read: one such record or
-    /// state file used to make every claim fail with an I/O error, so nothing was sent any more.
+    /// state file used to make every claim fail with an I/O error, so nothing was sent any more. The
+    /// record was then quarantined for good, which on iOS lost shares: data protection makes every
+    /// record unreadable for a while after the phone locks. It is now passed over and kept.
     @Test(
-        "A record or state file this user may not read is set aside, and the others still flow",
+        "A record this user may not read is kept for later, a state file is dropped, and the others still flow",
         arguments: ["record", "state"]
     )
     func unreadableFileSetAside(kind: String) async throws {
@@ -96,39 +98,70 @@ struct ShareInboxFileTests {
             try Data(#"{"attempts":1}"#.utf8).write(to: unreadable)
         }
 
-        let claimed = try await Self.asAnotherOwner(of: folder, unreadable: unreadable) {
-            Result { try inbox.claimNext(lease: .seconds(60))?.item.id }
+        let (claimed, listed) = try await Self.asAnotherOwner(of: folder, unreadable: unreadable) {
+            Result { (try inbox.claimNext(lease: .seconds(60))?.item.id, inbox.unreadableRecords()) }
         }.get()
 
         if kind == "record" {
             #expect(claimed == second.id)
-            #expect(inbox.quarantined() == [record])
-            let reason = try String(
-                contentsOf: folder.url.appendingPathComponent("quarantine/\(record).reason"),
-                encoding: .utf8
-            )
-            #expect(reason.contains("cannot be read by this user"))
+            #expect(listed == [record])
+            #expect(inbox.quarantined().isEmpty)
+            #expect(folder.files(in: "items").contains(record), "kept in place")
+            // Readable again (here: as root, who reads anything), it is sent like any other.
+            try inbox.complete(try #require(claimed))
+            #expect(try inbox.claimNext(lease: .seconds(60))?.item.id == first.id)
         } else {
             #expect(claimed == first.id)
         }
     }
 
+    /// A `sudo sharepipe share` interrupted mid-copy leaves its temporary record, which the user's
+    /// processes cannot open: the sweep that starts every drain failed on it, so nothing was sent
+    /// again. So did a lock file a `sudo` run created first.
+    @Test(
+        "Another user's temporary record or inbox lock stops neither the sweep nor a claim",
+        arguments: ["tmp", "lock"]
+    )
+    func anotherUsersFilesDoNotStopDrains(kind: String) async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let inbox = try ShareInbox(folder: folder.url)
+        let share = try inbox.add(.link("waiting", at: 1_000))
+        let file =
+            kind == "tmp"
+            ? folder.url.appendingPathComponent("tmp/\(UUID().uuidString).json")
+            : folder.url.appendingPathComponent("lock")
+        if kind == "tmp" { try Data().write(to: file) }
+        // A lock file is created readable by all (mode 0644), as a `sudo` run creates it now.
+        let outcome = try await Self.asAnotherOwner(of: folder, unreadable: file, readableByAll: kind == "lock") {
+            Result { () throws -> UUID? in
+                try inbox.sweep()
+                return try inbox.claimNext(lease: .seconds(60))?.item.id
+            }
+        }
+        #expect(try outcome.get() == share.id)
+        #expect(FileManager.default.fileExists(atPath: file.path), "left to its owner")
+    }
+
     /// Runs `body` as a user who owns the inbox in `folder` but may not read `unreadable`: this user
     /// with the file's mode 0, or, for root (who reads anything), `nobody` owning the rest.
+    /// With `readableByAll`, the file may be read but not written (as one another user created with
+    /// mode 0644).
     private static func asAnotherOwner<T: Sendable>(
         of folder: TemporaryFolder,
         unreadable: URL,
+        readableByAll: Bool = false,
         _ body: @escaping @Sendable () -> T
     ) async throws -> T {
         guard geteuid() == 0 else {
-            #expect(chmod(unreadable.path, 0) == 0)
+            #expect(chmod(unreadable.path, readableByAll ? 0o444 : 0) == 0)
             return body()
         }
         let paths =
             [folder.url.path]
             + (FileManager.default.subpaths(atPath: folder.url.path) ?? []).map { folder.url.path + "/" + $0 }
         for path in paths { #expect(chown(path, unprivilegedUser, unprivilegedUser) == 0) }
-        #expect(chown(unreadable.path, 0, 0) == 0 && chmod(unreadable.path, 0o600) == 0)
+        #expect(chown(unreadable.path, 0, 0) == 0 && chmod(unreadable.path, readableByAll ? 0o644 : 0o600) == 0)
         return try #require(await asFileSystemUser(unprivilegedUser, body))
     }
 }

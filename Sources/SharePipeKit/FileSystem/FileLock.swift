@@ -47,7 +47,10 @@ final class FileLock {
                     if fd < 0 && errno == ENOENT { continue }  // removed between the two opens
                 }
             } else {
-                fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+                // Readable by all (it holds nothing), and opened read-only when it cannot be opened to
+                // write (flock needs neither): a lock file left by a `sudo` run does not stop the user.
+                fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+                if fd < 0 && (errno == EACCES || errno == EPERM) { fd = open(path, O_RDONLY | O_CLOEXEC) }
             }
             guard fd >= 0 else { throw ShareInboxError.io("open lock", path: path, errno: errno) }
             guard try lock(fd, wait: wait || isNew, path: path) else { return nil }
@@ -91,11 +94,15 @@ final class FileLock {
         case acquired(FileLock)
     }
 
-    /// Tries the lock on an existing file without creating it or waiting.
+    /// Tries the lock on an existing file without creating it or waiting; a file this user may not
+    /// open counts as held.
     static func probe(_ path: String) throws -> Probe {
         let fd = open(path, O_RDWR | O_CLOEXEC)
         guard fd >= 0 else {
             if errno == ENOENT { return .absent }
+            // Another user's file (a `sudo` run, perhaps still going): whether a writer holds it cannot
+            // be told, so it is left alone, as a held one is, rather than stopping the sweep.
+            if errno == EACCES || errno == EPERM { return .held }
             throw ShareInboxError.io("open lock", path: path, errno: errno)
         }
         guard try lock(fd, wait: false, path: path) else { return .held }

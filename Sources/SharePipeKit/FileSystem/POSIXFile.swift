@@ -113,9 +113,9 @@ enum POSIXFile {
     ///
     /// Only a regular file of at most ``maxReadBytes`` is read: anything else in its place (a folder, a
     /// symbolic link, a named pipe, a device, a huge file) throws ``ShareInboxError/Code/unusableFile``
-    /// at once rather than blocking or reading without end. So does a file this user may not read (one
-    /// written under `sudo`, say): like the others it is one bad file, which readers set aside and go
-    /// on, where an I/O error stops them.
+    /// at once rather than blocking or reading without end. A file this user may not read now (one
+    /// written under `sudo`, or locked by data protection) throws ``ShareInboxError/Code/notPermitted``:
+    /// like the others it is one file readers pass over and go on, where an I/O error stops them.
     static func read(_ path: String) throws -> Data? {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard fd >= 0 else {

@@ -171,7 +171,7 @@ extension ShareInbox {
     private func readOwnFile(_ path: String) throws -> Data? {
         do {
             return try POSIXFile.read(path)
-        } catch let error as ShareInboxError where error.code == .unusableFile {
+        } catch let error as ShareInboxError where error.code == .unusableFile || error.code == .notPermitted {
             POSIXFile.discard(path)
             return nil
         }
@@ -207,7 +207,9 @@ extension ShareInbox {
 
     /// Reads and decodes a record; a record that cannot be decoded, whose attachments are missing, or
     /// that is no regular file of at most ``POSIXFile/maxReadBytes`` (a folder, a link, a pipe), is
-    /// quarantined and `nil` returned (as for a record that vanished meanwhile).
+    /// quarantined and `nil` returned (as for a record that vanished meanwhile). A record this user
+    /// may not read now is passed over, left where it is (``unreadableRecords()``): quarantine is for
+    /// good, and a record locked by data protection while the phone is locked is fine once it opens.
     func readRecord(_ name: String) throws -> ShareItem? {
         let data: Data
         do {
@@ -215,6 +217,8 @@ extension ShareInbox {
             data = read
         } catch let error as ShareInboxError where error.code == .unusableFile {
             quarantine(name, reason: error.message)
+            return nil
+        } catch let error as ShareInboxError where error.code == .notPermitted {
             return nil
         }
         let item: ShareItem

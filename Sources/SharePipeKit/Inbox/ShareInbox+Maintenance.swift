@@ -83,6 +83,22 @@ extension ShareInbox {
         try? POSIXFile.create(target + ".reason", data: Data(reason.utf8), sync: false)
     }
 
+    /// The records this user may not read now, by file name: written by another user (a `sudo`; give
+    /// them back with `chown`), or, on Apple platforms, locked by data protection while the device is
+    /// locked. They stay in the inbox and are sent once they can be read.
+    public func unreadableRecords() -> [String] {
+        POSIXFile.list(layout.items).filter { name in
+            do {
+                _ = try POSIXFile.read(layout.record(name))
+                return false
+            } catch let error as ShareInboxError {
+                return error.code == .notPermitted
+            } catch {
+                return false
+            }
+        }.sorted()
+    }
+
     /// Records set aside because they could not be read, by file name.
     public func quarantined() -> [String] {
         POSIXFile.list(layout.quarantine).filter { $0.hasSuffix(".json") }.sorted()

@@ -33,6 +33,10 @@ public struct ShareInboxError: Error, Sendable, CustomStringConvertible {
         /// symbolic link, a named pipe, or a file over the size any of them has. An inbox record of
         /// that kind is quarantined.
         public static let unusableFile = Code("unusableFile")
+        /// This user may not read the file now (permission denied): another user wrote it (a `sudo`),
+        /// or, on Apple platforms, data protection locks it while the device is locked. An inbox
+        /// record of that kind is left where it is and tried again later.
+        public static let notPermitted = Code("notPermitted")
     }
 
     /// The kind of failure.
@@ -58,11 +62,11 @@ public struct ShareInboxError: Error, Sendable, CustomStringConvertible {
         )
     }
 
-    /// A file this user may not read: the inbox's own files are created by the user who shares, so
-    /// another owner or mode means something else (a `sudo`, a restore) put it there.
+    /// A file this user may not read now: another owner or mode (a `sudo`, a restore), or data
+    /// protection while the device is locked.
     static func unreadable(_ path: String) -> ShareInboxError {
         ShareInboxError(
-            code: .unusableFile,
+            code: .notPermitted,
             message: "\(path) cannot be read by this user (permission denied; was it written under sudo?). "
                 + "Give it back to this user with chown, or move it out of the container folder."
         )

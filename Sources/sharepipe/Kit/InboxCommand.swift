@@ -40,6 +40,13 @@ struct InboxCommand: AsyncParsableCommand {
             if !quarantined.isEmpty {
                 print("\(quarantined.count) unreadable record(s) set aside in \(inbox.folder.path)/quarantine")
             }
+            let locked = inbox.unreadableRecords()
+            if !locked.isEmpty {
+                print(
+                    "\(locked.count) share(s) this user may not read (written under sudo?), kept in "
+                        + "\(inbox.folder.path)/items until they can be read: give them back with chown."
+                )
+            }
         }
     }
 
