@@ -143,6 +143,22 @@ struct ShareInboxFileTests {
         #expect(FileManager.default.fileExists(atPath: file.path), "left to its owner")
     }
 
+    /// A state file is read from disk: a count of attempts near `Int.max` in one trapped at the next
+    /// failed attempt, and every drain after crashed the same way.
+    @Test("A state file with an absurd attempt count is read as the most a state counts, and a failure goes on")
+    func hugeAttemptCount() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let inbox = try ShareInbox(folder: folder.url)
+        let share = try inbox.add(.link("counted", at: 1_000))
+        let state = folder.url.appendingPathComponent("state/\(share.id.uuidString).json")
+        try Data(#"{"attempts":9223372036854775807}"#.utf8).write(to: state)
+        let claim = try #require(try inbox.claimNext(lease: .seconds(60)))
+        #expect(claim.state.attempts == DeliveryState.maxAttempts)
+        _ = try inbox.release(claim.item.id, error: "the server did not answer")
+        #expect(try inbox.pending().first?.state.attempts == DeliveryState.maxAttempts, "counted, and held to the most")
+    }
+
     /// Runs `body` as a user who owns the inbox in `folder` but may not read `unreadable`: this user
     /// with the file's mode 0, or, for root (who reads anything), `nobody` owning the rest.
     /// With `readableByAll`, the file may be read but not written (as one another user created with

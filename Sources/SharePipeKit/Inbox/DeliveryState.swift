@@ -13,12 +13,31 @@ public struct DeliveryState: Sendable, Hashable, Codable {
     /// item is not retried; the app shows the message and lets the user discard the item.
     public var rejection: String?
 
-    /// Creates a state; defaults to no attempt yet.
+    /// The most attempts a state counts: a state file is read from disk, and a count near `Int.max`
+    /// in one would trap at the next `+ 1`, crashing every drain.
+    public static let maxAttempts = 1 << 20
+
+    /// Creates a state; defaults to no attempt yet. `attempts` is held to 0…``maxAttempts``.
     public init(attempts: Int = 0, notBefore: Date? = nil, lastError: String? = nil, rejection: String? = nil) {
-        self.attempts = attempts
+        self.attempts = min(max(attempts, 0), Self.maxAttempts)
         self.notBefore = notBefore
         self.lastError = lastError
         self.rejection = rejection
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case attempts, notBefore, lastError, rejection
+    }
+
+    /// Decodes a state file, its count held to 0…``maxAttempts``.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            attempts: try container.decodeIfPresent(Int.self, forKey: .attempts) ?? 0,
+            notBefore: try container.decodeIfPresent(Date.self, forKey: .notBefore),
+            lastError: try container.decodeIfPresent(String.self, forKey: .lastError),
+            rejection: try container.decodeIfPresent(String.self, forKey: .rejection)
+        )
     }
 
     /// Whether the item may be claimed at `now`: not rejected, and its backoff over (``dueDate(at:longestWait:)``).
