@@ -2,6 +2,12 @@ import Foundation
 import SharePipeKit
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 struct CredentialTests {
     static func signIn(_ account: ShareAccount, user: UUID = UUID()) throws -> ShareCredential {
         try account.signIn(
@@ -54,6 +60,25 @@ struct CredentialTests {
         let credential = try Self.signIn(account)
         #expect(credential.installMarker == marker)
         #expect(try account.state() == .valid(credential))
+    }
+
+    /// A marker that could not be read (a passing I/O error, too many open files) was taken for no
+    /// marker and replaced: the credential then looked like another install's and was wiped, signing
+    /// the user out. Something that is no file in the marker's place stands in for such an error here.
+    @Test("A marker that cannot be read is an error; it is not replaced, and the credential is kept")
+    func unreadableMarkerKeepsTheCredential() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = FileCredentialStore(file: folder.url.appendingPathComponent("credentials.json"))
+        let account = ShareAccount(store: store, container: folder.url)
+        let credential = try Self.signIn(account)
+        let marker = account.marker.file.path
+        try FileManager.default.removeItem(atPath: marker)
+        #expect(mkfifo(marker, 0o600) == 0)
+        #expect(throws: ShareInboxError.self) { try account.stateForApp() }
+        #expect(try store.load() == credential, "kept")
+        var info = stat()
+        #expect(lstat(marker, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO, "not replaced")
     }
 
     @Test("Processes establishing the marker at once agree on one")

@@ -13,9 +13,16 @@ public struct InstallMarker: Sendable {
         self.file = container.appendingPathComponent("install-marker")
     }
 
-    /// The current marker, or `nil` when the app has not written one (or it was deleted).
+    /// The current marker, or `nil` when the app has not written one (or it was deleted), or it cannot
+    /// be read now.
     public func current() -> String? {
-        guard let data = try? POSIXFile.read(file.path) else { return nil }
+        (try? read()) ?? nil
+    }
+
+    /// The current marker; `nil` when there is no file, or an empty one; a file that cannot be read
+    /// (an I/O error, another user's, something else in its place) throws.
+    private func read() throws -> String? {
+        guard let data = try POSIXFile.read(file.path) else { return nil }
         let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         return text.isEmpty ? nil : text
     }
@@ -25,14 +32,16 @@ public struct InstallMarker: Sendable {
     /// Written under a lock beside it (`install-marker.lock`), through a temporary file renamed into
     /// place: two processes establishing at once agree on one marker, and an empty file left by a
     /// write that failed (a full disk, a crash between creating and writing it) is replaced rather
-    /// than read as "no marker" forever, which would make signing in impossible.
+    /// than read as "no marker" forever, which would make signing in impossible. A marker that cannot
+    /// be read (an I/O error, too many open files) throws rather than being replaced: a new marker
+    /// would make the stored credential look like another install's, and it would be wiped.
     @discardableResult
     public func establish() throws -> String {
-        if let marker = current() { return marker }
+        if let marker = try read() { return marker }
         let folder = file.deletingLastPathComponent().path
         try POSIXFile.makeFolder(folder)
         return try FileLock.withLock(file.path + ".lock") {
-            if let marker = current() { return marker }
+            if let marker = try read() { return marker }
             let marker = UUID().uuidString
             try POSIXFile.replace(file.path, data: Data(marker.utf8), sync: true)
             try POSIXFile.syncDirectory(folder)
