@@ -54,4 +54,30 @@ struct POSIXFileTests {
             #expect(!FileManager.default.fileExists(atPath: target))
         }
     }
+
+    /// Leases and lock files were opened with `O_CREAT` (and leases `O_TRUNC`) following symbolic links:
+    /// a link planted in their place between a claim's read and its write made the write truncate and
+    /// overwrite whatever it pointed at (the credential file beside the inbox).
+    @Test("Writing a lease or taking a lock does not follow a symbolic link in the file's place")
+    func writesDoNotFollowLinks() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let precious = folder.url.appendingPathComponent("credentials.json")
+        try Data("secret credential".utf8).write(to: precious)
+        let lease = folder.url.appendingPathComponent("lease.json")
+        try FileManager.default.createSymbolicLink(at: lease, withDestinationURL: precious)
+        try POSIXFile.overwrite(lease.path, data: Data("lease".utf8))
+        #expect(try String(contentsOf: precious, encoding: .utf8) == "secret credential")
+        #expect(try String(contentsOf: lease, encoding: .utf8) == "lease", "written in the link's place")
+
+        let lock = folder.url.appendingPathComponent("lock")
+        try FileManager.default.createSymbolicLink(at: lock, withDestinationURL: precious)
+        #expect(throws: ShareInboxError.self) { try FileLock.acquire(lock.path, wait: false) }
+        guard case .absent = try FileLock.probe(lock.path) else {
+            Issue.record("a link is no writer's lock")
+            return
+        }
+        #expect(!FileManager.default.fileExists(atPath: lock.path), "the link was removed")
+        #expect(try String(contentsOf: precious, encoding: .utf8) == "secret credential")
+    }
 }

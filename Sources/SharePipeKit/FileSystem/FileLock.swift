@@ -9,7 +9,9 @@ import Musl
 #endif
 
 /// An exclusive `flock(2)` on a file, held until ``unlock()`` or until the process dies (the kernel
-/// drops it then, so a crashed holder never blocks anyone).
+/// drops it then, so a crashed holder never blocks anyone). Lock files are opened without following
+/// symbolic links: one planted in a lock's place fails the open (`ELOOP`) instead of truncating or
+/// locking whatever it points at.
 ///
 /// `flock` locks belong to an open file description, not to a process (unlike `fcntl` locks), so two
 /// locks taken in one process on the same file exclude each other too. The inbox holds its locks for
@@ -40,17 +42,19 @@ final class FileLock {
             var fd: Int32
             var isNew = false
             if created != nil {
-                fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+                fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
                 isNew = fd >= 0
                 if fd < 0 && errno == EEXIST {
-                    fd = open(path, O_RDWR | O_CLOEXEC)
+                    fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW)
                     if fd < 0 && errno == ENOENT { continue }  // removed between the two opens
                 }
             } else {
                 // Readable by all (it holds nothing), and opened read-only when it cannot be opened to
                 // write (flock needs neither): a lock file left by a `sudo` run does not stop the user.
-                fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-                if fd < 0 && (errno == EACCES || errno == EPERM) { fd = open(path, O_RDONLY | O_CLOEXEC) }
+                fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
+                if fd < 0 && (errno == EACCES || errno == EPERM) {
+                    fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+                }
             }
             guard fd >= 0 else { throw ShareInboxError.io("open lock", path: path, errno: errno) }
             guard try lock(fd, wait: wait || isNew, path: path) else { return nil }
@@ -97,12 +101,17 @@ final class FileLock {
     /// Tries the lock on an existing file without creating it or waiting; a file this user may not
     /// open counts as held.
     static func probe(_ path: String) throws -> Probe {
-        let fd = open(path, O_RDWR | O_CLOEXEC)
+        let fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else {
             if errno == ENOENT { return .absent }
             // Another user's file (a `sudo` run, perhaps still going): whether a writer holds it cannot
             // be told, so it is left alone, as a held one is, rather than stopping the sweep.
             if errno == EACCES || errno == EPERM { return .held }
+            // A symbolic link is no writer's lock: removed, as anything else not ours in `tmp/` is.
+            if errno == ELOOP {
+                unlink(path)
+                return .absent
+            }
             throw ShareInboxError.io("open lock", path: path, errno: errno)
         }
         guard try lock(fd, wait: false, path: path) else { return .held }

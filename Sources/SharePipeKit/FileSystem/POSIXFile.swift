@@ -52,9 +52,15 @@ enum POSIXFile {
     }
 
     /// Writes `data` into `path` in place (created or truncated), unsynced: only for small files that
-    /// are written and read under the same lock.
+    /// are written and read under the same lock. A symbolic link in `path`'s place is not followed
+    /// (the write would land in whatever it points at, a credential say): it is removed and the file
+    /// written in its place.
     static func overwrite(_ path: String, data: Data) throws {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        var fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        if fd < 0 && errno == ELOOP {
+            unlink(path)
+            fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        }
         guard fd >= 0 else { throw ShareInboxError.io("create", path: path, errno: errno) }
         defer { close(fd) }
         let written = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
