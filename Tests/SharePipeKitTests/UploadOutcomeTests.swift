@@ -67,6 +67,13 @@ struct UploadOutcomeTests {
             return
         }
         #expect(message.count == 2_000)
+        // A redirect's Location is the server's words too, kept in the item's last error.
+        guard case .transient(let reason, _) = Self.classify(302, ["Location": "https://x.example/\u{1b}[2J\u{9b}0m"])
+        else {
+            Issue.record("a redirect must not be a delivery")
+            return
+        }
+        #expect(reason.contains("https://x.example/[2J0m") && !reason.unicodeScalars.contains { $0.value < 0x20 })
     }
 
     @Test("401 and 403 mean sign in again; 409 in flight, 429, 5xx are transient with the server's Retry-After")

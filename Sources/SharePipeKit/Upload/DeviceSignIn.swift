@@ -94,10 +94,13 @@ public struct DeviceSignIn: Sendable {
         case 401:
             throw Failure(kind: .invalidCredentials, message: "Wrong handle or password. Check them and try again.")
         case 429:
-            let wait = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Retry-After") ?? "a few"
+            let header = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Retry-After")
+            let wait = header.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.map(String.init) ?? "a few"
             throw Failure(kind: .rateLimited, message: "Too many sign-in attempts. Try again in \(wait) seconds.")
         case 300..<400:
-            let target = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Location") ?? "another address"
+            let target =
+                (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Location").map(UploadOutcome.plainText)
+                ?? "another address"
             throw Failure(
                 kind: .unreachable,
                 message: "\(server.absoluteString) redirected to \(target): sign in with the address it names."

@@ -36,7 +36,8 @@ extension UploadOutcome {
                 retryAfter: nil
             )
         case 300..<400:
-            let target = header("Location").map { " to \($0)" } ?? ""
+            // The server's words reach a terminal (`inbox list`): one line, no control characters.
+            let target = header("Location").map { " to \(plainText($0))" } ?? ""
             return .transient(
                 reason: "HTTP \(status): the server redirected\(target), and a share is not sent on to where a "
                     + "redirect points. If the server moved, sign in with its new address.",
