@@ -286,4 +286,45 @@ struct ConcurrentRequestTests {
             }
         }
     }
+
+    /// Ada shares to @bob @cat (their group, found by its members) while Bob removes her from it: a
+    /// removal landing between finding the group and locking its members made the share throw, a 500.
+    @Test(
+        "A share to a group racing its sender's removal is recorded or refused at its recipients",
+        arguments: TestDatabase.all
+    )
+    func shareRacingRemoval(database: TestDatabase) async throws {
+        try await ServerFixture.run(on: database) { fixture, client in
+            let world = try await ShelfWorld.make(fixture, client)
+            let storage = fixture.context.database
+            let ada = fixture.user
+            let bob = try #require(try await storage.user(handle: "bob"))
+            @Sendable func share(_ name: String) -> IncomingShare {
+                IncomingShare(
+                    principal: Principal(user: ada, deviceID: UUID(), scope: .share),
+                    idempotencyKey: UUID().uuidString,
+                    fingerprint: name,
+                    url: URL(string: "https://example.com/\(name)")!,
+                    recipients: ["@bob", "@cat"]
+                )
+            }
+            for round in 0..<10 {
+                _ = try await storage.ingestShare(share("first\(round)")) { _ in (201, "{}") }
+                let group = try #require(
+                    try await storage.conversations(userID: bob.id).first { $0.members.count == 3 }
+                )
+                let results = await Self.atOnce(4) { index in
+                    if index == 3 {
+                        _ = try await storage.removeMember(conversationID: group.id, byUserID: bob.id, handle: "ada")
+                    } else {
+                        _ = try await storage.ingestShare(share("race\(round)-\(index)")) { _ in (201, "{}") }
+                    }
+                }
+                for case .failure(let error) in results {
+                    #expect((error as? StorageError)?.code == .invalid, "round \(round): \(error)")
+                }
+            }
+            _ = world
+        }
+    }
 }

@@ -239,7 +239,16 @@ extension Database {
             let sender = incoming.principal.user.id
             var members: [UUID: [UUID]] = [:]
             for conversation in conversations {
-                try await Self.requireMember(sender, of: conversation, in: sql)
+                do {
+                    try await Self.requireMember(sender, of: conversation, in: sql)
+                } catch var error as StorageError where error.code == .notFound {
+                    // Removed from the group between finding it and locking its members: the share
+                    // is refused at its recipients (422), as for any conversation the sender is not
+                    // in, and nothing is recorded; it was a 500.
+                    error.code = .invalid
+                    error.pointer = "/recipients"
+                    throw error
+                }
                 members[conversation] = try await Self.otherMembers(of: conversation, senderID: sender, in: sql)
             }
             try await self.lockShelfEvents(
