@@ -8,8 +8,9 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import SQLKit
-import SharePipeServer
 import Testing
+
+@testable import SharePipeServer
 
 /// A Server-Sent Events stream read over real HTTP, one event at a time.
 final class EventStream {
@@ -244,6 +245,35 @@ struct HighlightEventsTests {
             headers[HTTPField.Name("Last-Event-ID")!] = "yesterday"
             let bad = try await client.execute(uri: "/v1/highlights/events", method: .get, headers: headers)
             #expect(bad.status == .unprocessableContent)
+        }
+    }
+
+    /// Each stream reads the database every few seconds, and nothing capped them: one token could open
+    /// thousands and stall everyone's requests.
+    @Test("A user's ninth live stream is refused with 429 and Retry-After; each one open is counted once")
+    func streamsPerUser() async throws {
+        try await ServerFixture.run { fixture, client in
+            let hub = fixture.context.database.shelfChanges
+            var streams: [EventStream] = []
+            for _ in 0..<ServerContext.maxEventStreamsPerUser {
+                let stream = try await EventStream(port: client.port, token: fixture.appToken)
+                #expect(stream.status == .ok)
+                streams.append(stream)
+            }
+            for _ in 0..<200 where hub.subscriptions(of: fixture.user.id) < streams.count {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect(hub.subscriptions(of: fixture.user.id) == ServerContext.maxEventStreamsPerUser)
+            // Through the test's own client: the shared one opens at most 8 connections to a host.
+            let ninth = try await client.execute(
+                uri: "/v1/highlights/events",
+                method: .get,
+                headers: ServerFixture.headers(token: fixture.appToken, json: false)
+            )
+            #expect(ninth.status == .tooManyRequests)
+            #expect(ninth.headers[.retryAfter] == "15")
+            #expect(ninth.headers[.contentType] == "application/problem+json")
+            withExtendedLifetime(streams) {}
         }
     }
 }

@@ -40,12 +40,20 @@ extension ServerContext {
             let start = resumeFrom
             let recheckInterval = self.configuration.shelfEventRecheckInterval
             let database = self.database
-            let subscription = database.shelfChanges.subscribe(user)
+            // Each stream reads the database every few seconds: a user's streams are counted (one
+            // process's, checked here, so a burst opened at once may pass it by a few).
+            guard database.shelfChanges.subscriptions(of: user) < Self.maxEventStreamsPerUser else {
+                throw ProblemDetails.rateLimited(retryAfter: 15)
+            }
             let bounds = try await storage.shelfEventBounds(userID: user)
             return Response(
                 status: .ok,
                 headers: headers,
                 body: ResponseBody { writer in
+                    // Subscribed here, where the unsubscribe is sure to follow: before the body runs,
+                    // a failed read or a client gone while the head was written left it for good.
+                    // A change made before this is read anyway, from the events after `start`.
+                    let subscription = database.shelfChanges.subscribe(user)
                     defer { database.shelfChanges.unsubscribe(user, id: subscription.id) }
                     let resume = HighlightEventBatch.resumePoint(after: start, kept: bounds)
                     var position = resume.position
@@ -96,6 +104,10 @@ extension ServerContext {
 }
 
 extension ServerContext {
+    /// Live-change streams one user may have open on one server process: 8 (a phone, a tablet, a few
+    /// browser tabs). Past it the stream is refused with 429 and `Retry-After`.
+    static let maxEventStreamsPerUser = 8
+
     /// Whether a stream's token still signs in: false once it is unknown, revoked or expired. Any
     /// other failure (the database unreachable for a moment) is not an answer, and the stream goes on.
     fileprivate func stillSignsIn(_ request: Request) async throws -> Bool {

@@ -16,6 +16,11 @@ final class ShelfChangeHub: Sendable {
         return (id, signal)
     }
 
+    /// How many streams `user` has open.
+    func subscriptions(of user: UUID) -> Int {
+        subscribers.withLock { $0[user]?.count ?? 0 }
+    }
+
     func unsubscribe(_ user: UUID, id: Int) {
         subscribers.withLock { subscribers in
             subscribers[user]?[id] = nil
