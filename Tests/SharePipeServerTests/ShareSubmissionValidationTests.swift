@@ -316,4 +316,15 @@ struct ShareSubmissionValidationTests {
         #expect(problem.errors?.last?.pointer == "/recipients/99")
         #expect(problem.detail == "500 fields are invalid; `errors` lists the first 100.")
     }
+
+    /// Members of the wrong type were all listed: 64 KiB of `[0,0,0…]` came back as some 3 MB of
+    /// problem, 50 times the request.
+    @Test func aFloodOfWrongTypesIsReportedBounded() throws {
+        let items = Array(repeating: "0", count: 30_000).joined(separator: ",")
+        let problem = try #require(refused(#"{"url": "https://example.com/", "recipients": [\#(items)]}"#))
+        #expect(problem.status == 400)
+        #expect(problem.errors?.count == 100)
+        #expect(problem.detail == "30000 members have the wrong type; `errors` lists the first 100.")
+        #expect(problem.jsonData().count < 20_000)
+    }
 }

@@ -102,8 +102,8 @@ extension ProblemDetails {
             type: TypeURI.wrongFieldType,
             title: "A member of the body has the wrong JSON type",
             status: 400,
-            detail: count(errors, "member has the wrong type", "members have the wrong type") + "; see `errors`.",
-            errors: errors
+            detail: count(errors, "member has the wrong type", "members have the wrong type") + listed(errors),
+            errors: Array(errors.prefix(maxListedErrors))
         )
     }
 
@@ -311,8 +311,8 @@ extension ProblemDetails {
             type: TypeURI.validationFailed,
             title: "The request has invalid values",
             status: 422,
-            detail: count(errors, "field is invalid", "fields are invalid") + "; see `errors`.",
-            errors: errors
+            detail: count(errors, "field is invalid", "fields are invalid") + listed(errors),
+            errors: Array(errors.prefix(maxListedErrors))
         )
     }
 
@@ -368,5 +368,13 @@ extension ProblemDetails {
 
     private static func count(_ errors: [FieldError], _ one: String, _ many: String) -> String {
         errors.count == 1 ? "1 \(one)" : "\(errors.count) \(many)"
+    }
+
+    /// The most field errors a problem lists: a body of 64 KiB can hold tens of thousands of bad
+    /// members, and an answer listing each was 50 times the request.
+    public static let maxListedErrors = 100
+
+    private static func listed(_ errors: [FieldError]) -> String {
+        errors.count > maxListedErrors ? "; `errors` lists the first \(maxListedErrors)." : "; see `errors`."
     }
 }

@@ -1,9 +1,6 @@
 internal import Foundation
 
 extension ShareSubmission {
-    /// The most field errors one problem lists; the detail gives the full count.
-    static let maxReportedErrors = 100
-
     /// Reads and validates a `POST /v1/shares` body.
     ///
     /// The checks, in order, each stopping there when it fails:
@@ -203,15 +200,7 @@ private struct RawSubmission {
             )
         }
 
-        guard errors.isEmpty, let link else {
-            var problem = ProblemDetails.validationFailed(Array(errors.prefix(ShareSubmission.maxReportedErrors)))
-            if errors.count > ShareSubmission.maxReportedErrors {
-                problem.detail =
-                    "\(errors.count) fields are invalid; `errors` lists the first "
-                    + "\(ShareSubmission.maxReportedErrors)."
-            }
-            return .failure(problem)
-        }
+        guard errors.isEmpty, let link else { return .failure(.validationFailed(errors)) }
         return .success(
             ShareSubmission(
                 url: link,
