@@ -62,4 +62,39 @@ struct ImageRelayTests {
         }
         try await site.shutdown()
     }
+
+    /// Any account can have a URL signed (share it with an image to a second account of its own): the
+    /// relay then fetched it again on every request of its path, failures included, without limit.
+    @Test("The relay fetches an image once for requests at once, and remembers a failure for a while")
+    func fetchesOnce() async throws {
+        let site = try await LoopbackHTTPServer.start { request in
+            request.path == "/slow.png"
+                ? LoopbackResponse(
+                    headers: [("Content-Type", "image/png")],
+                    body: .chunks([Self.png], pause: .milliseconds(300))
+                )
+                : .status(404)
+        }
+        try await ServerFixture.run(allowLoopbackPort: site.port) { fixture, client in
+            let relay = fixture.context.imageRelay
+            let slow = relay.path(for: site.url("/slow.png"))
+            let statuses = await withTaskGroup(of: HTTPResponse.Status.self) { group in
+                for _ in 0..<5 {
+                    group.addTask {
+                        (try? await client.execute(uri: slow, method: .get).status) ?? .internalServerError
+                    }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(statuses == Array(repeating: .ok, count: 5))
+            #expect(site.requestCount("/slow.png") == 1)
+            let missing = relay.path(for: site.url("/missing.png"))
+            for _ in 0..<4 {
+                let status = try await client.execute(uri: missing, method: .get).status
+                #expect(status == .notFound)
+            }
+            #expect(site.requestCount("/missing.png") == 1)
+        }
+        try await site.shutdown()
+    }
 }

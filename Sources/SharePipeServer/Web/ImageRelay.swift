@@ -10,14 +10,18 @@ import Synchronization
 /// every server process), so the relay fetches only URLs the server itself put on a page — it is
 /// not an open proxy. Fetches go through ``MetadataProvider/image(at:maxBytes:timeout:)`` (the
 /// address policy, at most 2 MiB, the type read from the bytes, never SVG) and are kept in memory,
-/// at most 64 MiB, for a day.
+/// at most 64 MiB, for a day; a failure is remembered for 5 minutes, and requests for one image
+/// while it is fetched wait for that fetch, so the relay fetches each URL at most once in a while
+/// however often its path is asked for.
 final class ImageRelay: Sendable {
     private let key: SymmetricKey
     private let cache = Mutex(RelayCache())
+    private let flights = Mutex<[String: Task<FetchedImage?, Never>]>([:])
 
     static let maxBytes = 2 << 20
     static let cacheBytes = 64 << 20
     static let lifetime: TimeInterval = 24 * 3600
+    static let failureLifetime: TimeInterval = 5 * 60
 
     init(secret: String) {
         key = SymmetricKey(data: Data(secret.utf8))
@@ -38,13 +42,27 @@ final class ImageRelay: Sendable {
         return URL(string: text)
     }
 
-    /// The image for `url`: from memory, or fetched and kept.
-    func image(_ url: URL, provider: MetadataProvider) async throws -> FetchedImage {
-        let now = Date()
-        if let cached = cache.withLock({ $0.entry(url.absoluteString, now: now) }) { return cached }
-        let image = try await provider.image(at: url, maxBytes: Self.maxBytes)
-        cache.withLock { $0.store(image, for: url.absoluteString, now: now) }
-        return image
+    /// The image for `url`: from memory, or fetched (once, for every request that waits) and kept;
+    /// `nil` when it cannot be had (fetched and failed, now or in the last 5 minutes).
+    func image(_ url: URL, provider: MetadataProvider) async -> FetchedImage? {
+        let key = url.absoluteString
+        switch cache.withLock({ $0.entry(key, now: Date()) }) {
+        case .image(let image)?: return image
+        case .failed?: return nil
+        case nil: break
+        }
+        let flight = flights.withLock { flights in
+            if let running = flights[key] { return running }
+            let fetch = Task { () -> FetchedImage? in
+                let image = try? await provider.image(at: url, maxBytes: Self.maxBytes)
+                self.cache.withLock { $0.store(image.map(RelayCache.Stored.image) ?? .failed, for: key, now: Date()) }
+                self.flights.withLock { $0[key] = nil }
+                return image
+            }
+            flights[key] = fetch
+            return fetch
+        }
+        return await flight.value
     }
 
     private func signature(_ text: String) -> String {
@@ -52,24 +70,46 @@ final class ImageRelay: Sendable {
     }
 }
 
-/// The relay's memory: entries by URL, the oldest dropped first past ``ImageRelay/cacheBytes``.
+/// The relay's memory: images and failures by URL, the oldest dropped first past
+/// ``ImageRelay/cacheBytes`` (a failure counts 1 KiB, so failures cannot grow without bound either).
 struct RelayCache {
-    private var entries: [String: (image: FetchedImage, storedAt: Date)] = [:]
+    enum Stored {
+        case image(FetchedImage)
+        case failed
+
+        var cost: Int {
+            switch self {
+            case .image(let image): image.bytes.count
+            case .failed: 1 << 10
+            }
+        }
+
+        var lifetime: TimeInterval {
+            switch self {
+            case .image: ImageRelay.lifetime
+            case .failed: ImageRelay.failureLifetime
+            }
+        }
+    }
+
+    private var entries: [String: (stored: Stored, storedAt: Date)] = [:]
     private var order: [String] = []
     private var bytes = 0
 
-    mutating func entry(_ key: String, now: Date) -> FetchedImage? {
-        guard let entry = entries[key], now.timeIntervalSince(entry.storedAt) < ImageRelay.lifetime else { return nil }
-        return entry.image
+    func entry(_ key: String, now: Date) -> Stored? {
+        guard let entry = entries[key], now.timeIntervalSince(entry.storedAt) < entry.stored.lifetime else {
+            return nil
+        }
+        return entry.stored
     }
 
-    mutating func store(_ image: FetchedImage, for key: String, now: Date) {
-        if let old = entries[key] { bytes -= old.image.bytes.count } else { order.append(key) }
-        entries[key] = (image, now)
-        bytes += image.bytes.count
+    mutating func store(_ stored: Stored, for key: String, now: Date) {
+        if let old = entries[key] { bytes -= old.stored.cost } else { order.append(key) }
+        entries[key] = (stored, now)
+        bytes += stored.cost
         while bytes > ImageRelay.cacheBytes, !order.isEmpty {
             let oldest = order.removeFirst()
-            if let dropped = entries.removeValue(forKey: oldest) { bytes -= dropped.image.bytes.count }
+            if let dropped = entries.removeValue(forKey: oldest) { bytes -= dropped.stored.cost }
         }
     }
 }

@@ -11,8 +11,7 @@ extension ServerContext {
             guard let token = context.parameters.get("token"), let url = self.imageRelay.url(forToken: token) else {
                 return Response(status: .notFound)
             }
-            do {
-                let image = try await self.imageRelay.image(url, provider: self.provider)
+            if let image = await self.imageRelay.image(url, provider: self.provider) {
                 var headers = HTTPFields()
                 headers[.contentType] = image.mediaType
                 headers[.cacheControl] = "private, max-age=86400"
@@ -23,9 +22,8 @@ extension ServerContext {
                     headers: headers,
                     body: ResponseBody(byteBuffer: ByteBuffer(bytes: image.bytes))
                 )
-            } catch {
-                return Response(status: .notFound, headers: [.cacheControl: "private, max-age=300"])
             }
+            return Response(status: .notFound, headers: [.cacheControl: "private, max-age=300"])
         }
     }
 }
