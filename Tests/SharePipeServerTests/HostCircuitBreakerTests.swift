@@ -58,4 +58,19 @@ struct HostCircuitBreakerTests {
         // 240 s would be twice 120 s; the maximum is 200 s.
         #expect(breaker.decide(host: "h", now: Self.at(185)) == .wait(until: Self.at(384)))
     }
+
+    /// Only closed circuits were ever forgotten: a failing share per host name, of names without end
+    /// (`x1.dead.example`, `x2.dead.example`…), kept an open circuit each for good.
+    @Test("Open circuits are forgotten past the host limit: stale ones first, then those closing soonest")
+    func boundedMemory() {
+        var breaker = HostCircuitBreaker(
+            settings: .init(failureThreshold: 1, cooldown: .seconds(60), maxCooldown: .seconds(200), maxHosts: 3)
+        )
+        breaker.record(host: "old.example", healthy: false, now: Self.at(0))
+        for index in 0..<10 {
+            breaker.record(host: "x\(index).dead.example", healthy: false, now: Self.at(1_000 + index))
+            #expect(breaker.rememberedHosts <= 3)
+        }
+        #expect(breaker.openHosts == ["x7.dead.example", "x8.dead.example", "x9.dead.example"])
+    }
 }

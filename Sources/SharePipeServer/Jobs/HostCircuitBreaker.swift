@@ -66,8 +66,25 @@ struct HostCircuitBreaker: Sendable {
             circuit.openUntil = now + circuit.cooldown
         }
         circuits[host] = circuit
-        if circuits.count > settings.maxHosts { circuits = circuits.filter { $0.value.openUntil != nil } }
+        if circuits.count > settings.maxHosts { prune(now: now) }
     }
+
+    /// Keeps at most ``CircuitBreakerSettings/maxHosts`` circuits: closed ones go first, then open ones
+    /// nobody asked about for longer than the longest cooldown, then the open ones that close soonest.
+    /// (Only closed ones were dropped: one failing share per host name, of names without end, kept a
+    /// circuit each for good.)
+    private mutating func prune(now: ContinuousClock.Instant) {
+        circuits = circuits.filter { _, circuit in
+            guard let openUntil = circuit.openUntil else { return false }
+            return now < openUntil + settings.maxCooldown
+        }
+        guard circuits.count > settings.maxHosts else { return }
+        let latest = circuits.sorted { ($0.value.openUntil ?? now) > ($1.value.openUntil ?? now) }
+        circuits = Dictionary(uniqueKeysWithValues: latest.prefix(settings.maxHosts).map { ($0.key, $0.value) })
+    }
+
+    /// How many hosts the breaker remembers.
+    var rememberedHosts: Int { circuits.count }
 
     /// Hosts whose circuit is open or on trial.
     var openHosts: Set<String> { Set(circuits.filter { $0.value.openUntil != nil }.keys) }
@@ -81,7 +98,8 @@ public struct CircuitBreakerSettings: Sendable {
     public var cooldown: Duration
     /// The longest opening. Default 30 min.
     public var maxCooldown: Duration
-    /// Hosts remembered at most; closed ones are forgotten first. Default 10,000.
+    /// Hosts remembered at most: closed ones are forgotten first, then open ones not asked about for
+    /// longer than ``maxCooldown``, then those that close soonest. Default 10,000.
     public var maxHosts: Int
 
     public init(
