@@ -100,6 +100,31 @@ struct WebShelfTests {
             #expect(String(buffer: detail.body).contains(#"id="reply""#))
             let open = try await browser.get(client, "/go/\(keepID)?from=detail")
             #expect(open.status == .seeOther && open.headers[.location] == "https://example.com/keep")
+            // Another site sending the browser here (the session cookie is SameSite=Lax) opens the link
+            // but counts nothing: a page elsewhere could otherwise steer the suggestions.
+            func counts() async throws -> [Int] {
+                try await fixture.context.database.run { sql in
+                    let row = try await sql.raw(
+                        """
+                        SELECT SUM(opens) AS o, SUM(detail_views) AS d, SUM(summary_impressions) AS s
+                        FROM shelf_items WHERE user_id = \(bind: fixture.user.id.uuidString)
+                        """
+                    ).first()
+                    return try ["o", "d", "s"].map { try row?.decode(column: $0, as: Int.self) ?? 0 }
+                }
+            }
+            let before = try await counts()
+            var crossSite = browser.headers
+            crossSite[HTTPField.Name("Sec-Fetch-Site")!] = "cross-site"
+            for path in ["/go/\(keepID)?from=detail", "/links/\(keepID)", "/"] {
+                let response = try await client.execute(uri: path, method: .get, headers: crossSite)
+                #expect(response.status.kind != .clientError, "\(path)")
+            }
+            #expect(
+                try await client.execute(uri: "/go/\(keepID)", method: .head, headers: browser.headers).status
+                    == .seeOther
+            )
+            #expect(try await counts() == before)
             // "Open" on a card removed in another tab is a page for the browser, not problem+json.
             for path in ["/go/\(dropID)", "/go/not-a-link"] {
                 let gone = try await browser.get(client, path)

@@ -17,7 +17,12 @@ extension ServerContext {
                 let now = Date()
                 let page = try await self.storage.shelf(userID: user.id, after: cursor, limit: 20, now: now)
                 // Showing a card is a summary impression (the suggestion's "seen, not opened" signal).
-                try await self.storage.recordSummaryImpressions(linkIDs: page.highlights.map(\.linkID), userID: user.id)
+                if CSRFProtection.mayRecordSignals(request) {
+                    try await self.storage.recordSummaryImpressions(
+                        linkIDs: page.highlights.map(\.linkID),
+                        userID: user.id
+                    )
+                }
                 let cards = page.highlights.map { WebCardValues($0, csrf: csrf, now: now, relay: self.imageRelay) }
                 let suggested = cards.filter(\.suggested)
                 let pinned = cards.filter { $0.pinned && !$0.suggested }
@@ -46,11 +51,13 @@ extension ServerContext {
                 guard let item = try await self.storage.highlight(userID: user.id, linkID: link) else {
                     throw ProblemDetails.notFound(detail: "This link is not on your shelf.")
                 }
-                _ = try await self.storage.recordFeedback(
-                    HighlightFeedback(displayContext: .detail, event: .impression),
-                    linkID: link,
-                    userID: user.id
-                )
+                if CSRFProtection.mayRecordSignals(request) {
+                    _ = try await self.storage.recordFeedback(
+                        HighlightFeedback(displayContext: .detail, event: .impression),
+                        linkID: link,
+                        userID: user.id
+                    )
+                }
                 let card = WebCardValues(item, csrf: csrf, now: Date(), relay: self.imageRelay)
                 return ("link", WebLinkPage(title: card.cardTitle, csrf: csrf, user: .init(user), item: card))
             }
@@ -63,11 +70,13 @@ extension ServerContext {
             }
             let from: HighlightFeedback.DisplayContext =
                 request.uri.queryParameters["from"] == "detail" ? .detail : .summary
-            _ = try await self.storage.recordFeedback(
-                HighlightFeedback(displayContext: from, event: .open),
-                linkID: link,
-                userID: user.id
-            )
+            if CSRFProtection.mayRecordSignals(request) {
+                _ = try await self.storage.recordFeedback(
+                    HighlightFeedback(displayContext: from, event: .open),
+                    linkID: link,
+                    userID: user.id
+                )
+            }
             return Response.redirect(to: item.url.absoluteString)
         }
         router.get("/mine") { request, _ in
