@@ -7,7 +7,7 @@ import SharePipeProtocol
 /// functions of the head or the parser's error.
 enum HTTP1Rules {
     /// The methods the API has, named in the `Allow` of a refused `CONNECT`.
-    static let methods = ["GET", "HEAD", "POST", "PUT", "DELETE"]
+    static let methods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]
 
     /// Why a head that parsed cannot be served, if it cannot: `CONNECT` (SharePipe is no proxy), or a
     /// `Transfer-Encoding` whose last coding is not `chunked` (RFC 9112 §6.3: the body's end cannot be
@@ -15,7 +15,7 @@ enum HTTP1Rules {
     static func refusal(of head: HTTPRequest) -> ProblemDetails? {
         if head.method == .connect {
             var problem = ProblemDetails.methodNotAllowed(allowed: methods)
-            problem.detail = "SharePipe is not a proxy: CONNECT is not served. Send GET, HEAD, POST, PUT or DELETE."
+            problem.detail = "SharePipe is not a proxy: CONNECT is not served. Send GET, HEAD, POST, PUT, PATCH or DELETE."
             return problem
         }
         let codings = head.headerFields[values: .transferEncoding].flatMap { $0.split(separator: ",") }
