@@ -20,5 +20,16 @@ final class RedirectRefusal: NSObject, URLSessionTaskDelegate, Sendable {
 
     /// An ephemeral session (no cache, no cookies) that follows no redirects, shared by every uploader
     /// and sign-in, so an app that makes one per drain does not pile up sessions.
-    static let session = URLSession(configuration: .ephemeral, delegate: RedirectRefusal(), delegateQueue: nil)
+    ///
+    /// A request's `timeoutInterval` is a silence limit: a proxy or portal trickling a byte now and
+    /// then held an upload, and the drain, for as long as it liked (the resource limit defaults to 7
+    /// days), past the claim's lease. Each request now ends within ``longestExchange``.
+    static let session: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForResource = longestExchange
+        return URLSession(configuration: configuration, delegate: RedirectRefusal(), delegateQueue: nil)
+    }()
+
+    /// The longest one upload or sign-in may take in all: 60 s, within the drain's 2-minute lease.
+    static let longestExchange: TimeInterval = 60
 }
