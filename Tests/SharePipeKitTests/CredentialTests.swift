@@ -81,6 +81,41 @@ struct CredentialTests {
         #expect(lstat(marker, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO, "not replaced")
     }
 
+    /// A drain marking a refused token and a sign-in saving a new one, at once: the mark loaded the old
+    /// credential, the sign-in saved the new, and the mark saved the old one back, refused: the user
+    /// had to sign in again, and the new device was orphaned on the server.
+    @Test("Marking a refused token never overwrites a sign-in made at the same moment")
+    func markRacingSignIn() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = FileCredentialStore(file: folder.url.appendingPathComponent("credentials.json"))
+        let account = ShareAccount(store: store, container: folder.url)
+        for round in 0..<200 {
+            let old = try account.signIn(
+                server: URL(string: "http://127.0.0.1:8080")!,
+                shareToken: "sps_old\(round)",
+                appToken: nil,
+                userID: UUID(),
+                deviceID: nil,
+                handle: "ada"
+            )
+            async let marked: Void = Task.detached { try account.markNeedsSignIn(refused: old.shareToken) }.value
+            async let signedIn = Task.detached {
+                try account.signIn(
+                    server: URL(string: "http://127.0.0.1:8080")!,
+                    shareToken: "sps_new\(round)",
+                    appToken: nil,
+                    userID: UUID(),
+                    deviceID: nil,
+                    handle: "ada"
+                )
+            }.value
+            _ = try await (marked, signedIn)
+            let stored = try #require(try store.load())
+            #expect(stored.shareToken == "sps_new\(round)" && !stored.needsSignIn, "round \(round)")
+        }
+    }
+
     @Test("Processes establishing the marker at once agree on one")
     func concurrentEstablishAgrees() async throws {
         let folder = try TemporaryFolder()

@@ -70,8 +70,17 @@ public struct ShareAccount: Sendable {
             handle: handle,
             installMarker: try marker.establish()
         )
-        try store.save(credential)
+        try withCredentialLock { try store.save(credential) }
         return credential
+    }
+
+    /// Runs `body` holding the container's credential lock (`credentials.lock`, beside the marker):
+    /// the read-modify-write of ``markNeedsSignIn(refused:)`` and a sign-in's save exclude each other,
+    /// across processes.
+    private func withCredentialLock<T>(_ body: () throws -> T) throws -> T {
+        let folder = marker.file.deletingLastPathComponent().path
+        try POSIXFile.makeFolder(folder)
+        return try FileLock.withLock(folder + "/credentials.lock", body)
     }
 
     /// Marks the stored credential as refused by the server: ``state()`` then reports `.expired`.
@@ -81,11 +90,14 @@ public struct ShareAccount: Sendable {
     /// credential must not be taken for the refused one.
     /// - Parameter shareToken: The share token the server refused.
     public func markNeedsSignIn(refused shareToken: String) throws {
-        guard var credential = try store.load(), !credential.needsSignIn, credential.shareToken == shareToken else {
-            return
+        // Under the credential lock: a sign-in saving a new token between this load and this save was
+        // overwritten with the refused one, and the user had to sign in again.
+        try withCredentialLock {
+            guard var credential = try store.load(), !credential.needsSignIn, credential.shareToken == shareToken
+            else { return }
+            credential.needsSignIn = true
+            try store.save(credential)
         }
-        credential.needsSignIn = true
-        try store.save(credential)
     }
 
     /// Signs out: removes the credential and the install marker.
