@@ -28,6 +28,24 @@ struct ConcurrentRequestTests {
         }
     }
 
+    /// `user` shares `url` to `recipients` straight through the storage, under a new idempotency key
+    /// (the fingerprint is the URL: each call shares one URL once).
+    static func share(
+        _ url: String,
+        by user: User,
+        to recipients: [String],
+        on storage: Database
+    ) async throws {
+        let share = IncomingShare(
+            principal: Principal(user: user, deviceID: UUID(), scope: .share),
+            idempotencyKey: UUID().uuidString,
+            fingerprint: url,
+            url: URL(string: url)!,
+            recipients: recipients
+        )
+        _ = try await storage.ingestShare(share) { _ in (201, "{}") }
+    }
+
     @Test(
         "Publishing one share from several requests at once gives every one the same page",
         arguments: TestDatabase.all
@@ -80,7 +98,6 @@ struct ConcurrentRequestTests {
             let world = try await ShelfWorld.make(fixture, client)
             let storage = fixture.context.database
             let cat = try #require(try await storage.user(handle: "cat"))
-            let principal = Principal(user: cat, deviceID: UUID(), scope: .share)
             for round in 0..<6 {
                 let groupID = try await world.conversation("ada", with: ["@bob", "@cat"], title: "Round \(round)")
                 let group = groupID.uuidString
@@ -93,14 +110,12 @@ struct ConcurrentRequestTests {
                         )
                         return
                     }
-                    let share = IncomingShare(
-                        principal: principal,
-                        idempotencyKey: UUID().uuidString,
-                        fingerprint: "r\(round)-\(index)",
-                        url: URL(string: "https://example.com/r\(round)-\(index)")!,
-                        recipients: ["conversation:\(group)"]
+                    try await Self.share(
+                        "https://example.com/r\(round)-\(index)",
+                        by: cat,
+                        to: ["conversation:\(group)"],
+                        on: storage
                     )
-                    _ = try await storage.ingestShare(share) { _ in (201, "{}") }
                 }
                 for result in results { _ = try result.get() }
                 let left = try await world.shelfURLs("bob", limit: 100).filter { $0.contains("/r\(round)-") }
@@ -158,14 +173,7 @@ struct ConcurrentRequestTests {
             let dan = try #require(try await storage.user(handle: "dan"))
             let results = await Self.atOnce(16) { index in
                 let (sender, recipients) = index % 2 == 0 ? (ada, adas) : (dan, dans)
-                let share = IncomingShare(
-                    principal: Principal(user: sender, deviceID: UUID(), scope: .share),
-                    idempotencyKey: UUID().uuidString,
-                    fingerprint: "x\(index)",
-                    url: URL(string: "https://example.com/crossed\(index)")!,
-                    recipients: recipients
-                )
-                _ = try await storage.ingestShare(share) { _ in (201, "{}") }
+                try await Self.share("https://example.com/crossed\(index)", by: sender, to: recipients, on: storage)
             }
             for result in results { try result.get() }
             #expect(try await world.shelfURLs("bob", limit: 100).filter { $0.contains("crossed") }.count == 16)
@@ -194,14 +202,7 @@ struct ConcurrentRequestTests {
                     case 3: _ = try await storage.setPinned(false, linkID: link, userID: ada)
                     case 7: _ = try await storage.removeHighlight(linkID: link, userID: ada, reason: nil)
                     default:
-                        let share = IncomingShare(
-                            principal: Principal(user: bob, deviceID: UUID(), scope: .share),
-                            idempotencyKey: UUID().uuidString,
-                            fingerprint: "pin-race\(round)-\(index)",
-                            url: URL(string: url)!,
-                            recipients: ["@ada"]
-                        )
-                        _ = try await storage.ingestShare(share) { _ in (201, "{}") }
+                        try await Self.share(url, by: bob, to: ["@ada"], on: storage)
                     }
                 }
                 for result in results { try result.get() }
@@ -231,14 +232,7 @@ struct ConcurrentRequestTests {
                         _ = try await storage.setShowInSharedWithYou(show, conversationID: conversation, userID: bob.id)
                         return
                     }
-                    let share = IncomingShare(
-                        principal: Principal(user: ada, deviceID: UUID(), scope: .share),
-                        idempotencyKey: UUID().uuidString,
-                        fingerprint: "switch\(round)-\(index)",
-                        url: URL(string: urls[index])!,
-                        recipients: ["conversation:\(direct)"]
-                    )
-                    _ = try await storage.ingestShare(share) { _ in (201, "{}") }
+                    try await Self.share(urls[index], by: ada, to: ["conversation:\(direct)"], on: storage)
                 }
                 for result in results { try result.get() }
                 let shelf = try await world.shelfURLs("bob", limit: 100)
@@ -299,17 +293,8 @@ struct ConcurrentRequestTests {
             let storage = fixture.context.database
             let ada = fixture.user
             let bob = try #require(try await storage.user(handle: "bob"))
-            @Sendable func share(_ name: String) -> IncomingShare {
-                IncomingShare(
-                    principal: Principal(user: ada, deviceID: UUID(), scope: .share),
-                    idempotencyKey: UUID().uuidString,
-                    fingerprint: name,
-                    url: URL(string: "https://example.com/\(name)")!,
-                    recipients: ["@bob", "@cat"]
-                )
-            }
             for round in 0..<10 {
-                _ = try await storage.ingestShare(share("first\(round)")) { _ in (201, "{}") }
+                try await Self.share("https://example.com/first\(round)", by: ada, to: ["@bob", "@cat"], on: storage)
                 let group = try #require(
                     try await storage.conversations(userID: bob.id).first { $0.members.count == 3 }
                 )
@@ -317,7 +302,12 @@ struct ConcurrentRequestTests {
                     if index == 3 {
                         _ = try await storage.removeMember(conversationID: group.id, byUserID: bob.id, handle: "ada")
                     } else {
-                        _ = try await storage.ingestShare(share("race\(round)-\(index)")) { _ in (201, "{}") }
+                        try await Self.share(
+                            "https://example.com/race\(round)-\(index)",
+                            by: ada,
+                            to: ["@bob", "@cat"],
+                            on: storage
+                        )
                     }
                 }
                 for case .failure(let error) in results {
