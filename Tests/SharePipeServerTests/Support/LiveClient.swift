@@ -1,7 +1,9 @@
+import AsyncHTTPClient
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import NIOHTTP1
 import ServiceLifecycle
 
 /// The client the server tests talk through: Hummingbird's test client (real HTTP/1.1 over loopback,
@@ -31,6 +33,32 @@ struct LiveClient: Sendable {
         let request = TestClient.Request(uri, method: method, authority: "localhost", headers: headers, body: body)
         let response = try await client.execute(request)
         return LiveResponse(head: response.head, body: response.body ?? ByteBuffer())
+    }
+
+    /// Sends one request on a connection of its own (AsyncHTTPClient) and reads its whole answer: for
+    /// a request the server may answer by closing the connection (a body over every route's limit,
+    /// answered before it all arrived), which would leave ``execute(uri:method:headers:body:)``'s one
+    /// connection closed for the requests after it.
+    func executeOnItsOwnConnection(
+        uri: String,
+        method: HTTPRequest.Method,
+        headers: HTTPFields = [:],
+        body: ByteBuffer? = nil
+    ) async throws -> LiveResponse {
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(uri)")
+        request.method = .init(rawValue: method.rawValue)
+        for field in headers { request.headers.add(name: field.name.rawName, value: field.value) }
+        if let body { request.body = .bytes(body) }
+        let response = try await HTTPClient.shared.execute(
+            request,
+            timeout: .seconds(Int64(Self.timeout.components.seconds))
+        )
+        var fields = HTTPFields()
+        for (name, value) in response.headers {
+            if let name = HTTPField.Name(name) { fields.append(HTTPField(name: name, value: value)) }
+        }
+        let head = HTTPResponse(status: .init(code: Int(response.status.code)), headerFields: fields)
+        return LiveResponse(head: head, body: try await response.body.collect(upTo: 16 << 20))
     }
 
     /// Runs the application `makeApplication` makes (handing it the closure to call once the server
