@@ -143,6 +143,22 @@ struct ShareInboxFileTests {
         #expect(FileManager.default.fileExists(atPath: file.path), "left to its owner")
     }
 
+    /// A folder that cannot be listed read as an empty one: the sweep then took every item's
+    /// attachments for a crashed writer's leftovers and deleted them, and the items were quarantined.
+    @Test("A sweep that cannot list the records stops rather than delete their attachments")
+    func unlistableRecordsKeepAttachments() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let inbox = try ShareInbox(folder: folder.url)
+        let share = try inbox.add(.link("kept"), attachments: [.init(contentType: "text/plain", data: Data([1]))])
+        let items = folder.url.appendingPathComponent("items")
+        let swept = try await Self.asAnotherOwner(of: folder, unreadable: items) {
+            Result { try inbox.sweep() }
+        }
+        #expect(throws: ShareInboxError.self) { try swept.get() }
+        #expect(folder.files(in: "attachments") == [share.id.uuidString], "the attachments are kept")
+    }
+
     /// A state file is read from disk: a count of attempts near `Int.max` in one trapped at the next
     /// failed attempt, and every drain after crashed the same way.
     @Test("A state file with an absurd attempt count is read as the most a state counts, and a failure goes on")

@@ -161,7 +161,17 @@ enum POSIXFile {
     /// name needs (`d_reclen`), so copying a whole `dirent` (`entry.pointee`) reads past the last
     /// entry of the library's buffer, and crashes when that buffer ends at the end of a page.
     static func list(_ path: String) -> [String] {
-        guard let directory = opendir(path) else { return [] }
+        (try? listOrThrow(path)) ?? []
+    }
+
+    /// As ``list(_:)``, but a folder that exists and cannot be read (too many open files, no
+    /// permission) throws instead of reading as empty: for a caller that deletes what the listing
+    /// does not name.
+    static func listOrThrow(_ path: String) throws -> [String] {
+        guard let directory = opendir(path) else {
+            if errno == ENOENT { return [] }
+            throw ShareInboxError.io("list", path: path, errno: errno)
+        }
         defer { closedir(directory) }
         var names: [String] = []
         while let entry = readdir(directory) {

@@ -53,4 +53,11 @@ struct InboxLayout: Sendable {
         let suffix = "-" + id.uuidString + ".json"
         return POSIXFile.list(items).first { $0.hasSuffix(suffix) }
     }
+
+    /// The records' names, or an error when `items/` cannot be read: for the sweep, which deletes
+    /// the attachments of items it does not find, and must not take a folder it cannot read for an
+    /// empty one.
+    func recordNamesOrThrow() throws -> [String] {
+        try POSIXFile.listOrThrow(items).filter { Self.id(inRecordName: $0) != nil }
+    }
 }

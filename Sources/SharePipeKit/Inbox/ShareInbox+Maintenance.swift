@@ -31,7 +31,7 @@ extension ShareInbox {
                 }
                 if try removeIfWriterGone(id) { removed += 1 }
             }
-            let present = Set(layout.recordNames().compactMap(InboxLayout.id(inRecordName:)))
+            let present = Set(try layout.recordNamesOrThrow().compactMap(InboxLayout.id(inRecordName:)))
             for name in POSIXFile.list(layout.attachments) {
                 guard let id = UUID(uuidString: name), !present.contains(id) else { continue }
                 if try removeIfWriterGone(id) { removed += 1 }
@@ -62,7 +62,9 @@ extension ShareInbox {
         case .absent: break
         }
         defer { writer?.unlock() }
-        guard layout.recordName(of: id) == nil else {
+        // A listing that fails is no proof the record is gone: the sweep stops instead.
+        let suffix = "-" + id.uuidString + ".json"
+        guard try !layout.recordNamesOrThrow().contains(where: { $0.hasSuffix(suffix) }) else {
             if writer != nil { POSIXFile.remove(temporary) }
             return false
         }
