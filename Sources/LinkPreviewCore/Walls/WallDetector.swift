@@ -35,7 +35,6 @@
 /// //                    "continue parameter points back to the requested URL"]
 /// ```
 package enum WallDetector {
-    /// Returns the wall the page is, or nil when it is (as far as the signals tell) the content asked for.
     /// Whether a page's `<title>` names a sign-in, consent or challenge page: the extractor then reads
     /// on into the body, where the rest of a wall's evidence (a password field, a sign-in form, a
     /// challenge script) stands, instead of stopping at the end of a head that gave a full card.
@@ -45,6 +44,7 @@ package enum WallDetector {
             || ConsentWallRule.isConsentTitle(title)
     }
 
+    /// Returns the wall the page is, or nil when it is (as far as the signals tell) the content asked for.
     package static func detect(_ signals: WallSignals) -> LinkWall? {
         let context = WallContext(signals)
         let returnEvidence = context.returnParameterEvidence
