@@ -25,17 +25,21 @@ extension MetadataProvider {
                 try await self.fetchPage(url, revalidating: stale, deadline: deadline)
             }
             let expires = expiry(of: page, revalidating: stale, now: now)
-            // A wall a site puts up for now (a 429 or 503 challenge) is remembered as briefly as the
-            // status alone would be, and is not revalidated: the page behind it is what lasts.
-            let isPassingWall = page.metadata.wall != nil && Self.isPassing(status: page.statusCode)
-            if isPassingWall {
-                let passing = LinkPreviewError(
+            // A wall a site puts up for now (a 429 or 503 challenge) is the status's failure as far as
+            // the cache goes: it gives way to a stale preview, is remembered as briefly as the status
+            // alone would be, and is not revalidated: the page behind it is what lasts.
+            var passingWall: LinkPreviewError?
+            if page.metadata.wall != nil {
+                let status = LinkPreviewError(
                     .httpStatus,
                     "The site answered \(page.statusCode) with a wall.",
                     url: url,
                     statusCode: page.statusCode
                 )
-                if let report = await servingStale(fallback, after: passing, key: key, now: now) { return report }
+                if status.isTransient { passingWall = status }
+            }
+            if let passingWall, let report = await servingStale(fallback, after: passingWall, key: key, now: now) {
+                return report
             }
             var metadata: LinkMetadata
             let source: PreviewReport.Source
@@ -51,12 +55,14 @@ extension MetadataProvider {
                         .enrich(metadata, deadline: subresourceDeadline)
                 }
             }
-            let keepsValidators = !page.isCutShort && !isPassingWall
+            let keepsValidators = !page.isCutShort && passingWall == nil
             let entry = CachedPreview(
                 metadata: metadata,
                 failure: nil,
                 storedAt: now,
-                expiresAt: isPassingWall ? min(expires, now.addingTimeInterval(passingWallLifetime(page))) : expires,
+                expiresAt: passingWall.map {
+                    min(expires, now.addingTimeInterval(configuration.negativeCaching.ttl(for: $0) ?? 0))
+                } ?? expires,
                 etag: keepsValidators ? page.header("etag") ?? (page.notModified ? stale?.etag : nil) : nil,
                 lastModified: keepsValidators
                     ? page.header("last-modified") ?? (page.notModified ? stale?.lastModified : nil) : nil,
@@ -106,17 +112,6 @@ extension MetadataProvider {
             return now.addingTimeInterval(min(max(lifetime, bounds.lowerBound), bounds.upperBound))
         }
         return CacheLifetime.expiry(responseHeaders: page.headers, storedAt: now, bounds: bounds)
-    }
-
-    /// Whether a status is one a site answers for now: 429, or 5xx.
-    private static func isPassing(status: Int?) -> Bool {
-        guard let status else { return false }
-        return status == 429 || status >= 500
-    }
-
-    /// How long a wall behind a passing status is kept: as long as the status alone would be.
-    private func passingWallLifetime(_ page: FetchedPage) -> TimeInterval {
-        page.statusCode >= 500 ? configuration.negativeCaching.serverError : configuration.negativeCaching.clientError
     }
 
     /// The stale preview `fallback` as the answer to a failure likely to pass, kept in the cache for the
