@@ -35,7 +35,7 @@ final class RouteMethodIndex: Sendable {
     }
 
     /// The methods answered at `path` (without its query): those of every route whose path it fits,
-    /// in a fixed order (`GET, HEAD, POST, PUT, PATCH, DELETE`); empty when no route has this path.
+    /// in ``HTTP1Rules/methods``' order; empty when no route has this path.
     func methods(at path: some StringProtocol) -> [String] {
         let segments = path.split(separator: "/")
         var methods = Set<String>()
@@ -51,6 +51,6 @@ final class RouteMethodIndex: Sendable {
     }
 
     private static func order(_ method: String) -> Int {
-        ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"].firstIndex(of: method) ?? 6
+        HTTP1Rules.methods.firstIndex(of: method) ?? HTTP1Rules.methods.count
     }
 }
