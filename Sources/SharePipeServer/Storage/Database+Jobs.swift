@@ -12,13 +12,18 @@ public struct PreviewJob: Sendable, Hashable {
 }
 
 extension Database {
-    static func enqueuePreview(linkID: UUID, at milliseconds: Int64, in sql: any SQLDatabase) async throws {
+    /// Queues a preview of `linkID`, due at `milliseconds`, unless it has a job queued or running
+    /// already (one job per link, `jobs_one_per_link`: another server process may queue the same link
+    /// at once, and the second insert does nothing). Whether this call made the job.
+    @discardableResult
+    static func enqueuePreview(linkID: UUID, at milliseconds: Int64, in sql: any SQLDatabase) async throws -> Bool {
         try await sql.raw(
             """
             INSERT INTO jobs (id, link_id, state, attempts, run_after, created_at)
             VALUES (\(bind: UUID().uuidString), \(bind: linkID.uuidString), 'queued', 0, \(bind: milliseconds), \(bind: milliseconds))
+            ON CONFLICT DO NOTHING RETURNING 1 AS made
             """
-        ).run()
+        ).first() != nil
     }
 
     /// Takes the next due job for `lease`: a queued job whose time has come, or a running one whose

@@ -21,17 +21,8 @@ extension Database {
             var queued = 0
             for row in rows {
                 let id = try row.decode(column: "id", as: String.self)
-                // Another server process may queue the same link at once: the unique index on
-                // running and queued jobs keeps one, and the other insert does nothing.
-                // Counted only when this insert made the job (RETURNING gives no row for a conflict).
-                let made = try await sql.raw(
-                    """
-                    INSERT INTO jobs (id, link_id, state, attempts, run_after, created_at)
-                    VALUES (\(bind: UUID().uuidString), \(bind: id), 'queued', 0, \(bind: now), \(bind: now))
-                    ON CONFLICT DO NOTHING RETURNING 1 AS made
-                    """
-                ).first()
-                if made != nil { queued += 1 }
+                guard let linkID = UUID(uuidString: id) else { continue }
+                if try await Self.enqueuePreview(linkID: linkID, at: now, in: sql) { queued += 1 }
             }
             return queued
         }

@@ -47,15 +47,7 @@ extension Database {
             (link.fetchedAt ?? .distantPast) < Date().addingTimeInterval(-Self.failedPreviewRetryInterval)
         else { return }
         let now = Clock.millisecondsNow()
-        try await run { sql in
-            try await sql.raw(
-                """
-                INSERT INTO jobs (id, link_id, state, attempts, run_after, created_at)
-                VALUES (\(bind: UUID().uuidString), \(bind: link.id.uuidString), 'queued', 0, \(bind: now), \(bind: now))
-                ON CONFLICT DO NOTHING
-                """
-            ).run()
-        }
+        _ = try await run { sql in try await Self.enqueuePreview(linkID: link.id, at: now, in: sql) }
     }
 
     private func ingestShareAndLink(
