@@ -45,19 +45,24 @@ struct InboxLayout: Sendable {
 
     /// The records' names, oldest first.
     func recordNames() -> [String] {
-        POSIXFile.list(items).filter { Self.id(inRecordName: $0) != nil }.sorted()
+        ((try? recordNamesOrThrow()) ?? []).sorted()
     }
 
     /// The name of the record of `id`, if the inbox holds it.
     func recordName(of id: UUID) -> String? {
-        let suffix = "-" + id.uuidString + ".json"
-        return POSIXFile.list(items).first { $0.hasSuffix(suffix) }
+        (try? recordNameOrThrow(of: id)) ?? nil
     }
 
-    /// The records' names, or an error when `items/` cannot be read: for the sweep, which deletes
-    /// the attachments of items it does not find, and must not take a folder it cannot read for an
-    /// empty one.
+    /// As ``recordNames()``, unsorted, but an error when `items/` cannot be read: for the sweep,
+    /// which deletes the attachments of items it does not find, and must not take a folder it cannot
+    /// read for an empty one.
     func recordNamesOrThrow() throws -> [String] {
         try POSIXFile.listOrThrow(items).filter { Self.id(inRecordName: $0) != nil }
+    }
+
+    /// As ``recordName(of:)``, but an error when `items/` cannot be read.
+    func recordNameOrThrow(of id: UUID) throws -> String? {
+        let suffix = "-" + id.uuidString + ".json"
+        return try POSIXFile.listOrThrow(items).first { $0.hasSuffix(suffix) }
     }
 }

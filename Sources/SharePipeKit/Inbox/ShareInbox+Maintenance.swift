@@ -63,8 +63,7 @@ extension ShareInbox {
         }
         defer { writer?.unlock() }
         // A listing that fails is no proof the record is gone: the sweep stops instead.
-        let suffix = "-" + id.uuidString + ".json"
-        guard try !layout.recordNamesOrThrow().contains(where: { $0.hasSuffix(suffix) }) else {
+        guard try layout.recordNameOrThrow(of: id) == nil else {
             if writer != nil { POSIXFile.remove(temporary) }
             return false
         }
