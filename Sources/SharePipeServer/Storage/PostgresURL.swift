@@ -129,7 +129,7 @@ struct PostgresURL: Sendable {
                     username: username,
                     password: password,
                     database: database,
-                    tls: tls
+                    tls: .disable
                 )
             case .socket(let path):
                 PostgresClient.Configuration(
@@ -139,7 +139,7 @@ struct PostgresURL: Sendable {
                     database: database
                 )
             }
-        if case .socket = endpoint { configuration.tls = tls }
+        configuration.tls = tls
         configuration.options.maximumConnections = poolSize
         return configuration
     }
