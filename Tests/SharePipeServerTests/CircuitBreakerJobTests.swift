@@ -28,14 +28,14 @@ struct CircuitBreakerJobTests {
         ) { fixture, client in
             var linkIDs: [String] = []
             for index in 1...6 {
-                let created = try await client.execute(
-                    uri: "/v1/shares",
-                    method: .post,
-                    headers: ServerFixture.headers(token: fixture.shareToken, key: "down-\(index)"),
-                    body: ServerFixture.body(#"{"url": "\#(site.url("/down/\(index)"))"}"#)
+                linkIDs.append(
+                    try await PreviewJobTests.shareLink(
+                        site.url("/down/\(index)"),
+                        key: "down-\(index)",
+                        fixture,
+                        client
+                    )
                 )
-                #expect(created.status == .created)
-                linkIDs.append((try ServerFixture.json(created)["link"] as? [String: Any])?["id"] as? String ?? "")
             }
             var metrics = ""
             for _ in 0..<300 {
@@ -56,12 +56,8 @@ struct CircuitBreakerJobTests {
             // The links are still pending: nothing failed for good, the jobs only wait.
             var statuses: [String] = []
             for id in linkIDs {
-                let link = try await client.execute(
-                    uri: "/v1/links/\(id)",
-                    method: .get,
-                    headers: ServerFixture.headers(token: fixture.appToken)
-                )
-                statuses.append(try ServerFixture.json(link)["status"] as? String ?? "")
+                let link = try await PreviewJobTests.link(id, client: client, token: fixture.appToken)
+                statuses.append(link["status"] as? String ?? "")
             }
             #expect(statuses.count == 6 && statuses.allSatisfy { $0 == "pending" })
         }

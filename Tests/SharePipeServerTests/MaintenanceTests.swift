@@ -53,13 +53,7 @@ struct MaintenanceTests {
             allowLoopbackPort: site.port,
             configure: { $0.preview.cacheLifetime = 0...3600 }
         ) { fixture, client in
-            let created = try await client.execute(
-                uri: "/v1/shares",
-                method: .post,
-                headers: ServerFixture.headers(token: fixture.shareToken, key: "r1"),
-                body: ServerFixture.body(#"{"url": "\#(site.url("/plan"))"}"#)
-            )
-            let linkID = (try ServerFixture.json(created)["link"] as? [String: Any])?["id"] as? String ?? ""
+            let linkID = try await PreviewJobTests.shareLink(site.url("/plan"), key: "r1", fixture, client)
             let ready = try await PreviewJobTests.settledLink(linkID, client: client, token: fixture.appToken)
             #expect(ready["status"] as? String == "ready")
 
@@ -70,13 +64,7 @@ struct MaintenanceTests {
                 try await Task.sleep(for: .milliseconds(50))
             }
             #expect(validators.withLock { $0 } == [nil, "\"v1\""])
-            let link = try ServerFixture.json(
-                try await client.execute(
-                    uri: "/v1/links/\(linkID)",
-                    method: .get,
-                    headers: ServerFixture.headers(token: fixture.appToken)
-                )
-            )
+            let link = try await PreviewJobTests.link(linkID, client: client, token: fixture.appToken)
             #expect(link["status"] as? String == "ready")
             #expect((link["metadata"] as? [String: Any])?["title"] as? String == "The plan")
         }

@@ -35,19 +35,28 @@ struct PreviewJobTests {
         return (try ServerFixture.json(created)["link"] as? [String: Any])?["id"] as? String ?? ""
     }
 
-    /// Polls `GET /v1/links/{id}` until the link leaves `pending` (at most 15 s).
-    static func settledLink(_ id: String, client: LiveClient, token: String) async throws -> [String: Any] {
+    /// `GET /v1/links/{id}` as JSON.
+    static func link(_ id: String, client: LiveClient, token: String) async throws -> [String: Any] {
+        try ServerFixture.json(
+            try await client.execute(uri: "/v1/links/\(id)", method: .get, headers: ServerFixture.headers(token: token))
+        )
+    }
+
+    /// Polls ``link(_:client:token:)`` until `settled` holds, by default until the link leaves
+    /// `pending` (at most 15 s); the last answer.
+    static func settledLink(
+        _ id: String,
+        client: LiveClient,
+        token: String,
+        until settled: ([String: Any]) -> Bool = { $0["status"] as? String != "pending" }
+    ) async throws -> [String: Any] {
+        var link: [String: Any] = [:]
         for _ in 0..<300 {
-            let response = try await client.execute(
-                uri: "/v1/links/\(id)",
-                method: .get,
-                headers: ServerFixture.headers(token: token)
-            )
-            let link = try ServerFixture.json(response)
-            if link["status"] as? String != "pending" { return link }
+            link = try await Self.link(id, client: client, token: token)
+            if settled(link) { return link }
             try await Task.sleep(for: .milliseconds(50))
         }
-        return [:]
+        return link
     }
 
     @Test("A shared link's preview is fetched in the background", arguments: TestDatabase.all)
@@ -99,17 +108,10 @@ struct PreviewJobTests {
                 try await sql.raw("DELETE FROM preview_cache").run()
             }
             _ = try await Self.shareLink(site.url("/plan"), key: "f3", fixture, client)
-            var status: String?
-            for _ in 0..<300 where status != "ready" {
-                let response = try await client.execute(
-                    uri: "/v1/links/\(id)",
-                    method: .get,
-                    headers: ServerFixture.headers(token: fixture.appToken)
-                )
-                status = try ServerFixture.json(response)["status"] as? String
-                if status != "ready" { try await Task.sleep(for: .milliseconds(50)) }
+            let retried = try await Self.settledLink(id, client: client, token: fixture.appToken) {
+                $0["status"] as? String == "ready"
             }
-            #expect(status == "ready")
+            #expect(retried["status"] as? String == "ready")
             #expect(site.requestCount("/plan") == 2)
 
             // A failed link is also due a refresh a day after it failed.
@@ -168,13 +170,7 @@ struct PreviewJobTests {
             }
             #expect(expiresAt > Clock.millisecondsNow() + 1_800_000, "asked again in an hour")
             #expect(site.requestCount("/plan") == 2, "the refresh asked the site")
-            let link = try ServerFixture.json(
-                try await client.execute(
-                    uri: "/v1/links/\(id)",
-                    method: .get,
-                    headers: ServerFixture.headers(token: fixture.appToken)
-                )
-            )
+            let link = try await Self.link(id, client: client, token: fixture.appToken)
             #expect(link["status"] as? String == "ready")
             #expect((link["metadata"] as? [String: Any])?["title"] as? String == "The plan")
         }
