@@ -127,6 +127,26 @@ struct KitCommandTests {
         }
     }
 
+    /// A share held for another account showed no reason, and shared text reached the terminal as it
+    /// was, escape sequences and line breaks included.
+    @Test func listSaysWhyAHeldShareWaitsAndShowsTextAsOneLine() async throws {
+        let container = Self.container()
+        defer { try? FileManager.default.removeItem(atPath: container) }
+        let inbox = try ContainerOption.parse(["--container", container]).inbox()
+        let held = try inbox.add(ShareItem(url: URL(string: "https://example.com/held")))
+        _ = try inbox.hold(held.id, reason: "Shared while another account was signed in.")
+        _ = try inbox.add(ShareItem(text: "first line\n\u{1b}]0;owned\u{07}second\u{9b}2J https://example.com/t"))
+
+        let listed = try await SharePipeProcess.run(["inbox", "list", "--container", container])
+        #expect(listed.status == 0, "\(listed.output)")
+        #expect(
+            listed.output.contains("https://example.com/held  [waiting: Shared while another account was signed in.]"),
+            "\(listed.output)"
+        )
+        #expect(listed.output.contains("first line ]0;ownedsecond2J https://example.com/t\n"), "\(listed.output)")
+        #expect(!listed.output.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x9B || $0.value == 0x07 })
+    }
+
     @Test func loginRefusesABadServerHandleOrDeviceName() async throws {
         let container = Self.container()
         defer { try? FileManager.default.removeItem(atPath: container) }

@@ -13,9 +13,20 @@ extension ShareInbox {
     public struct SweepReport: Sendable, Hashable {
         /// Attachment folders, temporary records, states and leases left by crashed processes, removed.
         public var leftoversRemoved: Int
-        /// Records set aside in `quarantine/` in total (they are kept for inspection).
+        /// Records set aside in `quarantine/` in total, after this sweep's pruning (they are kept for
+        /// inspection: ``quarantineLifetime``, ``quarantineLimit``).
         public var quarantined: Int
+        /// Quarantined records this sweep removed, older than ``quarantineLifetime`` or past
+        /// ``quarantineLimit``.
+        public var quarantinePruned: Int = 0
     }
+
+    /// How long a quarantined record is kept for inspection before a sweep removes it: 30 days.
+    public static let quarantineLifetime: Duration = .seconds(30 * 24 * 3600)
+
+    /// The most quarantined records kept: 50; a sweep removes the oldest beyond it, so a container
+    /// whose records keep failing does not fill with them.
+    public static let quarantineLimit = 50
 
     /// Removes what crashed processes left behind: temporary records and attachments of items whose
     /// writer died before the record was linked, states and leases of items that are gone. A writer
@@ -46,9 +57,33 @@ extension ShareInbox {
                     }
                 }
             }
-            let quarantined = POSIXFile.list(layout.quarantine).filter { $0.hasSuffix(".json") }.count
-            return SweepReport(leftoversRemoved: removed, quarantined: quarantined)
+            let pruned = pruneQuarantine(at: Date())
+            return SweepReport(leftoversRemoved: removed, quarantined: quarantined().count, quarantinePruned: pruned)
         }
+    }
+
+    /// Removes the quarantined records set aside longer than ``quarantineLifetime`` ago, then the
+    /// oldest beyond ``quarantineLimit``, each with its reason and attachments. Returns how many.
+    private func pruneQuarantine(at now: Date) -> Int {
+        let lifetime = Double(Self.quarantineLifetime.components.seconds)
+        let oldest = Int64((now.timeIntervalSince1970 - lifetime) * 1e9)
+        // Set aside when its reason was written (the record keeps its own, older, time).
+        let byAge = quarantined().map { name in
+            (
+                name,
+                POSIXFile.modificationStamp(layout.quarantine + "/" + name + ".reason")
+                    ?? POSIXFile.modificationStamp(layout.quarantine + "/" + name) ?? 0
+            )
+        }.sorted { ($0.1, $0.0) > ($1.1, $1.0) }
+        var pruned = 0
+        for (index, (name, stamp)) in byAge.enumerated() where index >= Self.quarantineLimit || stamp < oldest {
+            let base = layout.quarantine + "/" + name
+            POSIXFile.discard(base)
+            POSIXFile.remove(base + ".reason")
+            POSIXFile.removeFolder(base + ".attachments")
+            pruned += 1
+        }
+        return pruned
     }
 
     /// Removes the temporary record and attachments of `id` when no process is adding it and its record
@@ -73,15 +108,26 @@ extension ShareInbox {
     }
 
     /// Moves a record (and its attachments) that cannot be used to `quarantine/`, with a `.reason` file.
+    /// A record of a name already there is set aside beside it (`<name>-2.json`…), not over it.
     func quarantine(_ name: String, reason: String) {
-        let target = layout.quarantine + "/" + name
-        guard rename(layout.record(name), target) == 0 else { return }
+        guard let target = freeQuarantinePath(for: name), rename(layout.record(name), target) == 0 else { return }
         if let id = InboxLayout.id(inRecordName: name) {
             _ = rename(layout.attachmentFolder(id), target + ".attachments")
             POSIXFile.remove(layout.stateFile(id))
             POSIXFile.remove(layout.leaseFile(id))
         }
         try? POSIXFile.create(target + ".reason", data: Data(reason.utf8), sync: false)
+    }
+
+    /// The first of `quarantine/<name>`, `quarantine/<stem>-2.json`, … that nothing stands at.
+    private func freeQuarantinePath(for name: String) -> String? {
+        let stem = name.hasSuffix(".json") ? String(name.dropLast(5)) : name
+        for copy in 1...(Self.quarantineLimit + 1) {
+            let path = layout.quarantine + "/" + (copy == 1 ? name : "\(stem)-\(copy).json")
+            var info = stat()
+            if lstat(path, &info) != 0 && errno == ENOENT { return path }
+        }
+        return nil
     }
 
     /// The records this user may not read now, by file name: written by another user (a `sudo`; give

@@ -106,19 +106,9 @@ extension UploadOutcome {
     /// The most characters of a server's message kept.
     static let maxMessageLength = 2_000
 
-    /// `text` as one line of plain text: line breaks and tabs become spaces, other control characters
-    /// (C0, DEL, C1: `ESC`, which starts terminal escape sequences, among them) are dropped, and at
-    /// most ``maxMessageLength`` characters are kept.
+    /// A server's words as one line of plain text, at most ``maxMessageLength`` characters.
     static func plainText(_ text: String) -> String {
-        var result = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            switch scalar.value {
-            case 0x09, 0x0A, 0x0D: result.append(" ")
-            case 0x00..<0x20, 0x7F...0x9F: continue
-            default: result.append(scalar)
-            }
-        }
-        return String(String(result).prefix(maxMessageLength))
+        PlainText.line(text, maxLength: maxMessageLength)
     }
 
     private static func shareID(in body: Data) -> UUID? {

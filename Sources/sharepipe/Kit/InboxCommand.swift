@@ -20,7 +20,10 @@ struct InboxCommand: AsyncParsableCommand {
             if pending.isEmpty { print("The inbox is empty.") }
             for share in pending {
                 var line = "\(share.item.id)  \(share.item.createdAt.formatted(.iso8601))  "
-                line += share.item.url?.absoluteString ?? share.item.text ?? "(attachments)"
+                // What the sharing app gave reaches a terminal: one line, no control characters.
+                line +=
+                    share.item.url?.absoluteString ?? share.item.text.map { PlainText.line($0, maxLength: 200) }
+                    ?? "(attachments)"
                 if !share.item.attachments.isEmpty { line += "  +\(share.item.attachments.count) file(s)" }
                 if share.isClaimed { line += "  [being sent]" }
                 if let rejection = share.state.rejection {
@@ -33,6 +36,8 @@ struct InboxCommand: AsyncParsableCommand {
                         line += ", next after \(next.formatted(.iso8601))"
                     }
                     line += share.state.lastError.map { ": \($0)]" } ?? "]"
+                } else if let reason = share.state.lastError {
+                    line += "  [waiting: \(reason)]"  // held for an account, not yet tried
                 }
                 print(line)
             }
