@@ -68,7 +68,15 @@ struct PublicPageTests {
             // Someone else cannot publish it; taking it down makes the URL 404 at once.
             #expect(try await Self.publish(world, "bob", share: share).status == .notFound)
             #expect(try await world.request("ada", .delete, "/v1/shares/\(share)/public").status == .noContent)
-            #expect(try await client.execute(uri: path, method: .get).status == .notFound)
+            // A browser is told on a page; a crawler or an API client gets problem+json.
+            let gone = try await client.execute(uri: path, method: .get, headers: [.accept: "application/json"])
+            #expect(gone.status == .notFound)
+            #expect(gone.headers[.contentType] == ProblemDetails.mediaType)
+            #expect(try ServerFixture.json(gone)["detail"] as? String == "This page does not exist, or was taken down.")
+            let page404 = try await client.execute(uri: path, method: .get, headers: [.accept: "text/html"])
+            #expect(page404.status == .notFound)
+            #expect(page404.headers[.contentType]?.hasPrefix("text/html") == true)
+            #expect(String(buffer: page404.body).contains("This page does not exist, or was taken down."))
         }
     }
 

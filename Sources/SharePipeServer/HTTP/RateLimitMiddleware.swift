@@ -1,8 +1,10 @@
 import Hummingbird
 import SharePipeProtocol
 
-/// Limits `/v1/` requests per bearer token and per client address (``ServerRequestContext/clientAddress``;
-/// token buckets, a limit of 0 turns that one off). Past a limit: 429 problem+json with `Retry-After`.
+/// Limits `/v1/` and `/img/` requests per bearer token and per client address
+/// (``ServerRequestContext/clientAddress``; token buckets, a limit of 0 turns that one off). Past a
+/// limit: 429 problem+json with `Retry-After`. `/img/` counts because each of its requests may cost
+/// the relay a fetch or a copy of up to 2 MiB; a browser shows a refused image as its placeholder.
 struct RateLimitMiddleware: RouterMiddleware {
     typealias Context = ServerRequestContext
 
@@ -40,7 +42,7 @@ struct RateLimitMiddleware: RouterMiddleware {
         context: Context,
         next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        guard request.routePath.hasPrefix("/v1/") else { return try await next(request, context) }
+        guard Self.isLimited(request.routePath) else { return try await next(request, context) }
         if let perAddress, let address = context.clientAddress,
             let wait = perAddress.take(ClientAddress.limitKey(for: address), now: now())
         {
@@ -52,6 +54,11 @@ struct RateLimitMiddleware: RouterMiddleware {
             throw ProblemDetails.rateLimited(retryAfter: wait)
         }
         return try await next(request, context)
+    }
+
+    /// Whether requests to `path` count against the limits: the API and the image relay.
+    static func isLimited(_ path: String) -> Bool {
+        path.hasPrefix("/v1/") || path.hasPrefix("/img/")
     }
 
     /// The per-token bucket of an `Authorization` header: the token as authentication reads it, so

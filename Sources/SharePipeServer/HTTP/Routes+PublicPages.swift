@@ -27,7 +27,8 @@ extension ServerContext {
         }
         router.get("/s/:id") { request, context in
             guard let id = context.parameters.get("id"), let page = try await self.storage.publicPage(id: id) else {
-                return self.messagePage(.notFound(detail: "This page does not exist, or was taken down."))
+                // A browser gets the message page, a crawler or API client problem+json (ProblemMiddleware).
+                throw ProblemDetails.notFound(detail: "This page does not exist, or was taken down.")
             }
             let base = self.baseURL(request)
             var response = self.web.pages.render(
