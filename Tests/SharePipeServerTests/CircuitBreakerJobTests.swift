@@ -63,4 +63,49 @@ struct CircuitBreakerJobTests {
         }
         try await site.shutdown()
     }
+
+    /// The breaker blamed a link's first host for a failure at the page a redirect led to: a few short
+    /// links to one failing page closed the short-link host for every user.
+    @Test("A failure after a redirect counts against the host it led to, not the one that redirected")
+    func redirectTargetIsBlamed() async throws {
+        let site = try await LoopbackHTTPServer.start(addresses: ["127.0.0.1", "127.0.0.2"]) { request in
+            if request.uri.hasPrefix("/short/") {
+                let page = request.uri.dropFirst("/short/".count)
+                let port = request.header("host")?.split(separator: ":").last ?? ""
+                return .redirect("http://127.0.0.2:\(port)/down/\(page)")
+            }
+            return .status(503)
+        }
+        try await ServerFixture.run(
+            allowLoopbackPort: site.port,
+            configure: {
+                $0.previewWorkers = 1
+                $0.circuitBreaker = CircuitBreakerSettings(failureThreshold: 2, cooldown: .seconds(600))
+            }
+        ) { fixture, client in
+            for index in 1...4 {
+                _ = try await PreviewJobTests.shareLink(
+                    site.url("/short/\(index)"),
+                    key: "short-\(index)",
+                    fixture,
+                    client
+                )
+            }
+            var metrics = ""
+            for _ in 0..<300 {
+                metrics = String(buffer: try await client.execute(uri: "/metrics", method: .get).body)
+                let failed = Self.sample(
+                    metrics,
+                    "sharepipe_preview_fetches_total",
+                    [#"source="job""#, #"result="httpStatus""#]
+                )
+                if (failed ?? 0) >= 4 { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            // Every short link was fetched: the redirecting host's circuit stayed closed.
+            #expect((1...4).map { site.requestCount("/short/\($0)") } == [1, 1, 1, 1])
+            #expect(Self.sample(metrics, "sharepipe_preview_jobs_total", [#"outcome="postponed""#]) == nil)
+        }
+        try await site.shutdown()
+    }
 }

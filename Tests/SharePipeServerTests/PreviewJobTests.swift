@@ -214,6 +214,24 @@ struct PreviewJobTests {
                 LinkMetadata(url: URL(string: "https://www.example.org/new")!)
             )
             #expect(try await world.share("ada", "https://www.example.org/new", to: []) == moved)
+
+            // On a host whose paths have different owners, a page's canonical URL at another path is no
+            // alias: Eve's page would take every later share of Acme's. At its own path it is one.
+            let tenant = try await world.share("ada", "https://storage.example/eve-b/x.html?v=1", to: [])
+            var claims = LinkMetadata(url: URL(string: "https://storage.example/eve-b/x.html?v=1")!)
+            claims.canonicalURL = URL(string: "https://storage.example/acme/q3.html")
+            try await Self.completePreview(
+                storage,
+                link: tenant,
+                fetched: "https://storage.example/eve-b/x.html?v=1",
+                claims
+            )
+            #expect(try await world.share("ada", "https://storage.example/acme/q3.html", to: []) != tenant)
+            let article = try await world.share("ada", "https://blog.example/post?ref=feed", to: [])
+            var own = LinkMetadata(url: URL(string: "https://blog.example/post?ref=feed")!)
+            own.canonicalURL = URL(string: "https://www.blog.example/post/")
+            try await Self.completePreview(storage, link: article, fetched: "https://blog.example/post?ref=feed", own)
+            #expect(try await world.share("ada", "https://www.blog.example/post/", to: []) == article)
         }
     }
 
@@ -255,6 +273,16 @@ struct PreviewJobTests {
             )
             #expect(try await world.share("ada", "https://news.example/", to: []) != removed)
             #expect(try await world.share("ada", "https://www.news.example/", to: []) != removed)
+            // Nor is a URL whose key is the home page's: tracking parameters and `./` are dropped first.
+            let other = try await world.share("ada", "https://paper.example/2020/other-story", to: [])
+            let tracked = LinkMetadata(url: URL(string: "https://paper.example/./?utm_source=x")!)
+            try await Self.completePreview(
+                storage,
+                link: other,
+                fetched: "https://paper.example/2020/other-story",
+                tracked
+            )
+            #expect(try await world.share("ada", "https://paper.example/", to: []) != other)
 
             // The home page itself may still gain aliases of its own (http → https, www.).
             let home = try await world.share("ada", "http://shop.example/", to: [])

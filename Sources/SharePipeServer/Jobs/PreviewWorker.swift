@@ -122,7 +122,13 @@ final class PreviewWorker: Service, Sendable {
                 backoff: Self.backoff(attempt:)
             )
             if let answered = failure.hostAnswered {
-                breaker.withLock { $0.record(host: host, healthy: answered, now: .now) }
+                // The host that failed is the one fetched when it did: a short link's host answered with
+                // its redirect, and five links to a page that fails must not close it for everyone.
+                let failedHost = (error as? LinkPreviewError)?.url?.host()?.lowercased() ?? host
+                breaker.withLock { breaker in
+                    if failedHost != host { breaker.record(host: host, healthy: true, now: .now) }
+                    breaker.record(host: failedHost, healthy: answered, now: .now)
+                }
             }
             if let result = failure.fetchResult { metrics.recordFetch(source: "job", result: result) }
             if failure.isInternal {

@@ -12,6 +12,13 @@ import Foundation
 /// owners, and no list of such shared suffixes is complete. A short link and the page it leads to
 /// stay two links.
 ///
+/// A canonical URL is an alias only at the path of the link's URL or of its final URL (it may differ
+/// in scheme, `www.`, port, query and a trailing slash). The page names its canonical URL itself, and
+/// on a host whose paths have different owners (`storage.googleapis.com/<bucket>/`, `~user/` pages,
+/// `ipfs.io/ipfs/<cid>`) any page can name any other: Eve's page naming `/acme/q3.html` would take
+/// every later share of Acme's page. A redirect is the server's doing, not a page's, so the final URL
+/// may be on any path of the host.
+///
 /// Nor is a URL that many pages lead to:
 /// - the site's home page (`/`, no query) for a link below it: a removed article redirects there, and
 ///   a misconfigured template names it as every page's canonical URL, so the first such link would
@@ -23,15 +30,25 @@ enum LinkAliasRule {
     static func aliases(of linkURL: URL, finalURL: URL?, canonicalURL: URL?, isWall: Bool) -> [URL] {
         guard !isWall, let own = hostKey(linkURL) else { return [] }
         let linkIsHome = isHomePage(linkURL)
-        return [finalURL, canonicalURL].compactMap { $0 }.filter { url in
+        let ownPaths = Set([linkURL, finalURL].compactMap { $0 }.map(pathKey))
+        let canonical = canonicalURL.flatMap { ownPaths.contains(pathKey($0)) ? $0 : nil }
+        return [finalURL, canonical].compactMap { $0 }.filter { url in
             hostKey(url) == own && (linkIsHome || !isHomePage(url))
         }
     }
 
-    /// Whether `url` is a site's home page: its path empty or `/`, without a query.
+    /// Whether `url` is a site's home page once normalised: its path empty or `/`, without a query
+    /// (`https://site/?utm_source=x` and `https://site/./` are the home page's key too).
     static func isHomePage(_ url: URL) -> Bool {
+        let url = URLNormalizer.normalize(url) ?? url
         let path = url.path(percentEncoded: true)
         return (path.isEmpty || path == "/") && url.query(percentEncoded: true) == nil
+    }
+
+    /// The URL's path as sent, without a trailing slash, for comparing where two URLs point.
+    static func pathKey(_ url: URL) -> String {
+        let path = (URLNormalizer.normalize(url) ?? url).path(percentEncoded: true)
+        return path.hasSuffix("/") ? String(path.dropLast()) : path
     }
 
     /// The URL's host, lowercased, without one leading `www.`.
