@@ -1,7 +1,10 @@
 import Foundation
 import LinkPreviewCore
+import SharePipeKit
 
-/// `LinkMetadata` as a readable card for a terminal.
+/// `LinkMetadata` as a readable card for a terminal. Everything in it comes from a page, so control
+/// characters are dropped (``PlainText/lines(_:)``): a wall's evidence names hosts as the page
+/// spelled them, percent-decoded.
 struct MetadataCard {
     let metadata: LinkMetadata
     init(_ metadata: LinkMetadata) { self.metadata = metadata }
@@ -29,7 +32,7 @@ struct MetadataCard {
         row("video", metadata.videos.first.map(describe))
         row("audio", metadata.audios.first.map(describe))
         row("oEmbed", metadata.oEmbed.first?.url.absoluteString)
-        return lines.joined(separator: "\n")
+        return PlainText.lines(lines.joined(separator: "\n"))
     }
 
     private func describe(_ media: LinkMedia) -> String {

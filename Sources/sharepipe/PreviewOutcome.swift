@@ -1,13 +1,15 @@
 import Foundation
 import LinkPreview
 import LinkPreviewCore
+import SharePipeKit
 
 /// One link's result in `sharepipe preview`, and how it is printed.
 enum PreviewOutcome: Sendable {
     case success(URL, PreviewReport)
     case failure(URL, LinkPreviewError)
 
-    /// A card: the metadata, then how it was fetched; or the error's message.
+    /// A card: the metadata, then how it was fetched; or the error's message. Control characters are
+    /// dropped (``PlainText/lines(_:)``): an error's message may quote a server's header.
     var card: String {
         switch self {
         case .success(_, let report):
@@ -28,7 +30,7 @@ enum PreviewOutcome: Sendable {
                 "read",
                 "\(report.bytesRead.formatted()) bytes" + (report.contentLength.map { " of \($0.formatted())" } ?? "")
             )
-            return lines.joined(separator: "\n")
+            return PlainText.lines(lines.joined(separator: "\n"))
         case .failure(let url, let error):
             var text = "✗ \(url.absoluteString)\n\(error.message)\n(\(error.category) · \(error.code))"
             if let until = error.rememberedUntil {
@@ -36,7 +38,7 @@ enum PreviewOutcome: Sendable {
                     "\nRemembered from an earlier try until \(until.formatted(date: .omitted, time: .shortened)); "
                     + "--reload tries again now."
             }
-            return text
+            return PlainText.lines(text)
         }
     }
 

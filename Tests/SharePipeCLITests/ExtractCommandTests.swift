@@ -184,3 +184,24 @@ struct MetadataCardTests {
         #expect(card.contains("image      https://a.com/i.jpg (1200×630)"))
     }
 }
+
+extension ExtractCommandTests {
+    /// A wall's evidence names hosts percent-decoded, so a page could write escape sequences into the
+    /// card: the screen turned red and the window was retitled.
+    @Test func aPageCannotWriteControlCharactersToTheTerminal() async throws {
+        let page = try Self.temporaryFile(
+            Array(
+                #"<title>Sign in</title><link rel="canonical" href="https://login.%1b%5b41m%1b%5d0%3bowned%07x/">"#
+                    .utf8
+            )
+        )
+        defer { try? FileManager.default.removeItem(atPath: page) }
+        let result = try await SharePipeProcess.run(["extract", page, "--url", "https://example.com/a"])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("wall"), "\(result.output)")
+        #expect(result.output.contains("login.[41m]0;ownedx"), "\(result.output)")
+        #expect(
+            !result.output.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || (0x7F...0x9F).contains($0.value) }
+        )
+    }
+}
