@@ -46,7 +46,7 @@ struct ShelfBenchCommand: AsyncParsableCommand {
     /// replaces only such a file.
     static let applicationID: UInt32 = 0x5350_4253
 
-    var isPostgres: Bool { database.hasPrefix("postgres://") || database.hasPrefix("postgresql://") }
+    var isPostgres: Bool { Database.Location.isPostgresURL(database) }
 
     /// `--database` as a SQLite file path (a `sqlite:` prefix dropped).
     var sqlitePath: String { database.hasPrefix("sqlite:") ? String(database.dropFirst("sqlite:".count)) : database }

@@ -1,4 +1,6 @@
+import ArgumentParser
 import Foundation
+import SharePipeServer
 import Testing
 
 @testable import sharepipe
@@ -59,6 +61,44 @@ struct AdminCommandTests {
             ),
             "\(missing.output)"
         )
+    }
+
+    /// `postgres+uds://` (and a scheme in capitals) was taken for a SQLite path: `serve` offered to
+    /// create a folder named like the socket, and following that made a new, empty database.
+    @Test("Every PostgreSQL URL form is PostgreSQL, whatever the scheme's case; anything else a SQLite path")
+    func postgresURLForms() throws {
+        for url in [
+            "postgres://u:p@db/sp", "postgresql://u@db/sp", "POSTGRES://u@db/sp", "postgres+tcp://u@db/sp",
+            "postgres+uds://u@/run/postgresql/.s.PGSQL.5432#sp", "postgresql+uds://u@/tmp/.s.PGSQL.5432#sp",
+        ] {
+            #expect(try DatabaseOption.parse(["--database", url]).location() == .postgres(url), "\(url)")
+        }
+        for path in ["postgres.sqlite", "data/postgres:x.sqlite", "mysql://u@db/sp"] {
+            #expect(try DatabaseOption.parse(["--database", path]).location() == .sqliteFile(path), "\(path)")
+        }
+    }
+
+    /// `users add` printed the URL whole, password included, in its result and in the next command.
+    @Test("A PostgreSQL password is never printed: messages and hints name the URL without it")
+    func postgresPasswordIsNotPrinted() async throws {
+        let option = try DatabaseOption.parse(["--database", "postgres://sp:S3cret@db.example:5432/sp?sslmode=require"])
+        #expect(option.name == "postgres://sp:…@db.example:5432/sp?sslmode=require")
+        #expect(option.hintArgument == " --database 'postgres://sp:…@db.example:5432/sp?sslmode=require'")
+        #expect(try DatabaseOption.parse(["--database", "postgres://sp@db/sp"]).name == "postgres://sp@db/sp")
+
+        guard let url = ProcessInfo.processInfo.environment["SHAREPIPE_TEST_POSTGRES_URL"],
+            let password = URLComponents(string: url)?.password
+        else { return }
+        let handle = "pw\(UInt32.random(in: 0...UInt32.max))"
+        let created = try await SharePipeProcess.run(
+            ["users", "add", handle],
+            environment: ["SHAREPIPE_DATABASE": url]
+        )
+        #expect(created.status == 0, "\(created.output)")
+        #expect(created.output.contains("Created @\(handle)"), "\(created.output)")
+        #expect(!created.output.contains(":\(password)@"), "\(created.output)")
+        // The next command reads SHAREPIPE_DATABASE too: the hint needs no --database.
+        #expect(created.output.contains("Next: sharepipe devices add \(handle) \"My phone\"\n"), "\(created.output)")
     }
 
     @Test("Display names and device names follow the server's limits")

@@ -26,12 +26,28 @@ public final class Database: Sendable {
         /// query parameter (`?schema=sharepipe`) keeps the tables in that schema, created if missing.
         case postgres(String)
 
+        /// The location for messages and logs; a PostgreSQL URL without its password.
         public var description: String {
             switch self {
             case .sqliteFile(let path): "sqlite:\(path)"
             case .sqliteMemory: "sqlite::memory:"
-            case .postgres(let url): "postgres://…@" + (url.split(separator: "@").last.map(String.init) ?? "")
+            case .postgres(let url): Self.withoutPassword(url)
             }
+        }
+
+        /// Whether `text` is a PostgreSQL URL rather than a SQLite path: `postgres://`, `postgresql://`,
+        /// or their `+tcp` and `+uds` (Unix socket) forms, the scheme in any case.
+        public static func isPostgresURL(_ text: String) -> Bool {
+            guard let end = text.range(of: "://") else { return false }
+            return PostgresURL.schemes.contains(text[..<end.lowerBound].lowercased())
+        }
+
+        /// `url` with its password, if any, written as `…`.
+        static func withoutPassword(_ url: String) -> String {
+            guard let schemeEnd = url.range(of: "://"), let at = url[schemeEnd.upperBound...].lastIndex(of: "@"),
+                let colon = url[schemeEnd.upperBound..<at].firstIndex(of: ":")
+            else { return url }
+            return String(url[..<url.index(after: colon)]) + "…" + String(url[at...])
         }
     }
 

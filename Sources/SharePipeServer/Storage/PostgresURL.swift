@@ -35,6 +35,13 @@ struct PostgresURL: Sendable {
     /// The most connections the pool opens: `pool_size`, 1–100, default 16.
     var poolSize = 16
 
+    /// The schemes of a URL over TCP.
+    static let tcpSchemes: Set = ["postgres", "postgresql", "postgres+tcp", "postgresql+tcp"]
+    /// The schemes of a URL naming a Unix socket.
+    static let socketSchemes: Set = ["postgres+uds", "postgresql+uds"]
+    /// Every scheme a PostgreSQL URL may have.
+    static var schemes: Set<String> { tcpSchemes.union(socketSchemes) }
+
     init(_ text: String) throws {
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased() else {
             throw Self.problem("is not a URL")
@@ -47,14 +54,14 @@ struct PostgresURL: Sendable {
         var items: [String: String] = [:]
         for item in components.queryItems ?? [] { items[item.name.lowercased()] = item.value ?? "" }
         switch scheme {
-        case "postgres", "postgresql", "postgres+tcp", "postgresql+tcp":
+        case _ where Self.tcpSchemes.contains(scheme):
             guard let host = components.host, !host.isEmpty else {
                 throw Self.problem("names no host (postgres://USER:PASSWORD@HOST:5432/DATABASE)")
             }
             endpoint = .tcp(host: host, port: components.port ?? 5432)
             let path = components.path.drop { $0 == "/" }
             database = path.isEmpty ? nil : String(path)
-        case "postgres+uds", "postgresql+uds":
+        case _ where Self.socketSchemes.contains(scheme):
             guard components.host?.isEmpty ?? true, components.port == nil, components.path.count > 1 else {
                 throw Self.problem("names no socket (postgres+uds:///run/postgresql/.s.PGSQL.5432#DATABASE)")
             }

@@ -4,7 +4,7 @@ import Logging
 import SharePipeServer
 
 /// `--database`: a SQLite file path (default ./sharepipe.sqlite), `sqlite::memory:`, or a PostgreSQL
-/// URL (`postgres://user:password@host:5432/database`).
+/// URL (`postgres://user:password@host:5432/database`, `postgres+uds:///run/postgresql/.s.PGSQL.5432#db`).
 struct DatabaseOption: ParsableArguments {
     /// The file `serve` and the admin commands use when neither `--database` nor SHAREPIPE_DATABASE names one.
     static let defaultPath = "sharepipe.sqlite"
@@ -19,7 +19,7 @@ struct DatabaseOption: ParsableArguments {
         ?? Self.defaultPath
 
     func location() throws -> Database.Location {
-        if value.hasPrefix("postgres://") || value.hasPrefix("postgresql://") { return .postgres(value) }
+        if Database.Location.isPostgresURL(value) { return .postgres(value) }
         let path = value.hasPrefix("sqlite:") ? String(value.dropFirst("sqlite:".count)) : value
         // SQLite reads ":memory:" as a database in memory, whatever the prefix.
         if path == ":memory:" { return .sqliteMemory }
@@ -27,15 +27,23 @@ struct DatabaseOption: ParsableArguments {
         return .sqliteFile(path)
     }
 
-    /// The database in words for messages: the SQLite file's absolute path, or the location.
+    /// The database in words for messages: the SQLite file's absolute path, or the location (a
+    /// PostgreSQL URL without its password).
     var name: String {
-        guard case .sqliteFile(let path) = try? location() else { return value }
-        return URL(fileURLWithPath: path).standardizedFileURL.path
+        switch try? location() {
+        case .sqliteFile(let path): URL(fileURLWithPath: path).standardizedFileURL.path
+        case .some(let location): location.description
+        case nil: value
+        }
     }
 
-    /// ` --database VALUE` for a hint that names another command, empty for the default database.
+    /// ` --database VALUE` for a hint that names another command: empty for the default database and
+    /// for one SHAREPIPE_DATABASE names (the next command reads it too), and a PostgreSQL URL without
+    /// its password, which is kept out of terminals and logs.
     var hintArgument: String {
-        value == Self.defaultPath ? "" : " --database \(ShellWord.quoted(value))"
+        let fromEnvironment = ProcessInfo.processInfo.environment["SHAREPIPE_DATABASE"] == value
+        guard value != Self.defaultPath, !fromEnvironment else { return "" }
+        return " --database \(ShellWord.quoted(name))"
     }
 
     /// Whether ``open(_:logger:)`` may create the database.
