@@ -65,6 +65,17 @@ struct ShareSubmissionDecodingTests {
         #expect(problem.type == ProblemDetails.TypeURI.malformedJSON)
     }
 
+    /// Foundation read UTF-16 and UTF-32 bodies, with or without a byte order mark, though JSON is
+    /// UTF-8 and every other route refused them.
+    @Test(arguments: [String.Encoding.utf16LittleEndian, .utf16BigEndian, .utf16, .utf32LittleEndian])
+    func utf16AndUTF32BodiesAre400(encoding: String.Encoding) throws {
+        let body = try #require(#"{"url":"https://example.com/"}"#.data(using: encoding))
+        let problem = try #require(refused(bytes: Array(body)))
+        #expect(problem.status == 400)
+        #expect(problem.type == ProblemDetails.TypeURI.malformedJSON)
+        #expect(problem.detail?.contains("Send UTF-8") == true)
+    }
+
     // MARK: JSON types
 
     @Test(

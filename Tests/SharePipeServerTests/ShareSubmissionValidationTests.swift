@@ -34,6 +34,17 @@ struct ShareSubmissionValidationTests {
         expectInvalid(body, [(pointer, mentions)])
     }
 
+    /// A blank field is absent: a client sending `"text": ""` beside its `url` was refused for sending both.
+    @Test(arguments: [#""""#, #""  \n ""#, #""\u0007""#])
+    func blankTextBesideURLIsAbsent(text: String) throws {
+        let body = #"{"url": "https://a.example/", "text": \#(text)}"#
+        guard case .success(let submission) = ShareSubmission.decode(Array(body.utf8)) else {
+            Issue.record("\(body) was refused")
+            return
+        }
+        #expect(submission.url.absoluteString == "https://a.example/")
+    }
+
     @Test(
         arguments: [
             ("", "empty"),

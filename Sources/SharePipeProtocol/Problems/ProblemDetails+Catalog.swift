@@ -95,6 +95,13 @@ extension ProblemDetails {
         ProblemDetails(type: TypeURI.malformedJSON, title: "The body is not valid JSON", status: 400, detail: detail)
     }
 
+    /// 400 `malformed-json` for a body holding 0x00 bytes: JSON is UTF-8 (RFC 8259 §8.1), and
+    /// Foundation would also read UTF-16 and UTF-32, whose text is full of them (and in which a NUL
+    /// escape could not be looked for). Every JSON body is checked for them first.
+    public static let bodyNotUTF8 = malformedJSON(
+        detail: "The body is not UTF-8 JSON (it holds 0x00 bytes, as UTF-16 or UTF-32 text does). Send UTF-8."
+    )
+
     /// 400: members of the body have the wrong JSON type (a number where a string belongs…).
     /// - Parameter errors: Each offending member by pointer, saying which type was expected.
     public static func wrongFieldTypes(_ errors: [FieldError]) -> ProblemDetails {

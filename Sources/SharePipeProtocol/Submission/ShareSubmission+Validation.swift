@@ -46,6 +46,7 @@ extension ShareSubmission {
                 .malformedJSON(detail: "The body is empty; send a JSON object such as {\"url\": \"https://…\"}.")
             )
         }
+        guard !body.contains(0) else { return .failure(.bodyNotUTF8) }
         let root: Any
         do {
             root = try JSONSerialization.jsonObject(with: Data(body), options: [.fragmentsAllowed])
@@ -117,6 +118,8 @@ private struct RawSubmission {
 
         var link: URL?
         var cleanedText: String?
+        // A blank `text` beside a `url` is absent, as every blank text field is.
+        let text = self.text.flatMap { TextCleaning.multiline($0).isEmpty && url != nil ? nil : $0 }
         switch (url, text) {
         case (nil, nil):
             errors.append(.init(pointer: "/url", detail: "A share needs `url`, or `text` that contains a link."))

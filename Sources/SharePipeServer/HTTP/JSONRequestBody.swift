@@ -13,13 +13,8 @@ enum JSONRequestBody {
             throw ProblemDetails.unsupportedMediaType(received: request.headers[.contentType])
         }
         let body = Data(try await request.collectBody(upTo: limit).readableBytesView)
-        // JSON is UTF-8 (RFC 8259 §8.1). Foundation would also read UTF-16 and UTF-32, whose text is
-        // full of 0x00 bytes, and in which a NUL escape would not be found (``NULCharacterRule``).
-        guard !body.contains(0) else {
-            throw ProblemDetails.malformedJSON(
-                detail: "The body is not UTF-8 JSON (it holds 0x00 bytes, as UTF-16 or UTF-32 text does). Send UTF-8."
-            )
-        }
+        // UTF-16 and UTF-32 would hide a NUL escape from ``NULCharacterRule``.
+        guard !body.contains(0) else { throw ProblemDetails.bodyNotUTF8 }
         let value: T
         do {
             value = try JSONDecoder().decode(T.self, from: body)
