@@ -102,6 +102,7 @@ struct FetchBenchCommand: AsyncParsableCommand {
         }
         let levels = try Self.levels(concurrency)
         let pages = try CorpusPages(pagesJSON: pagesJSON)
+        guard !pages.pages.isEmpty else { throw CLIError("\(pagesJSON.path) lists no pages; give a corpus with some.") }
         if serveOnly { return try await FetchBenchServer.runChild(pages: pages, tls: tls) }
         let server = try FetchBenchServer(corpus: corpus, tls: tls)
         defer { server.stop() }

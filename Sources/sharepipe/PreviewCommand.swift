@@ -48,8 +48,10 @@ struct PreviewCommand: AsyncParsableCommand {
         for url in urls where Self.parse(url) == nil {
             throw ValidationError(Self.whyUnreadable(url))
         }
-        guard timeout > 0 && timeout <= 600 else {
-            throw ValidationError("--timeout must be more than 0 and at most 600 seconds (got \(timeout.formatted())).")
+        guard timeout >= 0.001 && timeout <= 600 else {
+            throw ValidationError(
+                "--timeout must be at least 0.001 and at most 600 seconds (got \(timeout.formatted()))."
+            )
         }
         guard (1...256).contains(concurrency) else {
             throw ValidationError("--concurrency must be between 1 and 256 (got \(concurrency)).")

@@ -47,6 +47,24 @@ struct ConformanceCommandTests {
         }
     }
 
+    /// bench-fetch divided by the number of pages: an empty corpus trapped after the memory round.
+    @Test("bench-fetch on a corpus that lists no pages says so")
+    func fetchBenchWithoutPages() async throws {
+        let folder = try SharePipeProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("[]".utf8).write(to: folder.appendingPathComponent("pages.json"))
+        let result = try await SharePipeProcess.run(["bench-fetch", "--corpus", folder.path, "--rounds", "1"])
+        #expect(result.status == 1, "\(result.output)")
+        #expect(result.output.contains("pages.json lists no pages; give a corpus with some."), "\(result.output)")
+    }
+
+    /// A token array shorter than html5lib writes them was indexed past its end.
+    @Test("Short html5lib token arrays are read with their missing members absent, never a trap")
+    func shortTokenArrays() {
+        #expect(TokenizerConformance.token(from: ["DOCTYPE", "html"], doubleEscaped: false) != nil)
+        #expect(TokenizerConformance.token(from: ["StartTag", "a"], doubleEscaped: false) != nil)
+    }
+
     @Test("The floor file is read before the run: missing, not JSON, or naming an unknown figure")
     func badFloorFiles() async throws {
         let folder = try SharePipeProcess.temporaryFolder()

@@ -71,13 +71,15 @@ struct PreviewCommandArgumentTests {
         #expect(Self.refusal(["https://example.com/", "--allow", "10.0.0.0/8", "--allow", "wiki.corp"]) == nil)
     }
 
-    @Test("--timeout must be more than 0 and at most 600 seconds")
+    @Test("--timeout must be at least a millisecond and at most 600 seconds")
     func refusesABadTimeout() {
-        // A negative number is a value, not an option that left --timeout without one.
-        for timeout in ["0", "601", "-1"] {
+        // A negative number is a value, not an option that left --timeout without one. A timeout under
+        // a millisecond became a deadline of 0, and every link failed as timed out.
+        for timeout in ["0", "601", "-1", "0.0004"] {
             let message = Self.refusal(["https://example.com/", "--timeout", timeout])
-            #expect(message == "--timeout must be more than 0 and at most 600 seconds (got \(timeout)).")
+            #expect(message == "--timeout must be at least 0.001 and at most 600 seconds (got \(timeout)).")
         }
+        #expect(Self.refusal(["https://example.com/", "--timeout", "0.001"]) == nil)
         let notANumber = Self.refusal(["https://example.com/", "--timeout", "soon"])
         #expect(notANumber?.contains("soon") == true, "\(notANumber ?? "accepted")")
         #expect(Self.refusal(["https://example.com/", "--timeout", "600"]) == nil)

@@ -150,10 +150,11 @@ struct TokenizerConformance {
         }
         switch kind {
         case "DOCTYPE":
-            return .doctype(name: text(1), publicID: text(2), systemID: text(3), correct: array[4] as? Bool ?? false)
+            let correct = array.count > 4 ? array[4] as? Bool ?? false : false
+            return .doctype(name: text(1), publicID: text(2), systemID: text(3), correct: correct)
         case "StartTag":
             var attributes: [String: String] = [:]
-            for (k, v) in array[2] as? [String: String] ?? [:] {
+            for (k, v) in (array.count > 2 ? array[2] as? [String: String] : nil) ?? [:] {
                 attributes[doubleEscaped ? unescape(k) : k] = doubleEscaped ? unescape(v) : v
             }
             return .startTag(
