@@ -105,4 +105,29 @@ struct MaintenanceTests {
             #expect((try ServerFixture.json(list)["shares"] as? [[String: Any]])?.count == 1)
         }
     }
+
+    /// Keys are kept for good, one per share, and the sweep's index by age read every key older than
+    /// the retention each round: a cost growing with every share ever made, on SQLite under the one
+    /// writer lock every share waits for. (PostgreSQL's planner chooses by the table's statistics, so
+    /// the plan is checked on SQLite, whose planner follows the indexes there are.)
+    @Test("The idempotency sweep reads only the keys it has work on, through partial indexes")
+    func idempotencySweepUsesPartialIndexes() async throws {
+        try await ServerFixture.run { fixture, _ in
+            let plans = try await fixture.context.database.run { sql in
+                var plans: [String] = []
+                for statement in [
+                    "UPDATE idempotency_keys SET response = NULL WHERE created_at < 5 AND share_id IS NOT NULL AND response IS NOT NULL",
+                    "DELETE FROM idempotency_keys WHERE created_at < 5 AND share_id IS NULL",
+                ] {
+                    let rows = try await sql.raw(SQLQueryString("EXPLAIN QUERY PLAN " + statement)).all()
+                    plans.append(
+                        try rows.map { try $0.decode(column: "detail", as: String.self) }.joined(separator: "; ")
+                    )
+                }
+                return plans
+            }
+            #expect(plans[0].contains("USING INDEX idempotency_keys_with_response (created_at<?)"), "\(plans[0])")
+            #expect(plans[1].contains("USING INDEX idempotency_keys_without_share (created_at<?)"), "\(plans[1])")
+        }
+    }
 }

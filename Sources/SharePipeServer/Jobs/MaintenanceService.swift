@@ -21,32 +21,46 @@ struct MaintenanceService: Service {
         }
     }
 
-    /// One round; failures are logged and retried next round.
+    /// One round. Each step runs whatever the others did: one that fails is logged and tried again
+    /// next round, and does not keep the rest from running.
     func runOnce() async {
-        do {
-            let refreshes = try await storage.enqueueRefreshes(limit: configuration.refreshesPerRound)
-            if refreshes > 0 { worker.notify() }
+        let refreshes = await step("refreshes") {
+            try await storage.enqueueRefreshes(limit: configuration.refreshesPerRound)
+        }
+        if refreshes > 0 { worker.notify() }
+        let keys = await step("idempotency keys") {
             let retention = Double(configuration.idempotencyKeyRetention.components.seconds)
-            let keys = try await storage.forgetIdempotencyResponses(
-                createdBefore: Date().addingTimeInterval(-retention)
-            )
-            let sessions = try await storage.deleteExpiredSessions()
+            return try await storage.forgetIdempotencyResponses(createdBefore: Date().addingTimeInterval(-retention))
+        }
+        let sessions = await step("sessions") { try await storage.deleteExpiredSessions() }
+        let cached = await step("preview cache") {
             let cacheAge = Double(configuration.previewCacheRetention.components.seconds)
-            let cached = try await storage.prunePreviewCache(storedBefore: Date().addingTimeInterval(-cacheAge))
+            return try await storage.prunePreviewCache(storedBefore: Date().addingTimeInterval(-cacheAge))
+        }
+        _ = await step("shelf events") {
             try await storage.pruneShelfEvents(before: Date().addingTimeInterval(-7 * 24 * 3600))
-            if refreshes + keys + sessions + cached > 0 {
-                logger.info(
-                    "maintenance",
-                    metadata: [
-                        "refreshes.queued": "\(refreshes)", "idempotency_keys.forgotten": "\(keys)",
-                        "sessions.deleted": "\(sessions)", "preview_cache.deleted": "\(cached)",
-                    ]
-                )
-            }
+        }
+        if refreshes + keys + sessions + cached > 0 {
+            logger.info(
+                "maintenance",
+                metadata: [
+                    "refreshes.queued": "\(refreshes)", "idempotency_keys.forgotten": "\(keys)",
+                    "sessions.deleted": "\(sessions)", "preview_cache.deleted": "\(cached)",
+                ]
+            )
+        }
+    }
+
+    /// Runs one step of a round: how many rows it changed, or 0 when it failed (logged) or the server
+    /// is stopping.
+    private func step(_ name: String, _ work: () async throws -> Int) async -> Int {
+        do {
+            return try await work()
         } catch is CancellationError {
-            // The server is stopping (or never started): nothing failed.
+            return 0  // the server is stopping (or never started): nothing failed
         } catch {
-            logger.error("maintenance failed", metadata: ["error": "\(error)"])
+            logger.error("maintenance step failed", metadata: ["step": "\(name)", "error": "\(error)"])
+            return 0
         }
     }
 }

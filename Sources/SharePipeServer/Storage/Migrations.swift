@@ -197,6 +197,18 @@ enum Migrations {
                 "CREATE INDEX messages_by_conversation_link ON messages (conversation_id, link_id, created_at)"
             ]
         ),
+        // Keys are kept for good (one per share), so the sweep's index by age read every key older
+        // than the retention, all of them but two days', every round. These hold only the keys the
+        // sweep still has work on: those with a response, and those that never named a share.
+        Migration(
+            version: 12,
+            name: "idempotency keys the sweep has work on, by age",
+            statements: [
+                "DROP INDEX idempotency_keys_by_age",
+                "CREATE INDEX idempotency_keys_with_response ON idempotency_keys (created_at) WHERE response IS NOT NULL",
+                "CREATE INDEX idempotency_keys_without_share ON idempotency_keys (created_at) WHERE share_id IS NULL",
+            ]
+        ),
     ]
 
     /// Applies the migrations the database lacks, in order, each in one transaction.
