@@ -122,12 +122,40 @@ struct PreviewJobTests {
                     == "failed"
             )
             #expect(try await storage.enqueueRefreshes(limit: 10) == 0, "not due yet")
+            // Made ten days ago: failing that long, its next try waits ten days, not one (a dead link
+            // was fetched every day for ever).
             try await storage.run { sql in
-                try await sql.raw("UPDATE links SET expires_at = 0 WHERE id = \(bind: laterID)").run()
+                let tenDaysAgo = Int64(Date().timeIntervalSince1970 * 1000) - 10 * 86_400_000
+                try await sql.raw(
+                    "UPDATE links SET expires_at = 0, created_at = \(bind: tenDaysAgo) WHERE id = \(bind: laterID)"
+                ).run()
             }
             #expect(try await storage.enqueueRefreshes(limit: 10) == 1)
+            fixture.context.worker.notify()
+            var wait: Double = 0
+            for _ in 0..<200 {
+                wait =
+                    try await storage.run { sql in
+                        let row = try await sql.raw("SELECT expires_at FROM links WHERE id = \(bind: laterID)").first()
+                        return Double(try row?.decode(column: "expires_at", as: Int64.self) ?? 0) / 1000
+                    } - Date().timeIntervalSince1970
+                if wait > 0 { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect((9.9 * 86_400...10 * 86_400).contains(wait), "\(wait / 86_400) days")
         }
         try await site.shutdown()
+    }
+
+    @Test("A link failing for good is tried again after as long as it has been failing: a day to 30 days")
+    func failedRetryBacksOff() {
+        let day: Int64 = 86_400_000
+        let now: Int64 = 1_000 * day
+        #expect(Database.failedRetryDelay(failingSince: now, now: now) == day)
+        #expect(Database.failedRetryDelay(failingSince: now - day / 2, now: now) == day)
+        #expect(Database.failedRetryDelay(failingSince: now - 4 * day, now: now) == 4 * day)
+        #expect(Database.failedRetryDelay(failingSince: now - 400 * day, now: now) == 30 * day)
+        #expect(Database.failedRetryDelay(failingSince: now + day, now: now) == day, "a clock set back")
     }
 
     /// A refresh meeting a site that fails for now keeps the link's preview (the fetcher's stale

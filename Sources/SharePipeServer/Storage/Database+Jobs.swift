@@ -97,12 +97,24 @@ extension Database {
         }
     }
 
-    /// After a refresh failed for good, or a first preview did, when the link is tried again: a day.
+    /// After a refresh failed for good, or a first preview did, the least wait before the link is tried
+    /// again: a day.
     static let refreshRetryMilliseconds: Int64 = 24 * 3600 * 1000
+    /// The longest wait before a link that keeps failing is tried again: 30 days.
+    static let longestRefreshRetryMilliseconds: Int64 = 30 * 24 * 3600 * 1000
+
+    /// How long a link that failed for good waits before it is tried again: as long as it has been
+    /// failing (since its last good fetch, or since it was made when it never had one), at least
+    /// ``refreshRetryMilliseconds`` and at most ``longestRefreshRetryMilliseconds``. A dead link is
+    /// tried a day, two, four… after, then monthly, rather than every day for ever: such retries
+    /// share the refreshes' budget with live previews.
+    static func failedRetryDelay(failingSince: Int64, now: Int64) -> Int64 {
+        min(max(now - failingSince, refreshRetryMilliseconds), longestRefreshRetryMilliseconds)
+    }
 
     /// Records a failed attempt: the job runs again at `retryAt`, or, with nil, the job ends and a
     /// link without a preview is marked failed with `reason` (one with a preview keeps it); either is
-    /// tried again a day later.
+    /// tried again after ``failedRetryDelay(failingSince:now:)``.
     public func failPreviewJob(_ job: PreviewJob, reason: String, retryAt: Date?) async throws {
         try await transaction { sql in
             if let retryAt {
@@ -117,22 +129,33 @@ extension Database {
                 // again, and the other worker's attempt decides.
                 guard try await sql.raw("DELETE FROM jobs WHERE \(Self.held(job)) RETURNING 1 AS ended").first() != nil
                 else { return }
-                // A refresh that fails for good keeps the preview the link has, and tries again a day later.
                 let now = Clock.millisecondsNow()
-                try await sql.raw(
-                    """
-                    UPDATE links SET expires_at = \(bind: now + Self.refreshRetryMilliseconds)
-                    WHERE id = \(bind: job.linkID.uuidString) AND metadata IS NOT NULL
-                    """
-                ).run()
-                // A link without a preview is tried again a day later too (and sooner when shared again).
-                try await sql.raw(
-                    """
-                    UPDATE links SET status = 'failed', failure = \(bind: reason), fetched_at = \(bind: now),
-                    expires_at = \(bind: now + Self.refreshRetryMilliseconds)
-                    WHERE id = \(bind: job.linkID.uuidString) AND metadata IS NULL
-                    """
-                ).run()
+                guard
+                    let link = try await sql.raw(
+                        """
+                        SELECT fetched_at, created_at, CASE WHEN metadata IS NULL THEN 1 ELSE 0 END AS never_fetched
+                        FROM links WHERE id = \(bind: job.linkID.uuidString)
+                        """
+                    ).first()
+                else { return }
+                if try link.decode(column: "never_fetched", as: Int.self) == 0 {
+                    // A refresh that fails for good keeps the preview the link has.
+                    let since = try link.decode(column: "fetched_at", as: Int64?.self)
+                    let delay = Self.failedRetryDelay(failingSince: since ?? now, now: now)
+                    try await sql.raw(
+                        "UPDATE links SET expires_at = \(bind: now + delay) WHERE id = \(bind: job.linkID.uuidString)"
+                    ).run()
+                } else {
+                    // Sooner when it is shared again (``failedPreviewRetryInterval``).
+                    let since = try link.decode(column: "created_at", as: Int64.self)
+                    let delay = Self.failedRetryDelay(failingSince: since, now: now)
+                    try await sql.raw(
+                        """
+                        UPDATE links SET status = 'failed', failure = \(bind: reason), fetched_at = \(bind: now),
+                        expires_at = \(bind: now + delay) WHERE id = \(bind: job.linkID.uuidString)
+                        """
+                    ).run()
+                }
             }
         }
     }
