@@ -47,7 +47,7 @@ struct RateLimitTests {
         }
     }
 
-    @Test("Past the per-address limit an address is refused, with or without a token, images included")
+    @Test("Past the per-address limit an address is refused, with or without a token, images and public pages included")
     func perAddress() async throws {
         let frozen = ContinuousClock.now
         try await ServerFixture.run(
@@ -71,8 +71,9 @@ struct RateLimitTests {
             #expect([signedIn.status, anonymous.status, third.status] == [.ok, .unauthorized, .tooManyRequests])
             #expect(third.headers[.retryAfter] == "1")
             // The image relay counts too: each request may cost it a fetch.
-            let image = try await client.execute(uri: "/img/unsigned.token", method: .get)
-            #expect(image.status == .tooManyRequests)
+            for path in ["/img/unsigned.token", "/s/some-page", "/oembed?url=x"] {
+                #expect(try await client.execute(uri: path, method: .get).status == .tooManyRequests, "\(path)")
+            }
             #expect(try await client.execute(uri: "/health", method: .get).status == .ok)
         }
     }

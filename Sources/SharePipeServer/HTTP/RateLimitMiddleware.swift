@@ -1,10 +1,11 @@
 import Hummingbird
 import SharePipeProtocol
 
-/// Limits `/v1/` and `/img/` requests per bearer token and per client address
-/// (``ServerRequestContext/clientAddress``; token buckets, a limit of 0 turns that one off). Past a
-/// limit: 429 problem+json with `Retry-After`. `/img/` counts because each of its requests may cost
-/// the relay a fetch or a copy of up to 2 MiB; a browser shows a refused image as its placeholder.
+/// Limits requests per bearer token and per client address (``ServerRequestContext/clientAddress``;
+/// token buckets, a limit of 0 turns that one off) to the API (`/v1/`) and to the paths anyone may ask
+/// that cost the server work: `/img/` (each request may cost the relay a fetch or a copy of up to
+/// 2 MiB; a browser shows a refused image as its placeholder), and the public pages `/s/` and
+/// `/oembed` (a database lookup each). Past a limit: 429 problem+json with `Retry-After`.
 struct RateLimitMiddleware: RouterMiddleware {
     typealias Context = ServerRequestContext
 
@@ -56,9 +57,9 @@ struct RateLimitMiddleware: RouterMiddleware {
         return try await next(request, context)
     }
 
-    /// Whether requests to `path` count against the limits: the API and the image relay.
+    /// Whether requests to `path` count against the limits: the API, the image relay, public pages.
     static func isLimited(_ path: String) -> Bool {
-        path.hasPrefix("/v1/") || path.hasPrefix("/img/")
+        path.hasPrefix("/v1/") || path.hasPrefix("/img/") || path.hasPrefix("/s/") || path == "/oembed"
     }
 
     /// The per-token bucket of an `Authorization` header: the token as authentication reads it, so

@@ -77,11 +77,11 @@ extension ServerContext {
         return Response(status: .noContent)
     }
 
-    /// A JSON body that may be left out entirely.
+    /// A JSON body that may be left out entirely: none is sent (no `Content-Type` and no length), or an
+    /// empty one is, which many HTTP clients send with `Content-Type: application/json`.
     static func optionalBody<T: Decodable>(_ type: T.Type, _ request: Request) async throws -> T? {
-        if request.headers[.contentType] == nil,
-            request.headers[.contentLength] == nil || request.headers[.contentLength] == "0"
-        {
+        let length = request.headers[.contentLength]
+        if length == "0" || (length == nil && request.headers[.contentType] == nil) {
             return nil
         }
         return try await JSONRequestBody.decode(type, from: request, limit: 4 << 10)
