@@ -132,6 +132,13 @@ struct ExtractionRuleTests {
         #expect(metadata.type == "article")
     }
 
+    /// The manifest was the one URL field that took any scheme into the metadata kept with a preview.
+    @Test(arguments: ["javascript:alert(1)", "data:application/json,{}", "file:///etc/passwd", ""])
+    func aManifestIsOnlyAWebURL(href: String) {
+        let metadata = ExtractionFixtures.extract(head: #"<link rel="manifest" href="\#(href)">"#)
+        #expect(metadata.manifestURL == nil)
+    }
+
     @Test func videoAndAudioComeFromOpenGraphThenMediaElements() {
         let og =
             #"<meta property="og:video" content="https://v.example.com/a.mp4"><meta property="og:video:type" content="video/mp4">"#

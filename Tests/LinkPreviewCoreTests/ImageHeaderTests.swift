@@ -170,16 +170,36 @@ struct ImageHeaderTests {
         let toEnd =
             F.be32(0) + F.ascii("meta") + [0, 0, 0, 0] + F.be32(0) + F.ascii("iprp") + F.be32(0) + F.ascii("ipco")
             + F.fullBox("ispe", F.be32(64) + F.be32(32))
-        #expect(ImageHeader.read(ftyp + toEnd) == ImageHeader(format: .avif, width: 64, height: 32))
+        // A box "to the end of the file" read from the file's first bytes may be cut short: no size.
+        #expect(ImageHeader.read(ftyp + toEnd) == ImageHeader(format: .avif))
         let tooSmall = F.be32(3) + F.ascii("meta") + [UInt8](repeating: 0, count: 20)
         #expect(ImageHeader.read(ftyp + tooSmall) == ImageHeader(format: .avif))
-        // `ipma` is the last box before the 40-byte `mdat`: cut three bytes into it, and claim 2^32-1 entries.
+        // `ipma` is the last box before the 40-byte `mdat`: cut three bytes into it (the association may
+        // be what is missing: no size), and claim 2^32-1 entries.
         let avif = F.heif(major: "avif", compatible: ["avif"], extents: [(8, 8)])
-        #expect(ImageHeader.read(Array(avif.dropLast(43))) == ImageHeader(format: .avif, width: 8, height: 8))
+        #expect(ImageHeader.read(Array(avif.dropLast(43))) == ImageHeader(format: .avif))
         var manyEntries = avif
         let ipma = try #require((0..<avif.count).first { Array(avif[$0..<$0 + 4]) == F.ascii("ipma") })
         manyEntries.replaceSubrange((ipma + 8)..<(ipma + 12), with: [0xFF, 0xFF, 0xFF, 0xFF])
         #expect(ImageHeader.read(manyEntries) == ImageHeader(format: .avif, width: 8, height: 8))
+    }
+
+    /// The first bytes of a file gave a confident wrong size, and the fetcher stops reading at the
+    /// first size it gets: an iPhone grid image's tile `ispe` comes before the image's.
+    @Test func heifCutShortGivesNoSizeRatherThanATilesSize() throws {
+        let grid = F.heif(
+            major: "heic",
+            compatible: ["mif1", "heic"],
+            extents: [(512, 512), (4032, 3024)],
+            primaryItem: 2
+        )
+        #expect(ImageHeader.read(grid) == ImageHeader(format: .heic, width: 4032, height: 3024))
+        let secondExtent = try #require(
+            (0..<grid.count - 4).filter { Array(grid[$0..<$0 + 4]) == F.ascii("ispe") }.dropFirst().first
+        )
+        for cut in [secondExtent - 4, secondExtent + 8, grid.count - 45] {
+            #expect(ImageHeader.read(Array(grid.prefix(cut))) == ImageHeader(format: .heic), "cut at \(cut)")
+        }
     }
 
     // MARK: SVG
@@ -196,6 +216,15 @@ struct ImageHeaderTests {
                 == ImageHeader(format: .svg, width: 32, height: 24)
         )
         #expect(Self.svg(#"<SVG width="1" height="1">"#) == nil)
+    }
+
+    /// Cut inside the start tag, the attributes read so far gave another size than the whole tag.
+    @Test func svgCutInsideItsStartTagHasNoSize() {
+        let tag = #"<svg viewBox="0 0 100 100" width="300" height="150">"#
+        #expect(Self.svg(tag) == ImageHeader(format: .svg, width: 300, height: 150))
+        for length in [30, 38, 45, tag.utf8.count - 1] {
+            #expect(Self.svg(String(tag.prefix(length))) == ImageHeader(format: .svg), "\(tag.prefix(length))")
+        }
     }
 
     @Test func svgFallsBackToTheViewBox() {

@@ -69,8 +69,9 @@ final class MetadataAssembler {
         metadata.themeColor = text(meta("theme-color") ?? meta("msapplication-tilecolor"))
         metadata.keywords = keywords()
         metadata.icons = icons()
+        // Only a web URL: the fetcher reads it for icons, and it is kept with the preview.
         metadata.manifestURL = observations.links.first { $0.relations.contains("manifest") }
-            .flatMap { URLResolver.resolve($0.href, against: base) }
+            .flatMap { resolveMedia($0.href) }
         metadata.images = images()
         metadata.videos = videos()
         metadata.audios = audios()

@@ -8,8 +8,10 @@ extension ImageHeader {
     ///
     /// The walk follows that fixed path (plus `pitm` and `ipma` to find which `ispe` belongs to the
     /// primary item), so its depth does not depend on the input. Without an association the largest
-    /// `ispe` is taken (grid tiles and thumbnails are smaller than the image). Sizes are as stored, before
-    /// any `irot` rotation.
+    /// `ispe` is taken (grid tiles and thumbnails are smaller than the image), but only once the whole
+    /// `iprp` is in the bytes: cut short, the association may be in what is missing, and the first
+    /// bytes of an iPhone's grid image would give its tile's size. Nor is anything read from an `ipco`
+    /// cut short. Sizes are as stored, before any `irot` rotation.
     static func readISOBaseMedia(_ data: HeaderBytes) -> ImageHeader? {
         guard case .image(let format) = ISOFileType.classify(data) else { return nil }
         let size = primaryItemExtents(data)
@@ -21,6 +23,8 @@ extension ImageHeader {
         var type: String
         var payload: Int
         var end: Int
+        /// Whether all of the box is in the bytes (and within its parent): not cut short.
+        var isWhole: Bool
     }
 
     /// The boxes directly inside `range`, stopping at the first malformed header.
@@ -41,8 +45,9 @@ extension ImageHeader {
                 size = limit - offset
             }
             guard size >= header else { break }
-            let end = size > limit - offset ? limit : offset + size
-            result.append(Box(type: type, payload: offset + header, end: end))
+            let isWhole = size32 != 0 && size <= limit - offset
+            let end = isWhole ? offset + size : limit
+            result.append(Box(type: type, payload: offset + header, end: end, isWhole: isWhole))
             offset = end
         }
         return result
@@ -59,7 +64,7 @@ extension ImageHeader {
         }
         guard let iprp = metaChildren.first(where: { $0.type == "iprp" }) else { return nil }
         let iprpChildren = boxes(in: iprp.payload..<max(iprp.payload, iprp.end), of: data)
-        guard let ipco = iprpChildren.first(where: { $0.type == "ipco" }) else { return nil }
+        guard let ipco = iprpChildren.first(where: { $0.type == "ipco" }), ipco.isWhole else { return nil }
 
         // Property indices are 1-based positions in `ipco`. Extents outside 1…maxDimension are dropped
         // here (as `sized` would drop them), which also keeps the areas compared below from overflowing:
@@ -75,11 +80,12 @@ extension ImageHeader {
                 extents[index + 1] = (width, height)
             }
         }
-        if let primaryItem, let ipma = iprpChildren.first(where: { $0.type == "ipma" }),
+        if let primaryItem, let ipma = iprpChildren.first(where: { $0.type == "ipma" }), ipma.isWhole,
             let index = propertyIndices(of: primaryItem, in: ipma, data: data).first(where: { extents[$0] != nil })
         {
             return extents[index]
         }
+        guard iprp.isWhole else { return nil }
         return extents.values.max { $0.width * $0.height < $1.width * $1.height }
     }
 

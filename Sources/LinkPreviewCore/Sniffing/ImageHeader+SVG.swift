@@ -5,11 +5,14 @@ extension ImageHeader {
     ///
     /// `width` and `height` count when they are plain numbers or numbers in `px`; other units and
     /// percentages do not. When one or both are missing the `viewBox` supplies them (one given → the
-    /// other follows the `viewBox` aspect ratio). Attributes are read until the tag closes or the bytes
-    /// end; nothing beyond the start tag is looked at.
+    /// other follows the `viewBox` aspect ratio). Nothing beyond the start tag is looked at, and nothing
+    /// is read from one the bytes end inside: an attribute still to come (`width` after `viewBox`) would
+    /// change the answer, so a cut-off tag gives an SVG without dimensions.
     static func readSVG(_ data: HeaderBytes) -> ImageHeader? {
         guard let rootStart = svgRootStart(data) else { return nil }
-        let attributes = rootAttributes(data.bytes, from: rootStart + 4)
+        guard let attributes = rootAttributes(data.bytes, from: rootStart + 4) else {
+            return sized(.svg, width: nil, height: nil)
+        }
         let width = attributes["width"].flatMap(svgLength)
         let height = attributes["height"].flatMap(svgLength)
         guard let viewBox = attributes["viewbox"].flatMap(svgViewBox) else {
@@ -82,14 +85,16 @@ extension ImageHeader {
         return nil
     }
 
-    /// The attributes of the start tag beginning at `start`, names lowercased; the first of a name wins.
-    private static func rootAttributes(_ bytes: [UInt8], from start: Int) -> [String: String] {
+    /// The attributes of the start tag beginning at `start`, names lowercased, the first of a name
+    /// winning; `nil` when the bytes end before the tag does.
+    private static func rootAttributes(_ bytes: [UInt8], from start: Int) -> [String: String]? {
         var attributes: [String: String] = [:]
         var index = start
         func skipSpace() { while index < bytes.count, ByteMatching.isSpace(bytes[index]) { index += 1 } }
         while true {
             skipSpace()
-            guard index < bytes.count, bytes[index] != 0x3E, bytes[index] != 0x2F else { break }
+            guard index < bytes.count else { return nil }
+            guard bytes[index] != 0x3E, bytes[index] != 0x2F else { break }
             let nameStart = index
             while index < bytes.count, !ByteMatching.isSpace(bytes[index]),
                 bytes[index] != 0x3D, bytes[index] != 0x3E, bytes[index] != 0x2F
@@ -105,11 +110,11 @@ extension ImageHeader {
             guard index < bytes.count, bytes[index] == 0x3D else { continue }
             index += 1
             skipSpace()
-            guard index < bytes.count else { break }
+            guard index < bytes.count else { return nil }
             let value: ArraySlice<UInt8>
             if bytes[index] == 0x22 || bytes[index] == 0x27 {
                 let quote = bytes[index]
-                guard let close = bytes[(index + 1)...].firstIndex(of: quote) else { break }
+                guard let close = bytes[(index + 1)...].firstIndex(of: quote) else { return nil }
                 value = bytes[(index + 1)..<close]
                 index = close + 1
             } else {
