@@ -64,6 +64,16 @@ struct ExtractionRuleTests {
         #expect(ExtractionFixtures.extract(head: head, configuration: .init(limits: limits)).title == "Café & crème")
     }
 
+    /// The capture's byte limit (four per character) cut a two-byte `&nbsp;` in half, and the title
+    /// ended in U+FFFD.
+    @Test func aTitleCutByItsLimitEndsOnAWholeCharacter() {
+        let title = "<title>A" + String(repeating: "&nbsp;", count: 600) + "B</title>"
+        let extracted = ExtractionFixtures.extract(head: title).title ?? ""
+        #expect(extracted.hasPrefix("A") && !extracted.contains("\u{FFFD}"), "\(extracted.unicodeScalars.suffix(3))")
+        let euros = ExtractionFixtures.extract(head: "<title>A" + String(repeating: "€", count: 400) + "</title>").title
+        #expect(euros?.hasSuffix("€") == true, "\(euros?.unicodeScalars.suffix(3) ?? [])")
+    }
+
     @Test func theBestIconIsTheLargestAppleTouchIconThenSizedIconsThenOthers() {
         let head = """
             <link rel="icon" href="/favicon.ico">

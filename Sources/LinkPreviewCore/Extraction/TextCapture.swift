@@ -23,7 +23,24 @@ struct TextCapture {
     /// Whether more than `limit` bytes arrived (the text was cut).
     private(set) var overflowed = false
 
-    var text: String { String(decoding: bytes, as: UTF8.self) }
+    /// The text read. When the limit cut it, a character the cut split in two is left out: its first
+    /// bytes would read as U+FFFD at the end of a title (the decoder's output is valid UTF-8, so only
+    /// the cut can split one).
+    var text: String {
+        guard overflowed else { return String(decoding: bytes, as: UTF8.self) }
+        return String(decoding: bytes[..<Self.endOfLastWholeCharacter(bytes)], as: UTF8.self)
+    }
+
+    /// Where the last character of `bytes` that is there whole ends.
+    static func endOfLastWholeCharacter(_ bytes: [UInt8]) -> Int {
+        var start = bytes.count
+        // The lead byte of the last character: at most three continuation bytes (10xxxxxx) back.
+        while start > 0, bytes.count - start < 4, bytes[start - 1] & 0xC0 == 0x80 { start -= 1 }
+        guard start > 0 else { return bytes.count }
+        let lead = bytes[start - 1]
+        let length = lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
+        return bytes.count - (start - 1) < length ? start - 1 : bytes.count
+    }
 
     /// Adds text. Text for people (all but JSON-LD) keeps no leading whitespace and one byte of each
     /// whitespace run, as it will be shown collapsed: indentation and blank lines never use up the
