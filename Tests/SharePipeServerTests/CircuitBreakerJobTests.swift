@@ -15,6 +15,17 @@ struct CircuitBreakerJobTests {
         }.flatMap { $0.split(separator: " ").last }.flatMap { Double($0) }
     }
 
+    /// `/metrics` once `done` holds of it, or after about 15 s.
+    static func metrics(_ client: LiveClient, until done: (String) -> Bool) async throws -> String {
+        var metrics = ""
+        for _ in 0..<300 {
+            metrics = String(buffer: try await client.execute(uri: "/metrics", method: .get).body)
+            if done(metrics) { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return metrics
+    }
+
     @Test("After two failures in a row the host's other jobs wait instead of fetching", arguments: TestDatabase.all)
     func postponesFailingHost(database: TestDatabase) async throws {
         let site = try await LoopbackHTTPServer.start { _ in .status(503) }
@@ -37,11 +48,8 @@ struct CircuitBreakerJobTests {
                     )
                 )
             }
-            var metrics = ""
-            for _ in 0..<300 {
-                metrics = String(buffer: try await client.execute(uri: "/metrics", method: .get).body)
-                if (Self.sample(metrics, "sharepipe_preview_jobs_total", [#"outcome="postponed""#]) ?? 0) >= 4 { break }
-                try await Task.sleep(for: .milliseconds(50))
+            let metrics = try await Self.metrics(client) {
+                (Self.sample($0, "sharepipe_preview_jobs_total", [#"outcome="postponed""#]) ?? 0) >= 4
             }
             // The four other jobs are postponed; on a slow run, a failed job's retry (due 3.75–6.25 s
             // later) comes due while the circuit is open and is postponed too: at least four, and no
@@ -91,16 +99,9 @@ struct CircuitBreakerJobTests {
                     client
                 )
             }
-            var metrics = ""
-            for _ in 0..<300 {
-                metrics = String(buffer: try await client.execute(uri: "/metrics", method: .get).body)
-                let failed = Self.sample(
-                    metrics,
-                    "sharepipe_preview_fetches_total",
-                    [#"source="job""#, #"result="httpStatus""#]
-                )
-                if (failed ?? 0) >= 4 { break }
-                try await Task.sleep(for: .milliseconds(50))
+            let metrics = try await Self.metrics(client) {
+                (Self.sample($0, "sharepipe_preview_fetches_total", [#"source="job""#, #"result="httpStatus""#]) ?? 0)
+                    >= 4
             }
             // Every short link was fetched: the redirecting host's circuit stayed closed.
             #expect((1...4).map { site.requestCount("/short/\($0)") } == [1, 1, 1, 1])
