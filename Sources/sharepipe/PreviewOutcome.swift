@@ -9,7 +9,8 @@ enum PreviewOutcome: Sendable {
     case failure(URL, LinkPreviewError)
 
     /// A card: the metadata, then how it was fetched; or the error's message. Control characters are
-    /// dropped (``PlainText/lines(_:)``): an error's message may quote a server's header.
+    /// dropped (``PlainText/lines(_:)``, as ``MetadataCard`` does): an error's message may quote a
+    /// server's header.
     var card: String {
         switch self {
         case .success(_, let report):
@@ -30,7 +31,7 @@ enum PreviewOutcome: Sendable {
                 "read",
                 "\(report.bytesRead.formatted()) bytes" + (report.contentLength.map { " of \($0.formatted())" } ?? "")
             )
-            return PlainText.lines(lines.joined(separator: "\n"))
+            return lines.joined(separator: "\n")  // the card is plain text already; the rest are URLs and figures
         case .failure(let url, let error):
             var text = "✗ \(url.absoluteString)\n\(error.message)\n(\(error.category) · \(error.code))"
             if let until = error.rememberedUntil {

@@ -45,7 +45,7 @@ enum LinkAliasRule {
         return (path.isEmpty || path == "/") && url.query(percentEncoded: true) == nil
     }
 
-    /// The URL's path as sent, without a trailing slash, for comparing where two URLs point.
+    /// The URL's path once normalised, without a trailing slash, for comparing where two URLs point.
     static func pathKey(_ url: URL) -> String {
         let path = (URLNormalizer.normalize(url) ?? url).path(percentEncoded: true)
         return path.hasSuffix("/") ? String(path.dropLast()) : path
