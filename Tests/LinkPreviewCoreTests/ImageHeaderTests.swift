@@ -73,6 +73,27 @@ struct ImageHeaderTests {
         #expect(ImageHeader.read(prefix) == ImageHeader(format: .jpeg, width: 6000, height: 4000))
     }
 
+    /// A phone photo taken upright is stored 4032×3024 with Exif orientation 6, and shown 3024×4032:
+    /// the preview reserved the wrong shape for it.
+    @Test(arguments: [(6, false), (8, true), (5, true), (7, false)])
+    func jpegTurnedAQuarterByExifIsMeasuredAsShown(orientation: Int, littleEndian: Bool) {
+        let photo = F.jpeg(width: 4032, height: 3024, orientation: (orientation, littleEndian))
+        #expect(ImageHeader.read(photo) == ImageHeader(format: .jpeg, width: 3024, height: 4032))
+    }
+
+    @Test func jpegExifOrientationThatDoesNotTurnItOrCannotBeReadLeavesTheSize() {
+        for orientation in [1, 2, 3, 4, 9, 0] {
+            let photo = F.jpeg(width: 4032, height: 3024, orientation: (orientation, true))
+            #expect(ImageHeader.read(photo) == ImageHeader(format: .jpeg, width: 4032, height: 3024), "\(orientation)")
+        }
+        // The entry's count and value cut off by the segment's own length: the stored size.
+        let tiff = F.ascii("MM") + F.be16(42) + F.be32(8) + F.be16(1) + F.be16(0x0112) + F.be16(3)
+        let app1 = [0xFF, 0xE1] + F.be16(2 + 6 + tiff.count) + F.ascii("Exif") + [0, 0] + tiff
+        let plain = F.jpeg(width: 4032, height: 3024)
+        let cut = Array(plain.prefix(2)) + app1 + Array(plain.dropFirst(2))
+        #expect(ImageHeader.read(cut) == ImageHeader(format: .jpeg, width: 4032, height: 3024))
+    }
+
     @Test func jpegWhoseFrameHeaderIsBeyondTheBytesIsAJPEGWithoutDimensions() {
         let jpeg = F.jpeg(width: 6000, height: 4000, exifBytes: 100_000)
         #expect(ImageHeader.read(Array(jpeg.prefix(64 * 1024))) == ImageHeader(format: .jpeg))

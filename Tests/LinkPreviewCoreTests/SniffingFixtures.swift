@@ -29,10 +29,21 @@ enum SniffingFixtures {
         height: Int,
         progressive: Bool = false,
         exifBytes: Int = 0,
-        huffmanTablesFirst: Bool = false
+        huffmanTablesFirst: Bool = false,
+        orientation: (value: Int, littleEndian: Bool)? = nil
     ) -> [UInt8] {
         let app0 = [0xFF, 0xE0] + be16(16) + ascii("JFIF") + [0, 1, 1, 0] + be16(1) + be16(1) + [0, 0]
         var app1: [UInt8] = []
+        if let orientation {
+            // A TIFF header, then IFD0 with one entry: Orientation (0x0112), SHORT, 1 value.
+            let le = orientation.littleEndian
+            let u16 = le ? le16 : be16
+            let u32 = le ? le32 : be32
+            let tiff =
+                ascii(le ? "II" : "MM") + u16(42) + u32(8) + u16(1) + u16(0x0112) + u16(3) + u32(1)
+                + u16(orientation.value) + [0, 0] + u32(0)
+            app1 += [0xFF, 0xE1] + be16(2 + 6 + tiff.count) + ascii("Exif") + [0, 0] + tiff
+        }
         var remaining = exifBytes
         while remaining > 0 {
             let chunk = min(remaining, 65_000)
