@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import SharePipeProtocol
 import SharePipeServer
 import Testing
 
@@ -168,6 +169,53 @@ struct ShelfTests {
                 try ServerFixture.json(try await world.request("ada", .get, "/v1/conversations/\(choice)"))["messages"]
                 as? [[String: Any]] ?? []
             #expect(messages.first?["senderID"] as? String == world.ids["ada"]?.uuidString)
+        }
+    }
+
+    /// A reply had no idempotency: a client whose answer was lost and who tried again posted the
+    /// message twice, and every member's stream said so twice.
+    @Test(
+        "A reply retried with its Idempotency-Key is posted once; the key with another note is refused",
+        arguments: TestDatabase.all
+    )
+    func replyRetriedIsPostedOnce(database: TestDatabase) async throws {
+        try await ServerFixture.run(on: database) { fixture, client in
+            let world = try await ShelfWorld.make(fixture, client)
+            let link = try await world.share("bob", Self.url("retried"), to: ["@ada"])
+            func reply(_ note: String, key: String?) async throws -> LiveResponse {
+                try await client.execute(
+                    uri: "/v1/highlights/\(link)/reply",
+                    method: .post,
+                    headers: ServerFixture.headers(token: world.tokens["ada"], key: key),
+                    body: ServerFixture.body(#"{"note": "\#(note)"}"#)
+                )
+            }
+            let first = try await reply("On my way", key: "reply-1")
+            let again = try await reply("On my way", key: "reply-1")
+            #expect(first.status == .created && again.status == .created)
+            #expect(again.headers[HTTPField.Name("Idempotent-Replayed")!] == "true")
+            let posted = try ServerFixture.json(first)
+            #expect(try ServerFixture.json(again)["messageId"] as? String == posted["messageId"] as? String)
+            let other = try await reply("Something else", key: "reply-1")
+            #expect(other.status == .unprocessableContent)
+            #expect(try ServerFixture.json(other)["type"] as? String == ProblemDetails.TypeURI.idempotencyKeyReused)
+            // A share may use the same key: replies keep theirs apart.
+            let share = try await client.execute(
+                uri: "/v1/shares",
+                method: .post,
+                headers: ServerFixture.headers(token: world.tokens["ada"], key: "reply-1"),
+                body: ServerFixture.body(#"{"url": "\#(Self.url("own"))"}"#)
+            )
+            #expect(share.status == .created)
+            // Without a key every request is a reply of its own, as before.
+            #expect(try await reply("On my way", key: nil).status == .created)
+
+            let conversation = try #require(posted["conversationId"] as? String)
+            let messages =
+                try ServerFixture.json(try await world.request("ada", .get, "/v1/conversations/\(conversation)"))[
+                    "messages"
+                ] as? [[String: Any]] ?? []
+            #expect(messages.filter { $0["note"] as? String == "On my way" }.count == 2)
         }
     }
 

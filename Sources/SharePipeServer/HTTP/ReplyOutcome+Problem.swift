@@ -7,8 +7,10 @@ extension Database.ReplyOutcome {
     ///   client, which sends one back as `conversationId`; a page shows them as a menu instead).
     func problem(listingChoices: Bool) -> ProblemDetails? {
         switch self {
-        case .posted:
+        case .posted, .replayed:
             return nil
+        case .keyReused:
+            return .idempotencyKeyReused
         case .chooseConversation(let choices):
             let list = choices.map { $0.uuidString.lowercased() }.joined(separator: ", ")
             return .validationFailed([

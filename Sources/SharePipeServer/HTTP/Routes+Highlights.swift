@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -48,17 +49,36 @@ extension ServerContext {
         router.post("/v1/highlights/:id/reply") { request, context in
             let principal = try await self.principal(request, allowing: [.app])
             let link = try Self.uuid(context, "id")
+            // Optional here: a client that sends one gets its reply posted once however often it retries.
+            let key =
+                request.headers[HTTPField.Name("Idempotency-Key")!] == nil ? nil : try Self.idempotencyKey(request)
             let body = try await JSONRequestBody.decode(Reply.self, from: request, limit: 16 << 10)
+            let note = try Reply.note(body.note)
             let outcome = try await self.storage.reply(
                 linkID: link,
                 userID: principal.user.id,
                 conversationID: body.conversationId,
-                note: try Reply.note(body.note)
+                note: note,
+                idempotency: key.map {
+                    Database.IdempotentRequest(
+                        key: $0,
+                        fingerprint: Reply.fingerprint(link: link, body.conversationId, note)
+                    )
+                }
             )
-            guard case .posted(let conversation, let message) = outcome else {
+            switch outcome {
+            case .posted(let conversation, let message):
+                return try jsonResponse(ReplyPosted(conversationId: conversation, messageId: message), status: .created)
+            case .replayed(let conversation, let message):
+                var response = try jsonResponse(
+                    ReplyPosted(conversationId: conversation, messageId: message),
+                    status: .created
+                )
+                response.headers[HTTPField.Name("Idempotent-Replayed")!] = "true"
+                return response
+            default:
                 throw outcome.problem(listingChoices: true) ?? ProblemDetails.internalError
             }
-            return try jsonResponse(ReplyPosted(conversationId: conversation, messageId: message), status: .created)
         }
     }
 
@@ -109,6 +129,13 @@ struct Reply: Decodable {
             ])
         }
         return note
+    }
+
+    /// What an idempotent reply asks, for comparing a retry with the first request: the link, the
+    /// conversation chosen (if any) and the note as stored.
+    static func fingerprint(link: UUID, _ conversation: UUID?, _ note: String?) -> String {
+        let canonical = [link.uuidString, conversation?.uuidString ?? "", note ?? ""].joined(separator: "\n")
+        return SHA256.hexDigest(of: Array(canonical.utf8))
     }
 }
 

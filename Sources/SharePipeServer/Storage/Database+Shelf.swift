@@ -206,6 +206,10 @@ extension Database {
     public enum ReplyOutcome: Sendable, Hashable {
         /// Posted into this conversation as this message.
         case posted(conversationID: UUID, messageID: UUID)
+        /// An earlier reply with the same idempotency key and request posted this message; nothing new.
+        case replayed(conversationID: UUID, messageID: UUID)
+        /// The idempotency key was used for another request.
+        case keyReused
         /// The link came from several conversations and none was chosen: these are the choices.
         case chooseConversation([UUID])
         /// Not on the user's shelf, or `conversationID` is not one it came from.
@@ -215,10 +219,49 @@ extension Database {
         case noConversation
     }
 
+    /// A request that must take effect at most once: the client's key, and a fingerprint of what it
+    /// asks (the same key with another fingerprint is another request, refused).
+    public struct IdempotentRequest: Sendable, Hashable {
+        public var key: String
+        public var fingerprint: String
+
+        public init(key: String, fingerprint: String) {
+            self.key = key
+            self.fingerprint = fingerprint
+        }
+    }
+
     /// Replies to a shelf item: posts the link with `note` into the conversation it came from (the
     /// chosen one when it came from several).
-    public func reply(linkID: UUID, userID: UUID, conversationID: UUID?, note: String?) async throws -> ReplyOutcome {
-        try await transaction { sql in
+    ///
+    /// With `idempotency`, a retry (the same key and request, within the keys' retention) gets the
+    /// message the first posted (``ReplyOutcome/replayed(conversationID:messageID:)``) instead of a
+    /// second one. Its key is kept in `idempotency_keys` apart from share keys (`reply ` before it),
+    /// with no share, so the sweep deletes it after the retention (48 h).
+    public func reply(
+        linkID: UUID,
+        userID: UUID,
+        conversationID: UUID?,
+        note: String?,
+        idempotency: IdempotentRequest? = nil
+    ) async throws -> ReplyOutcome {
+        let storedKey = idempotency.map { "reply " + $0.key }
+        return try await transaction { sql in
+            if let idempotency, let storedKey {
+                // Concurrent retries wait here for the first, then find what it posted.
+                try await self.lockForCreation(Self.idempotencyLockName(userID: userID, key: storedKey), in: sql)
+                if let row = try await sql.raw(
+                    """
+                    SELECT fingerprint, response FROM idempotency_keys
+                    WHERE user_id = \(bind: userID.uuidString) AND key = \(bind: storedKey)
+                    """
+                ).first() {
+                    guard try row.decode(column: "fingerprint", as: String.self) == idempotency.fingerprint,
+                        let posted = try row.decode(column: "response", as: String?.self).flatMap(StoredReply.init)
+                    else { return .keyReused }
+                    return .replayed(conversationID: posted.conversationID, messageID: posted.messageID)
+                }
+            }
             let sources = try await sql.raw(
                 """
                 SELECT s.conversation_id FROM shelf_sources s
@@ -255,6 +298,16 @@ extension Database {
                 // Removed from the conversation between the read above and its members lock: the
                 // link is no longer theirs to reply to there (a 404, not a 500).
                 return .notFound
+            }
+            if let idempotency, let storedKey {
+                let stored = StoredReply(conversationID: target, messageID: message).text
+                try await sql.raw(
+                    """
+                    INSERT INTO idempotency_keys (user_id, key, fingerprint, state, status, response, created_at)
+                    VALUES (\(bind: userID.uuidString), \(bind: storedKey), \(bind: idempotency.fingerprint), 'done', 201,
+                            \(bind: stored), \(bind: Clock.millisecondsNow()))
+                    """
+                ).run()
             }
             return .posted(conversationID: target, messageID: message)
         }
@@ -303,4 +356,25 @@ struct ShelfRow: Sendable {
         summaryImpressions = try row.decode(column: "summary_impressions", as: Int.self)
         detailViews = try row.decode(column: "detail_views", as: Int.self)
     }
+}
+
+/// What an idempotent reply posted, as its key keeps it: `conversation message`.
+private struct StoredReply {
+    var conversationID: UUID
+    var messageID: UUID
+
+    init(conversationID: UUID, messageID: UUID) {
+        self.conversationID = conversationID
+        self.messageID = messageID
+    }
+
+    init?(_ text: String) {
+        let parts = text.split(separator: " ")
+        guard parts.count == 2, let conversation = UUID(uuidString: String(parts[0])),
+            let message = UUID(uuidString: String(parts[1]))
+        else { return nil }
+        self.init(conversationID: conversation, messageID: message)
+    }
+
+    var text: String { conversationID.uuidString + " " + messageID.uuidString }
 }

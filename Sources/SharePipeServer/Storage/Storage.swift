@@ -152,8 +152,14 @@ public protocol Storage: Sendable {
     /// shown), in one statement.
     func recordSummaryImpressions(linkIDs: [UUID], userID: UUID) async throws
     /// Replies to a shelf item: posts the link with `note` into the conversation it came from (the
-    /// chosen one when it came from several).
-    func reply(linkID: UUID, userID: UUID, conversationID: UUID?, note: String?) async throws -> Database.ReplyOutcome
+    /// chosen one when it came from several); once per `idempotency` key, when one is given.
+    func reply(
+        linkID: UUID,
+        userID: UUID,
+        conversationID: UUID?,
+        note: String?,
+        idempotency: Database.IdempotentRequest?
+    ) async throws -> Database.ReplyOutcome
 
     // MARK: Shelf events
     /// `userID`'s shelf events after `sequence`, oldest first, at most `limit`.

@@ -229,7 +229,8 @@ extension ServerContext {
                     linkID: link,
                     userID: user.id,
                     conversationID: form.conversationId.flatMap(UUID.init(uuidString:)),
-                    note: try Reply.note(form.note)
+                    note: try Reply.note(form.note),
+                    idempotency: nil
                 )
                 // A reply that was not posted says why; it never looks sent.
                 if let problem = outcome.problem(listingChoices: false) { throw problem }
