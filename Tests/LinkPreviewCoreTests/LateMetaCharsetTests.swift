@@ -75,4 +75,50 @@ struct LateMetaCharsetTests {
         #expect(metadata.title == "Привет")
         #expect(decision?.source == .utf8Validity)
     }
+
+    /// Whether a page was UTF-8 after all was judged on the bytes read so far, so it depended on how
+    /// they arrived: "Café" just after the meta, in one chunk with it, kept UTF-8; byte by byte it did
+    /// not, and the title came out "CafÃ©".
+    @Test(
+        "UTF-8 after a late meta is judged on the whole window, however the bytes arrive",
+        arguments: [1, 4_096, 1 << 20]
+    )
+    func utf8AfterTheMetaWhateverTheChunks(chunk: Int) {
+        let page = Self.page(
+            scriptBytes: 20_000,
+            meta: #"<meta charset="iso-8859-1">"#,
+            title: Array("Caf\u{e9}".utf8)
+        )
+        let (metadata, decision) = Self.extract(page, chunk: chunk)
+        #expect(metadata.title == "Café")
+        #expect(decision?.encoding == .utf8)
+    }
+
+    /// A meta in the body, which browsers obey as one in the head, counted only when `</head>` and it
+    /// arrived in one slice.
+    @Test("A meta in the body within the window counts, however the bytes arrive", arguments: [1, 4_096, 1 << 20])
+    func metaInTheBodyWhateverTheChunks(chunk: Int) {
+        let page =
+            Array("<html><head><script>//".utf8) + Array(repeating: UInt8(ascii: "x"), count: 20_000)
+            + Array("\n</script><title>".utf8) + Self.cyrillic
+            + Array(#"</title></head><body><meta charset="windows-1251"><p>Text.</p>"#.utf8)
+        let (metadata, decision) = Self.extract(page, chunk: chunk)
+        #expect(metadata.title == "Привет мир")
+        #expect(decision?.encoding == TextEncoding.forLabel("windows-1251"))
+    }
+
+    /// While it waits for the window, the extractor is not complete: a fetcher keeps reading.
+    @Test("A pending change keeps the extractor reading to the end of its window")
+    func pendingChangeKeepsReading() {
+        var extractor = MetadataExtractor(url: ExtractionFixtures.pageURL)
+        let head =
+            Array(#"<html><head><script>//"#.utf8) + Array(repeating: UInt8(ascii: "x"), count: 2_000)
+            + Array(#"</script><meta charset="iso-8859-1"><title>T</title><meta name="description" content="D">"#.utf8)
+            + Array(#"<meta property="og:image" content="/i.png"></head><body>"#.utf8)
+        extractor.consume(head + Array(repeating: UInt8(ascii: " "), count: 20_000))
+        #expect(!extractor.isComplete)
+        extractor.consume(Array(repeating: UInt8(ascii: " "), count: MetadataExtractor.encodingChangeWindow))
+        #expect(extractor.isComplete)
+        #expect(extractor.finish().title == "T")
+    }
 }

@@ -71,6 +71,9 @@ public struct MetadataExtractor: Sendable {
     /// The document's bytes from the start, kept while its encoding is a guess that a later `<meta>`
     /// may correct (``encodingChangeWindow``); nil once that can no longer happen.
     private var retained: [UInt8]?
+    /// The encoding a late `<meta>` named, while the rest of the window is read to tell whether the
+    /// page is UTF-8 after all (``checkEncodingChange(atEnd:)``).
+    private var pendingEncoding: TextEncoding?
     private var bytesReadAtBodyStart: Int?
     private var bytesReadAtHeadEnd: Int?
     /// Where the head last brought a metadata tag once the essentials were known: bytes read then, and
@@ -115,7 +118,9 @@ public struct MetadataExtractor: Sendable {
 
     /// Whether more input cannot change the result.
     public var isComplete: Bool {
-        tokenizer.isStopped || collector.isFinished || bytesRead >= configuration.limits.maxInputBytes
+        if bytesRead >= configuration.limits.maxInputBytes { return true }
+        // A pending change of encoding needs the rest of its window, however little else is wanted.
+        return pendingEncoding == nil && (tokenizer.isStopped || collector.isFinished)
     }
 
     /// Whether the document's head has been read: an explicit `</head>` or `<body>`, or content that
@@ -169,14 +174,18 @@ public struct MetadataExtractor: Sendable {
     /// Ends the document and returns what was found.
     public mutating func finish() -> LinkMetadata {
         // Bytes the charset sniffer still holds are tokenized even when a limit ended the input.
-        if !tokenizer.isStopped && !collector.isFinished {
+        let reading = !tokenizer.isStopped && !collector.isFinished
+        if reading || pendingEncoding != nil {
             withDecoder { decoder, this in decoder.finish { utf8 in this.tokenize(utf8) } }
             // A short document is decided only now; a `<meta>` in it past the prescan's window counts too.
-            if checkEncodingChange() {
+            let startedOver = checkEncodingChange(atEnd: true)
+            if startedOver {
                 withDecoder { decoder, this in decoder.finish { utf8 in this.tokenize(utf8) } }
             }
-            tokenizer.finish(into: &collector)
-            collector.endDocument()
+            if reading || startedOver {
+                tokenizer.finish(into: &collector)
+                collector.endDocument()
+            }
         }
         return MetadataAssembler(
             observations: collector.observations,
@@ -222,38 +231,58 @@ public struct MetadataExtractor: Sendable {
         tokenizer.feed(utf8, into: &collector)
     }
 
+    /// Keeps `slice` while the window is open: whole slices until ``encodingChangeWindow`` bytes are
+    /// kept (the last may run past it), so a start-over has every byte read.
     private mutating func retain(_ slice: UnsafeRawBufferPointer) {
-        guard retained != nil else { return }
-        if retained!.count + slice.count <= Self.encodingChangeWindow {
-            retained!.append(contentsOf: slice)
-        } else {
-            retained = nil
-        }
+        guard retained != nil, retained!.count < Self.encodingChangeWindow else { return }
+        retained!.append(contentsOf: slice)
     }
 
-    /// After a slice: when the encoding was a guess (no BOM, transport charset or `<meta>` in the first
-    /// KiB, and the bytes so far either not UTF-8 or all ASCII), a `<meta>` the tokenizer met that
-    /// names another encoding makes the extractor start over with it. As the standard's "change the
-    /// encoding", UTF-16 reads as UTF-8 and x-user-defined as windows-1252; a page whose non-ASCII bytes
-    /// are valid UTF-8 stays UTF-8, as ``CharsetDecision/Source/utf8ContradictsMeta`` does for the
-    /// prescan.
-    /// Returns whether it started over.
+    /// After a slice (and at the end, `atEnd`): when the encoding was a guess (no BOM, transport
+    /// charset or `<meta>` in the first KiB, and the bytes so far either not UTF-8 or all ASCII), a
+    /// `<meta>` the tokenizer met in the window, in the head or the body, that names another encoding
+    /// makes the extractor start over with it. As the standard's "change the encoding", UTF-16 reads as
+    /// UTF-8 and x-user-defined as windows-1252.
+    ///
+    /// A page whose non-ASCII bytes are valid UTF-8 stays UTF-8, as
+    /// ``CharsetDecision/Source/utf8ContradictsMeta`` does for the prescan. That is judged on the whole
+    /// window (``encodingChangeWindow`` bytes, or the document when shorter), never on what happened
+    /// to arrive so far, so how the bytes were split cannot change the answer: a change is pending
+    /// (and ``isComplete`` false) until the window is read, unless bytes that are not UTF-8 settle it
+    /// sooner. Returns whether it started over.
     @discardableResult
-    private mutating func checkEncodingChange() -> Bool {
+    private mutating func checkEncodingChange(atEnd: Bool = false) -> Bool {
         guard let bytes = retained, let decision = decoder?.decision else { return false }
         guard decision.source == .utf8Validity || decision.source == .default else {
             retained = nil
             return false
         }
-        guard let declared = collector.observations.declaredEncoding else {
-            if collector.observations.headEnded { retained = nil }
-            return false
+        let window = Self.encodingChangeWindow
+        if pendingEncoding == nil {
+            guard let declared = collector.observations.declaredEncoding else {
+                if atEnd || bytes.count >= window { retained = nil }
+                return false
+            }
+            let encoding = CharsetSniffer.metaEncoding(declared)
+            guard encoding != decision.encoding, encoding != .replacement else {
+                retained = nil
+                return false
+            }
+            pendingEncoding = encoding
         }
+        let whole = atEnd || bytes.count >= window
+        let isUTF8 = bytes.withUnsafeBytes { all in
+            UTF8Validation.isValidIgnoringTruncatedEnd(UnsafeRawBufferPointer(rebasing: all.prefix(window)))
+        }
+        // Bytes that are not UTF-8 stay so in any longer prefix: nothing left to wait for.
+        guard whole || !isUTF8 else { return false }
+        let encoding = pendingEncoding!
+        pendingEncoding = nil
         retained = nil
-        let encoding = CharsetSniffer.metaEncoding(declared)
-        guard encoding != decision.encoding, encoding != .replacement,
-            !bytes.withUnsafeBytes({ CharsetSniffer.utf8Contradicts(encoding, $0) })
-        else { return false }
+        let keepsUTF8 = bytes.withUnsafeBytes {
+            CharsetSniffer.utf8Contradicts(encoding, UnsafeRawBufferPointer(rebasing: $0.prefix(window)))
+        }
+        guard !keepsUTF8 else { return false }
         startOver(readingAs: encoding, bytes)
         return true
     }
