@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import LinkPreview
 import LinkPreviewTesting
 import SharePipeServer
 import Testing
@@ -73,8 +74,9 @@ struct CircuitBreakerJobTests {
     }
 
     /// The breaker blamed a link's first host for a failure at the page a redirect led to: a few short
-    /// links to one failing page closed the short-link host for every user.
-    @Test("A failure after a redirect counts against the host it led to, not the one that redirected")
+    /// links to one failing page closed the short-link host for every user. Blaming the target instead
+    /// would let anyone who can redirect close another site's circuit.
+    @Test("A failure after a redirect to another host counts against neither host")
     func redirectTargetIsBlamed() async throws {
         let site = try await LoopbackHTTPServer.start(addresses: ["127.0.0.1", "127.0.0.2"]) { request in
             if request.uri.hasPrefix("/short/") {
@@ -106,7 +108,51 @@ struct CircuitBreakerJobTests {
             // Every short link was fetched: the redirecting host's circuit stayed closed.
             #expect((1...4).map { site.requestCount("/short/\($0)") } == [1, 1, 1, 1])
             #expect(Self.sample(metrics, "sharepipe_preview_jobs_total", [#"outcome="postponed""#]) == nil)
+
+            // Nor was the host the redirects led to blamed: its own links are fetched until two of them
+            // fail, and only then do the next ones wait.
+            for index in 1...3 {
+                _ = try await PreviewJobTests.shareLink(
+                    URL(string: "http://127.0.0.2:\(site.port)/down/direct-\(index)")!,
+                    key: "direct-\(index)",
+                    fixture,
+                    client
+                )
+            }
+            _ = try await Self.metrics(client) {
+                (Self.sample($0, "sharepipe_preview_jobs_total", [#"outcome="postponed""#]) ?? 0) >= 1
+            }
+            #expect((1...3).map { site.requestCount("/down/direct-\($0)") } == [1, 1, 0])
         }
         try await site.shutdown()
+    }
+
+    /// Circuits were keyed by host alone: links to a port that always fails (`https://site:80/`) closed
+    /// the site's real address too.
+    @Test("A circuit is per host and port: a failing port does not hold back the same host's other port")
+    func circuitsArePerPort() async throws {
+        let down = try await LoopbackHTTPServer.start { _ in .status(503) }
+        let up = try await LoopbackHTTPServer.start { _ in .html("<title>Up</title>") }
+        try await ServerFixture.run(
+            allowLoopbackPort: down.port,
+            configure: {
+                $0.preview.policy.addresses.allowedPorts.insert(up.port)
+                $0.previewWorkers = 1
+                $0.circuitBreaker = CircuitBreakerSettings(failureThreshold: 2, cooldown: .seconds(600))
+            }
+        ) { fixture, client in
+            for index in 1...3 {
+                _ = try await PreviewJobTests.shareLink(down.url("/d/\(index)"), key: "down-\(index)", fixture, client)
+            }
+            _ = try await Self.metrics(client) {
+                (Self.sample($0, "sharepipe_preview_jobs_total", [#"outcome="postponed""#]) ?? 0) >= 1
+            }
+            let id = try await PreviewJobTests.shareLink(up.url("/fine"), key: "up", fixture, client)
+            let link = try await PreviewJobTests.settledLink(id, client: client, token: fixture.appToken)
+            #expect(link["status"] as? String == "ready")
+            #expect(up.requestCount("/fine") == 1)
+        }
+        try await down.shutdown()
+        try await up.shutdown()
     }
 }

@@ -8,8 +8,9 @@ import Foundation
 /// keep waiting). A trial that succeeds closes the circuit; one that fails opens it again for twice
 /// as long, up to ``CircuitBreakerSettings/maxCooldown``. Only the host's health counts: a timeout, a refused
 /// connection, a TLS or DNS failure, a 5xx or 429 are failures; a 404 or a page of an unsupported
-/// type is the host answering, so a success. ``PreviewWorker`` records a failure against the host
-/// fetched when it happened: after a redirect, the host it led to.
+/// type is the host answering, so a success. ``PreviewWorker`` keys circuits by host and port, and
+/// judges only the link's own host: a failure after a redirect to another host counts as the link's
+/// host answering, and against nobody.
 ///
 /// Pure state over an explicit clock; ``PreviewWorker`` keeps one per server process (several
 /// processes each learn about a failing host for themselves).

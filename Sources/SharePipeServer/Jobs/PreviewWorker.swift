@@ -89,7 +89,7 @@ final class PreviewWorker: Service, Sendable {
             metrics.recordPreview("failed")
             return
         }
-        let host = job.url.host()?.lowercased() ?? ""
+        let host = Self.breakerKey(job.url)
         if case .wait(let until) = breaker.withLock({ $0.decide(host: host, now: .now) }) {
             let delay = ContinuousClock.now.duration(to: until)
             let at = Date().addingTimeInterval(Double(delay.components.seconds) + 1)
@@ -122,13 +122,14 @@ final class PreviewWorker: Service, Sendable {
                 backoff: Self.backoff(attempt:)
             )
             if let answered = failure.hostAnswered {
-                // The host that failed is the one fetched when it did: a short link's host answered with
-                // its redirect, and five links to a page that fails must not close it for everyone.
-                let failedHost = (error as? LinkPreviewError)?.url?.host()?.lowercased() ?? host
-                breaker.withLock { breaker in
-                    if failedHost != host { breaker.record(host: host, healthy: true, now: .now) }
-                    breaker.record(host: failedHost, healthy: answered, now: .now)
-                }
+                // Only the link's own host is judged. One that redirected answered; where the redirect
+                // led is not counted against anyone: blaming the short-link host would let five links
+                // to one failing page close it for everyone, and blaming the target would let anyone
+                // who can redirect close another site's circuit while their own jobs never wait.
+                // (The same host on another port or scheme, `http` → `https`, is still this site.)
+                let failedAt = (error as? LinkPreviewError)?.url?.host()?.lowercased()
+                let failedElsewhere = failedAt.map { $0 != job.url.host()?.lowercased() } ?? false
+                breaker.withLock { $0.record(host: host, healthy: answered || failedElsewhere, now: .now) }
             }
             if let result = failure.fetchResult { metrics.recordFetch(source: "job", result: result) }
             if failure.isInternal {
@@ -146,6 +147,14 @@ final class PreviewWorker: Service, Sendable {
                 metrics.recordPreview("failed")
             }
         }
+    }
+
+    /// The circuit breaker's key for a URL: its host and port (`example.com:443`). With the port, a
+    /// link to `https://victim.example:80/`, which fails its TLS handshake however healthy the site
+    /// is, opens no circuit for the site's real address.
+    static func breakerKey(_ url: URL) -> String {
+        let port = url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
+        return (url.host()?.lowercased() ?? "") + ":" + String(port)
     }
 
     /// When a link whose refresh got the stale preview (the site failing for now) is refreshed again.
