@@ -208,7 +208,7 @@ struct PreviewJobTests {
     /// A redirector's link took every later share of the page it led to, shown and opened as the
     /// redirector, which its owner can point anywhere.
     @Test(
-        "A preview's final or canonical URL on another host is no alias; on the link's own host it is",
+        "A preview's final or canonical URL is an alias only as the link's own URL written another way",
         arguments: TestDatabase.all
     )
     func aliasesStayOnTheLinksSite(database: TestDatabase) async throws {
@@ -234,14 +234,31 @@ struct PreviewJobTests {
             )
             #expect(try await world.share("ada", victim.absoluteString, to: []) != neighbour)
 
+            // The same URL written another way is one: http → https, www., a trailing slash.
             let moved = try await world.share("ada", "http://example.org/old", to: [])
             try await Self.completePreview(
                 storage,
                 link: moved,
                 fetched: "http://example.org/old",
-                LinkMetadata(url: URL(string: "https://www.example.org/new")!)
+                LinkMetadata(url: URL(string: "https://www.example.org/old/")!)
             )
-            #expect(try await world.share("ada", "https://www.example.org/new", to: []) == moved)
+            #expect(try await world.share("ada", "https://www.example.org/old/", to: []) == moved)
+            // Another path is not, even by a redirect: a `~user` directory can redirect anywhere on its
+            // host, so Eve's link would take Acme's page.
+            let redirected = try await world.share("ada", "https://uni.example/~eve/x", to: [])
+            try await Self.completePreview(
+                storage,
+                link: redirected,
+                fetched: "https://uni.example/~eve/x",
+                LinkMetadata(url: URL(string: "https://uni.example/~acme/page")!)
+            )
+            #expect(try await world.share("ada", "https://uni.example/~acme/page", to: []) != redirected)
+            // Nor another query, where the query picks the owner.
+            let byQuery = try await world.share("ada", "https://docs.example/view?doc=eve", to: [])
+            var naming = LinkMetadata(url: URL(string: "https://docs.example/view?doc=eve")!)
+            naming.canonicalURL = URL(string: "https://docs.example/view?doc=acme")
+            try await Self.completePreview(storage, link: byQuery, fetched: "https://docs.example/view?doc=eve", naming)
+            #expect(try await world.share("ada", "https://docs.example/view?doc=acme", to: []) != byQuery)
 
             // On a host whose paths have different owners, a page's canonical URL at another path is no
             // alias: Eve's page would take every later share of Acme's. At its own path it is one.

@@ -209,6 +209,17 @@ enum Migrations {
                 "CREATE INDEX idempotency_keys_without_share ON idempotency_keys (created_at) WHERE share_id IS NULL",
             ]
         ),
+        // Earlier versions aliased a preview's final and canonical URLs on any path of the link's host,
+        // so on a host whose paths have different owners one page could take another's shares
+        // (LinkAliasRule). As migration 10 did, every alias but a link's own URL goes; the link's next
+        // refresh makes those the rule allows again.
+        Migration(
+            version: 13,
+            name: "link aliases from previews are remade at the link's own path only",
+            statements: [
+                "DELETE FROM link_aliases WHERE url_key <> (SELECT l.url FROM links l WHERE l.id = link_aliases.link_id)"
+            ]
+        ),
     ]
 
     /// Applies the migrations the database lacks, in order, each in one transaction.
