@@ -132,19 +132,42 @@ struct PreviewJobTests {
             }
             #expect(try await storage.enqueueRefreshes(limit: 10) == 1)
             fixture.context.worker.notify()
-            var wait: Double = 0
-            for _ in 0..<200 {
-                wait =
-                    try await storage.run { sql in
-                        let row = try await sql.raw("SELECT expires_at FROM links WHERE id = \(bind: laterID)").first()
-                        return Double(try row?.decode(column: "expires_at", as: Int64.self) ?? 0) / 1000
-                    } - Date().timeIntervalSince1970
-                if wait > 0 { break }
-                try await Task.sleep(for: .milliseconds(50))
-            }
+            let wait = try await Self.nextTry(of: laterID, storage)
             #expect((9.9 * 86_400...10.1 * 86_400).contains(wait), "\(wait / 86_400) days")
+
+            // A link with a preview counts as failing from a week after its last good fetch (the longest
+            // a preview stays fresh): fetched 17 days ago, its next try is ten days away; fetched eight
+            // days ago, a day.
+            for (daysAgo, days) in [(17.0, 10.0), (8.0, 1.0)] {
+                try await storage.run { sql in
+                    let fetched = Int64((Date().timeIntervalSince1970 - daysAgo * 86_400) * 1000)
+                    try await sql.raw(
+                        "UPDATE links SET expires_at = 0, fetched_at = \(bind: fetched) WHERE id = \(bind: id)"
+                    ).run()
+                    try await sql.raw("DELETE FROM preview_cache").run()
+                }
+                #expect(try await storage.enqueueRefreshes(limit: 10) == 1)
+                fixture.context.worker.notify()
+                let next = try await Self.nextTry(of: id, storage)
+                #expect(((days - 0.1) * 86_400...(days + 0.1) * 86_400).contains(next), "\(next / 86_400) days")
+            }
         }
         try await site.shutdown()
+    }
+
+    /// Seconds from now to the link's next try (its `expires_at`), once a failed refresh has set it.
+    static func nextTry(of link: String, _ storage: Database) async throws -> Double {
+        var wait: Double = 0
+        for _ in 0..<200 {
+            wait =
+                try await storage.run { sql in
+                    let row = try await sql.raw("SELECT expires_at FROM links WHERE id = \(bind: link)").first()
+                    return Double(try row?.decode(column: "expires_at", as: Int64.self) ?? 0) / 1000
+                } - Date().timeIntervalSince1970
+            if wait > 0 { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return wait
     }
 
     @Test("A link failing for good is tried again after as long as it has been failing: a day to 30 days")

@@ -1,4 +1,5 @@
 public import Foundation
+import LinkPreview
 public import LinkPreviewCore
 import SQLKit
 
@@ -104,8 +105,9 @@ extension Database {
     static let longestRefreshRetryMilliseconds: Int64 = 30 * 24 * 3600 * 1000
 
     /// How long a link that failed for good waits before it is tried again: as long as it has been
-    /// failing (since its last good fetch, or since it was made when it never had one), at least
-    /// ``refreshRetryMilliseconds`` and at most ``longestRefreshRetryMilliseconds``. A dead link is
+    /// failing (since a week after its last good fetch, the longest a preview stays fresh, or since it
+    /// was made when it never had one), at least ``refreshRetryMilliseconds`` and at most
+    /// ``longestRefreshRetryMilliseconds``. A dead link is
     /// tried a day, two, four… after, then monthly, rather than every day for ever: such retries
     /// share the refreshes' budget with live previews.
     static func failedRetryDelay(failingSince: Int64, now: Int64) -> Int64 {
@@ -139,9 +141,12 @@ extension Database {
                     ).first()
                 else { return }
                 if try link.decode(column: "never_fetched", as: Int.self) == 0 {
-                    // A refresh that fails for good keeps the preview the link has.
-                    let since = try link.decode(column: "fetched_at", as: Int64?.self)
-                    let delay = Self.failedRetryDelay(failingSince: since ?? now, now: now)
+                    // A refresh that fails for good keeps the preview the link has. Its last good fetch
+                    // was good for up to a week, so the link counts as failing from a week after it:
+                    // a refresh failing once after a week-long preview is tried again a day later.
+                    let fetched = try link.decode(column: "fetched_at", as: Int64?.self) ?? now
+                    let since = fetched + Int64(CacheLifetime.defaultBounds.upperBound * 1000)
+                    let delay = Self.failedRetryDelay(failingSince: min(since, now), now: now)
                     try await sql.raw(
                         "UPDATE links SET expires_at = \(bind: now + delay) WHERE id = \(bind: job.linkID.uuidString)"
                     ).run()
