@@ -55,6 +55,22 @@ struct POSIXFileTests {
         }
     }
 
+    /// A quarantined item's attachments folder may be a symbolic link someone planted in its place:
+    /// removing it emptied the folder it pointed to.
+    @Test("Removing a folder that is a symbolic link removes the link, not what it points to")
+    func removeFolderDoesNotFollowALink() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let precious = folder.url.appendingPathComponent("photos")
+        try FileManager.default.createDirectory(at: precious, withIntermediateDirectories: false)
+        try Data("family".utf8).write(to: precious.appendingPathComponent("1.jpg"))
+        let link = folder.url.appendingPathComponent("x.json.attachments")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: precious)
+        POSIXFile.removeFolder(link.path)
+        #expect(!POSIXFile.exists(link.path))
+        #expect(try String(contentsOf: precious.appendingPathComponent("1.jpg"), encoding: .utf8) == "family")
+    }
+
     /// Leases and lock files were opened with `O_CREAT` (and leases `O_TRUNC`) following symbolic links:
     /// a link planted in their place between a claim's read and its write made the write truncate and
     /// overwrite whatever it pointed at (the credential file beside the inbox).

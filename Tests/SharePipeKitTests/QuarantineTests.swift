@@ -26,6 +26,16 @@ struct QuarantineTests {
         #expect(try Data(contentsOf: quarantine.appendingPathComponent(name)) == Data(#"{"version":1,"id":"#.utf8))
         #expect(try Data(contentsOf: quarantine.appendingPathComponent(copy)) == Data("not json at all".utf8))
         #expect(folder.files(in: "quarantine").filter { $0.hasSuffix(".reason") }.count == 2)
+
+        // A name whose reason alone is there (a quarantine under way, or its leftovers) is not taken.
+        let other = "000000001000001-\(UUID().uuidString).json"
+        try Data("damaged".utf8).write(to: quarantine.appendingPathComponent(other + ".reason"))
+        try Data("{".utf8).write(to: folder.url.appendingPathComponent("items/\(other)"))
+        #expect(try inbox.claimNext(lease: .seconds(60)) == nil)
+        #expect(inbox.quarantined().contains(String(other.dropLast(5)) + "-2.json"))
+        #expect(
+            try String(contentsOf: quarantine.appendingPathComponent(other + ".reason"), encoding: .utf8) == "damaged"
+        )
     }
 
     @Test("A sweep removes quarantined records older than 30 days, then the oldest beyond 50")
@@ -53,11 +63,24 @@ struct QuarantineTests {
         try FileManager.default.createDirectory(at: oldFiles, withIntermediateDirectories: false)
         try Data("photo".utf8).write(to: oldFiles.appendingPathComponent("0.jpg"))
 
+        // A reason and attachments whose record never came (a process died mid-quarantine): removed
+        // once as old as a record would be; a fresh one may be a quarantine under way, and is kept.
+        let orphan = quarantine.appendingPathComponent("000000000000002-\(UUID().uuidString).json")
+        try Data("died".utf8).write(to: orphan.appendingPathExtension("reason"))
+        try FileManager.default.setAttributes(
+            [.modificationDate: now.addingTimeInterval(-31 * 24 * 3600)],
+            ofItemAtPath: orphan.appendingPathExtension("reason").path
+        )
+        let underWay = quarantine.appendingPathComponent("000000000000003-\(UUID().uuidString).json.reason")
+        try Data("now".utf8).write(to: underWay)
+
         let report = try inbox.sweep()
         #expect(report.quarantinePruned == 3)
+        #expect(!FileManager.default.fileExists(atPath: orphan.appendingPathExtension("reason").path))
+        #expect(FileManager.default.fileExists(atPath: underWay.path))
         #expect(report.quarantined == 50)
         #expect(inbox.quarantined() == Array(recent.suffix(50)))
         #expect(!folder.files(in: "quarantine").contains { $0.hasPrefix(old) || $0.hasPrefix(recent[0]) })
-        #expect(folder.files(in: "quarantine").count == 100)
+        #expect(folder.files(in: "quarantine").count == 101)
     }
 }

@@ -105,10 +105,22 @@ enum POSIXFile {
         if unlink(path) != 0 { removeFolder(path) }
     }
 
-    /// Removes a folder and what it holds (one level deep, as attachments are); gone is fine.
+    /// Removes a folder and what it holds (one level deep, as attachments are); gone is fine. A
+    /// symbolic link in the folder's place is removed itself: what it points to is not this inbox's.
     static func removeFolder(_ path: String) {
+        var info = stat()
+        if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
+            unlink(path)
+            return
+        }
         for name in list(path) { unlink(path + "/" + name) }
         rmdir(path)
+    }
+
+    /// Whether anything (a file, a folder, a link, even a dangling one) stands at `path`.
+    static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
     }
 
     /// The most bytes ``read(_:)`` takes from one file: 1 MiB. Every file the inbox and the credential

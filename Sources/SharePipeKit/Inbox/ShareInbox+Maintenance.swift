@@ -83,6 +83,17 @@ extension ShareInbox {
             POSIXFile.removeFolder(base + ".attachments")
             pruned += 1
         }
+        // A reason or attachments without their record: left by a process that died mid-quarantine
+        // (a quarantine under way is newer than this).
+        let records = Set(quarantined())
+        for name in POSIXFile.list(layout.quarantine) {
+            let base =
+                name.hasSuffix(".reason") ? name.dropLast(7) : name.hasSuffix(".attachments") ? name.dropLast(12) : nil
+            guard let base, !records.contains(String(base)) else { continue }
+            let path = layout.quarantine + "/" + name
+            guard (POSIXFile.modificationStamp(path) ?? 0) < oldest else { continue }
+            POSIXFile.discard(path)
+        }
         return pruned
     }
 
@@ -109,23 +120,34 @@ extension ShareInbox {
 
     /// Moves a record (and its attachments) that cannot be used to `quarantine/`, with a `.reason` file.
     /// A record of a name already there is set aside beside it (`<name>-2.json`…), not over it.
+    ///
+    /// The reason and the attachments go first and the record last: a sweep pruning meanwhile (readers
+    /// quarantine without the inbox lock) lists records, so it never meets this one before its reason
+    /// dates it.
     func quarantine(_ name: String, reason: String) {
-        guard let target = freeQuarantinePath(for: name), rename(layout.record(name), target) == 0 else { return }
-        if let id = InboxLayout.id(inRecordName: name) {
-            _ = rename(layout.attachmentFolder(id), target + ".attachments")
+        guard let target = freeQuarantinePath(for: name) else { return }
+        let id = InboxLayout.id(inRecordName: name)
+        try? POSIXFile.create(target + ".reason", data: Data(reason.utf8), sync: false)
+        if let id { _ = rename(layout.attachmentFolder(id), target + ".attachments") }
+        guard rename(layout.record(name), target) == 0 else {
+            // Gone, or set aside by another reader first: leave nothing half-made here.
+            POSIXFile.remove(target + ".reason")
+            if let id { _ = rename(target + ".attachments", layout.attachmentFolder(id)) }
+            return
+        }
+        if let id {
             POSIXFile.remove(layout.stateFile(id))
             POSIXFile.remove(layout.leaseFile(id))
         }
-        try? POSIXFile.create(target + ".reason", data: Data(reason.utf8), sync: false)
     }
 
-    /// The first of `quarantine/<name>`, `quarantine/<stem>-2.json`, … that nothing stands at.
+    /// The first of `quarantine/<name>`, `quarantine/<stem>-2.json`, … at which nothing stands, nor its
+    /// `.reason` or `.attachments`.
     private func freeQuarantinePath(for name: String) -> String? {
         let stem = name.hasSuffix(".json") ? String(name.dropLast(5)) : name
         for copy in 1...(Self.quarantineLimit + 1) {
             let path = layout.quarantine + "/" + (copy == 1 ? name : "\(stem)-\(copy).json")
-            var info = stat()
-            if lstat(path, &info) != 0 && errno == ENOENT { return path }
+            if [path, path + ".reason", path + ".attachments"].allSatisfy({ !POSIXFile.exists($0) }) { return path }
         }
         return nil
     }
