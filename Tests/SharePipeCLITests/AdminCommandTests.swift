@@ -83,7 +83,10 @@ struct AdminCommandTests {
     func postgresPasswordIsNotPrinted() async throws {
         let option = try DatabaseOption.parse(["--database", "postgres://sp:S3cret@db.example:5432/sp?sslmode=require"])
         #expect(option.name == "postgres://sp:…@db.example:5432/sp?sslmode=require")
-        #expect(option.hintArgument == " --database 'postgres://sp:…@db.example:5432/sp?sslmode=require'")
+        #expect(
+            option.hintArgument
+                == " --database 'postgres://sp:…@db.example:5432/sp?sslmode=require' (with the password where … stands)"
+        )
         #expect(try DatabaseOption.parse(["--database", "postgres://sp@db/sp"]).name == "postgres://sp@db/sp")
 
         guard let url = ProcessInfo.processInfo.environment["SHAREPIPE_TEST_POSTGRES_URL"],

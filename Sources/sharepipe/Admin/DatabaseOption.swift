@@ -43,7 +43,8 @@ struct DatabaseOption: ParsableArguments {
     var hintArgument: String {
         let fromEnvironment = ProcessInfo.processInfo.environment["SHAREPIPE_DATABASE"] == value
         guard value != Self.defaultPath, !fromEnvironment else { return "" }
-        return " --database \(ShellWord.quoted(name))"
+        let redacted = name != value && Database.Location.isPostgresURL(value)
+        return " --database \(ShellWord.quoted(name))" + (redacted ? " (with the password where … stands)" : "")
     }
 
     /// Whether ``open(_:logger:)`` may create the database.
