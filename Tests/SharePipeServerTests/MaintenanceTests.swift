@@ -130,4 +130,40 @@ struct MaintenanceTests {
             #expect(plans[1].contains("USING INDEX idempotency_keys_without_share (created_at<?)"), "\(plans[1])")
         }
     }
+
+    /// A round was one `do` block: a step that failed (the idempotency sweep past PostgreSQL's
+    /// deadline, say) skipped every step after it, round after round.
+    @Test("A maintenance step that fails does not keep the others from running")
+    func aFailingStepDoesNotStopTheRound() async throws {
+        try await ServerFixture.run { fixture, _ in
+            let database = fixture.context.database
+            try await database.run { sql in
+                // The idempotency step now fails: its table is gone.
+                try await sql.raw("ALTER TABLE idempotency_keys RENAME TO idempotency_keys_away").run()
+                try await sql.raw(
+                    "INSERT INTO preview_cache (key_hash, entry, stored_at) VALUES ('old', '{}', 0)"
+                ).run()
+                try await sql.raw(
+                    """
+                    INSERT INTO sessions (hash, user_id, created_at, expires_at)
+                    VALUES ('expired', \(bind: fixture.user.id.uuidString), 0, 1)
+                    """
+                ).run()
+            }
+            await fixture.context.maintenance.runOnce()
+            let left = try await database.run { sql in
+                let cached = try await sql.raw("SELECT COUNT(*) AS n FROM preview_cache").first()
+                let sessions = try await sql.raw("SELECT COUNT(*) AS n FROM sessions WHERE hash = 'expired'").first()
+                return (
+                    try cached?.decode(column: "n", as: Int.self) ?? -1,
+                    try sessions?.decode(column: "n", as: Int.self) ?? -1
+                )
+            }
+            #expect(left.0 == 0, "the cache was pruned after the failing step")
+            #expect(left.1 == 0, "the expired session was deleted after the failing step")
+            try await database.run { sql in
+                try await sql.raw("ALTER TABLE idempotency_keys_away RENAME TO idempotency_keys").run()
+            }
+        }
+    }
 }
