@@ -32,7 +32,7 @@ extension ServerContext {
             }
             let base = self.baseURL(request)
             var response = self.web.pages.render(
-                "public",
+                .publicPage,
                 PublicPageValues(page, pageURL: base + "/s/" + id, base: base)
             )
             // Cached, but checked with the server before each use: a page taken down is gone from the

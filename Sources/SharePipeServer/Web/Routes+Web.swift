@@ -81,7 +81,7 @@ extension ServerContext {
             signUpOpen: configuration.allowSignUp
         )
         return withCSRFCookie(
-            withProblemHeaders(web.pages.render("signin", page, status: Self.status(of: problem)), problem),
+            withProblemHeaders(web.pages.render(.signin, page, status: Self.status(of: problem)), problem),
             csrf
         )
     }
@@ -96,7 +96,7 @@ extension ServerContext {
             error: problem.map(Self.sentence)
         )
         return withCSRFCookie(
-            withProblemHeaders(web.pages.render("signup", page, status: Self.status(of: problem)), problem),
+            withProblemHeaders(web.pages.render(.signup, page, status: Self.status(of: problem)), problem),
             csrf
         )
     }
@@ -115,7 +115,7 @@ extension ServerContext {
     /// A problem as a page of its own, with its status.
     func messagePage(_ problem: ProblemDetails) -> Response {
         let page = WebPageValues.Message(title: problem.title, heading: problem.title, message: Self.sentence(problem))
-        return withProblemHeaders(web.pages.render("message", page, status: Self.status(of: problem)), problem)
+        return withProblemHeaders(web.pages.render(.message, page, status: Self.status(of: problem)), problem)
     }
 
     /// `response`, setting the browser's CSRF cookie when the token is new.

@@ -28,7 +28,7 @@ extension ServerContext {
                 let pinned = cards.filter { $0.pinned && !$0.suggested }
                 let recent = cards.filter { !$0.pinned && !$0.suggested }
                 return (
-                    "home",
+                    .home,
                     WebShelfPage(
                         title: "Shared with You",
                         csrf: csrf,
@@ -59,7 +59,7 @@ extension ServerContext {
                     )
                 }
                 let card = WebCardValues(item, csrf: csrf, now: Date(), relay: self.imageRelay)
-                return ("link", WebLinkPage(title: card.cardTitle, csrf: csrf, user: .init(user), item: card))
+                return (.link, WebLinkPage(title: card.cardTitle, csrf: csrf, user: .init(user), item: card))
             }
         }
         router.get("/go/:id") { request, context in
@@ -93,7 +93,7 @@ extension ServerContext {
                         )
                     }
                 return (
-                    "mine",
+                    .mine,
                     WebMinePage(
                         title: "My links",
                         csrf: csrf,
@@ -117,7 +117,7 @@ extension ServerContext {
                     )
                 }
                 return (
-                    "conversations",
+                    .conversations,
                     WebConversationsPage(
                         title: "Conversations",
                         csrf: csrf,
@@ -130,7 +130,7 @@ extension ServerContext {
         }
         router.get("/devices") { request, _ in
             try await self.page(request) { user, csrf in
-                ("devices", try await self.devicesPage(user, csrf: csrf, created: nil))
+                (.devices, try await self.devicesPage(user, csrf: csrf, created: nil))
             }
         }
         router.post("/devices") { request, _ in
@@ -143,7 +143,7 @@ extension ServerContext {
                 let (_, appToken, shareToken) = try await self.storage.createDevice(userID: user.id, name: name)
                 // The tokens are shown on this response only (no redirect: they are never stored).
                 var response = self.web.pages.render(
-                    "devices",
+                    .devices,
                     try await self.devicesPage(
                         user,
                         csrf: csrf,
@@ -174,7 +174,7 @@ extension ServerContext {
             try await self.page(request) { user, csrf in
                 let saved = request.uri.queryParameters["saved"].map { _ in "Saved." }
                 return (
-                    "settings",
+                    .settings,
                     WebSettingsPage(csrf: csrf, user: .init(user), displayName: user.displayName, saved: saved)
                 )
             }
@@ -242,7 +242,7 @@ extension ServerContext {
     /// A signed-in page: `render` names the template and its values; signed out, to /signin.
     private func page(
         _ request: Request,
-        _ render: (User, String) async throws -> (String, Any)
+        _ render: (User, String) async throws -> (WebTemplate, Any)
     ) async throws -> Response {
         guard let user = try await webUser(request) else { return Response.redirect(to: "/signin") }
         let csrf = CSRFProtection.token(for: request)

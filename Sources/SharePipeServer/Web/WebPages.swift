@@ -19,14 +19,25 @@ struct WebPages: Sendable {
         guard let directory = Bundle.module.url(forResource: "Templates", withExtension: nil) else {
             throw WebPagesError(message: "The web templates are missing from the SharePipeServer resources.")
         }
-        return WebPages(library: try await MustacheLibrary(directory: directory.path))
+        return try await load(from: directory.path)
+    }
+
+    /// The templates in `directory`; every ``WebTemplate`` must be there, so a missing one stops the
+    /// start instead of failing the requests for its page.
+    static func load(from directory: String) async throws -> WebPages {
+        let library = try await MustacheLibrary(directory: directory)
+        let missing = WebTemplate.allCases.filter { library.getTemplate(named: $0.rawValue) == nil }
+        guard missing.isEmpty else {
+            let names = missing.map { $0.rawValue + ".mustache" }.joined(separator: ", ")
+            throw WebPagesError(message: "The web templates \(names) are missing from \(directory).")
+        }
+        return WebPages(library: library)
     }
 
     /// Renders `template` with `values` as an HTML response.
-    func render(_ template: String, _ values: some Any, status: HTTPResponse.Status = .ok) -> Response {
-        guard let html = library.render(values, withTemplate: template) else {
-            return Response(status: .internalServerError)
-        }
+    func render(_ template: WebTemplate, _ values: some Any, status: HTTPResponse.Status = .ok) -> Response {
+        // Every template was found at start (``load(from:)``), so this cannot fail.
+        let html = library.render(values, withTemplate: template.rawValue) ?? ""
         var headers = Self.pageHeaders
         headers[.contentType] = "text/html; charset=utf-8"
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
@@ -44,6 +55,12 @@ struct WebPages: Sendable {
         headers[.cacheControl] = "no-store"
         return headers
     }
+}
+
+/// The pages the web templates make, by file name (`Web/Templates/<name>.mustache`).
+enum WebTemplate: String, CaseIterable, Sendable {
+    case home, link, mine, conversations, settings, devices, message, signin, signup
+    case publicPage = "public"
 }
 
 struct WebPagesError: Error, CustomStringConvertible {
