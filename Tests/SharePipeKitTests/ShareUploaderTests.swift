@@ -25,4 +25,25 @@ struct ShareUploaderTests {
         #expect(server.requestCount("/v1/shares") == 1)
         #expect(server.requestCount("/portal") == 0)
     }
+
+    /// A request's timeout is a silence limit, and FoundationNetworking ignores the session's resource
+    /// limit: a proxy trickling a byte every 100 ms held an upload for as long as it liked (a minute
+    /// here), past the claim's lease. `longestExchange` (60 s; 2 s here) ends it.
+    @Test("An answer trickled without end is cut at the session's limit and counts as transient")
+    func aTrickledAnswerEndsAtTheLimit() async throws {
+        let server = try await LoopbackHTTPServer.start { _ in
+            LoopbackResponse(
+                status: 200,
+                headers: [("Content-Type", "application/json")],
+                body: .chunks(Array(repeating: Array("{".utf8), count: 600), pause: .milliseconds(100))
+            )
+        }
+        let uploader = ShareUploader(server: server.url("/"), token: "sps_x", longestExchange: .seconds(2))
+        let started = ContinuousClock.now
+        let outcome = await uploader.upload(.link("a"))
+        let took = ContinuousClock.now - started
+        try await server.shutdown()
+        #expect(outcome.kind == .transient, "\(outcome)")
+        #expect(took < .seconds(10), "ended after \(took), not at the 2 s limit")
+    }
 }

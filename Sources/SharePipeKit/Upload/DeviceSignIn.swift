@@ -66,7 +66,11 @@ public struct DeviceSignIn: Sendable {
         let data: Data
         let response: URLResponse
         do {
-            (data, response) = try await session.data(for: request)
+            (data, response) = try await BoundedExchange.data(
+                for: request,
+                in: session,
+                within: ShareUploader.defaultLongestExchange
+            )
         } catch {
             throw Failure(
                 kind: .unreachable,

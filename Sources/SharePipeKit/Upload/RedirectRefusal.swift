@@ -30,6 +30,7 @@ final class RedirectRefusal: NSObject, URLSessionTaskDelegate, Sendable {
         return URLSession(configuration: configuration, delegate: RedirectRefusal(), delegateQueue: nil)
     }()
 
-    /// The longest one upload or sign-in may take in all: 60 s, within the drain's 2-minute lease.
-    static let longestExchange: TimeInterval = 60
+    /// The longest one upload or sign-in may take in all (``ShareUploader/defaultLongestExchange``).
+    /// Kept by ``BoundedExchange`` too: FoundationNetworking ignores `timeoutIntervalForResource`.
+    static let longestExchange = TimeInterval(ShareUploader.defaultLongestExchange.components.seconds)
 }

@@ -39,8 +39,14 @@ public struct ShareUploader: ShareUploading {
     public let token: String
     /// The user id the token belongs to, when known (from a ``ShareCredential``).
     public let account: UUID?
-    /// How long one request may take before it counts as a transient failure. Default 20 seconds.
+    /// How long the server may stay silent during a request before it counts as a transient failure.
+    /// Default 20 seconds.
     public let timeout: Duration
+    /// The longest one request may take in all, however the answer trickles: by default
+    /// ``defaultLongestExchange``.
+    public let longestExchange: Duration
+    /// The longest one upload or sign-in takes by default: 60 s, within the drain's 2-minute lease.
+    public static let defaultLongestExchange: Duration = .seconds(60)
     private let session: URLSession
 
     /// An uploader for `server` with `token`.
@@ -52,17 +58,20 @@ public struct ShareUploader: ShareUploading {
     ///     redirects followed) shared by every uploader, so an app that makes an uploader per drain does
     ///     not pile up sessions. A session of your own should not follow redirects either.
     ///   - account: The user id the token belongs to, if known: items shared under another are not sent.
+    ///   - longestExchange: The limit for one request in all; default 60 seconds.
     public init(
         server: URL,
         token: String,
         timeout: Duration = .seconds(20),
         session: URLSession? = nil,
-        account: UUID? = nil
+        account: UUID? = nil,
+        longestExchange: Duration = ShareUploader.defaultLongestExchange
     ) {
         self.server = server
         self.token = token
         self.account = account
         self.timeout = timeout
+        self.longestExchange = longestExchange
         self.session = session ?? Self.defaultSession
     }
 
@@ -82,7 +91,7 @@ public struct ShareUploader: ShareUploading {
         request.setValue(item.id.uuidString, forHTTPHeaderField: "Idempotency-Key")
         do {
             request.httpBody = try item.submissionBody()
-            let (body, response) = try await session.data(for: request)
+            let (body, response) = try await BoundedExchange.data(for: request, in: session, within: longestExchange)
             guard let http = response as? HTTPURLResponse else {
                 return .transient(reason: "The server's answer was not HTTP.", retryAfter: nil)
             }
