@@ -44,6 +44,78 @@ struct SubresourceTests {
         }
     }
 
+    /// A PNG's first bytes: the signature and an IHDR naming `width` × `height` (all a probe reads).
+    static func pngHeader(width: Int, height: Int) -> [UInt8] {
+        func be32(_ value: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) } }
+        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + be32(13) + Array("IHDR".utf8) + be32(width)
+            + be32(height) + [8, 6, 0, 0, 0] + [0, 0, 0, 0]
+    }
+
+    /// Probing stopped at the first icon that worked and kept the others untried, and the card then
+    /// chose by rank: a large manifest icon that was never checked (a private address, here) beat
+    /// the small one that was.
+    @Test("The icon a card chooses is one that was checked: the manifest's icons are ranked with the page's")
+    func chosenIconIsChecked() async throws {
+        let page = """
+            <html><head><title>T</title>
+            <link rel="icon" href="/small.png" sizes="32x32">
+            <link rel="manifest" href="/m.json">
+            </head></html>
+            """
+        let manifest =
+            #"{"icons": [{"src": "/big.png", "sizes": "512x512"}, {"src": "http://192.168.1.1/logo.png", "sizes": "1024x1024"}]}"#
+        try await ProviderFixture.run(
+            { request in
+                switch request.path {
+                case "/": .html(page)
+                case "/m.json": .bytes(Array(manifest.utf8), contentType: "application/manifest+json")
+                case "/small.png", "/big.png": .bytes(Self.png, contentType: "image/png")
+                default: .status(404)
+                }
+            },
+            configure: Self.patient
+        ) { server, provider in
+            let metadata = try await provider.metadata(for: server.url("/"))
+            #expect(metadata.icons.map(\.url) == [server.url("/big.png")])
+            #expect(metadata.bestIcon()?.url == server.url("/big.png"))
+        }
+    }
+
+    /// The probe checked `og:image:secure_url` and the card showed `og:image`; and an image left untried
+    /// behind a checked one too small for a card was the one the card chose.
+    @Test("The image a card chooses is one that was checked, at the URL that was probed")
+    func chosenImageIsChecked() async throws {
+        let page = """
+            <html><head><title>T</title>
+            <meta property="og:image" content="http://192.0.2.1/x.png">
+            <meta property="og:image:secure_url" content="/secure.png">
+            </head></html>
+            """
+        let small = """
+            <html><head><title>T</title>
+            <meta property="og:image" content="/tiny.png"><meta property="og:image" content="/gone.png">
+            </head></html>
+            """
+        try await ProviderFixture.run(
+            { request in
+                switch request.path {
+                case "/": .html(page)
+                case "/small": .html(small)
+                case "/secure.png": .bytes(Self.png, contentType: "image/png")
+                case "/tiny.png": .bytes(Self.pngHeader(width: 16, height: 16), contentType: "image/png")
+                default: .status(404)
+                }
+            },
+            configure: Self.patient
+        ) { server, provider in
+            let secure = try await provider.metadata(for: server.url("/"))
+            #expect(secure.bestImage?.url == server.url("/secure.png"))
+            let tiny = try await provider.metadata(for: server.url("/small"))
+            #expect(tiny.images.map(\.url) == [server.url("/tiny.png")])
+            #expect(tiny.bestImage?.width == 16)
+        }
+    }
+
     @Test("Without a declared icon, /favicon.ico stands in if it is an image")
     func faviconFallback() async throws {
         try await ProviderFixture.run(

@@ -23,9 +23,12 @@ struct SubresourceReader: Sendable {
         async let images = bounded(deadline) { await verifiedImages(metadata.images, deadline: deadline) }
         let manifestFacts = await manifest
         let declaredIcons = metadata.rankedIcons()
-        let candidates = declaredIcons + (manifestFacts?.icons ?? [])
-        async let icons = bounded(deadline) {
-            await verifiedIcons(candidates, pageURL: metadata.url, deadline: deadline)
+        // The manifest's icons are ranked with the page's: the one probed first is the one a card
+        // would choose.
+        var candidates = metadata
+        candidates.icons += manifestFacts?.icons ?? []
+        async let icons = bounded(deadline) { [candidates] in
+            await verifiedIcons(candidates.rankedIcons(), pageURL: metadata.url, deadline: deadline)
         }
         // A kind whose checks did not finish in time keeps what the page declared.
         let pageImages = await images ?? metadata.images
@@ -110,57 +113,49 @@ struct SubresourceReader: Sendable {
     /// Redirects a subresource may take (`http` → `https`, a CDN).
     static let maxRedirects = 3
 
-    /// The images with the first one that proves to be an image first (its size filled in from its
-    /// header), those that failed removed, and those not tried kept.
+    /// The one image a card should show that proves to be an image, or none: probed in order, at most
+    /// ``FetchPolicy/Limits/maxProbesPerKind``, the first that also ``LinkMetadata/suitsACard(_:)``
+    /// (else the first that is an image at all), its size and type filled in from its header and its
+    /// ``LinkMedia/url`` the URL probed. Images that failed or were not tried are dropped: a card
+    /// shows only a picture that was checked.
     func verifiedImages(_ images: [LinkMedia], deadline: ContinuousClock.Instant) async -> [LinkMedia] {
-        let (found, remaining) = await firstImage(among: images, at: \.preferredURL, deadline: deadline)
-        guard let (candidate, header) = found else { return remaining }
-        var image = candidate
-        if image.width == nil || image.height == nil {
-            image.width = header.width
-            image.height = header.height
+        var firstImage: LinkMedia?
+        for candidate in images.prefix(limits.maxProbesPerKind) {
+            guard let header = await probe(candidate.preferredURL, deadline: deadline) else { continue }
+            var image = candidate
+            image.url = candidate.preferredURL
+            image.secureURL = nil
+            if image.width == nil || image.height == nil {
+                image.width = header.width
+                image.height = header.height
+            }
+            image.type = image.type ?? header.format.mimeType
+            if LinkMetadata.suitsACard(image) { return [image] }
+            firstImage = firstImage ?? image
         }
-        image.type = image.type ?? header.format.mimeType
-        return [image] + remaining
+        return firstImage.map { [$0] } ?? []
     }
 
-    /// Icons in the order to show them: the first that proves to be an image, then those not tried;
-    /// `/favicon.ico` when none of the declared ones works.
+    /// The one icon to show, or none: `icons` (best first) probed in order, at most
+    /// ``FetchPolicy/Limits/maxProbesPerKind``, the first that proves to be an image, its size and
+    /// type filled in from its header; else `/favicon.ico` when it is one. The others are dropped, so
+    /// the icon a card chooses is one that was checked.
     func verifiedIcons(_ icons: [LinkIcon], pageURL: URL?, deadline: ContinuousClock.Instant) async -> [LinkIcon] {
-        let (found, remaining) = await firstImage(among: icons, at: \.url, deadline: deadline)
-        if let (candidate, header) = found {
+        for candidate in icons.prefix(limits.maxProbesPerKind) {
+            guard let header = await probe(candidate.url, deadline: deadline) else { continue }
             var icon = candidate
             if icon.sizes == nil, let width = header.width, let height = header.height {
                 icon.sizes = "\(width)x\(height)"
             }
             icon.type = icon.type ?? header.format.mimeType
-            return [icon] + remaining
+            return [icon]
         }
         guard let pageURL, let favicon = URL(string: "/favicon.ico", relativeTo: pageURL)?.absoluteURL,
-            !icons.contains(where: { $0.url == favicon }),
+            !icons.prefix(limits.maxProbesPerKind).contains(where: { $0.url == favicon }),
             let header = await probe(favicon, deadline: deadline)
-        else { return remaining }
+        else { return [] }
         let sizes = header.width.flatMap { w in header.height.map { "\(w)x\($0)" } }
-        return [LinkIcon(url: favicon, sizes: sizes, type: header.format.mimeType, rel: "icon")] + remaining
-    }
-
-    /// Probes `candidates` in order, at most ``FetchPolicy/Limits/maxProbesPerKind`` of them, until
-    /// one proves to be an image: that one with its header, and the candidates not tried.
-    func firstImage<Candidate>(
-        among candidates: [Candidate],
-        at url: (Candidate) -> URL,
-        deadline: ContinuousClock.Instant
-    ) async -> (found: (Candidate, ImageHeader)?, untried: [Candidate]) {
-        var remaining = candidates[...]
-        var tried = 0
-        while let candidate = remaining.first, tried < limits.maxProbesPerKind {
-            remaining = remaining.dropFirst()
-            tried += 1
-            if let header = await probe(url(candidate), deadline: deadline) {
-                return ((candidate, header), Array(remaining))
-            }
-        }
-        return (nil, Array(remaining))
+        return [LinkIcon(url: favicon, sizes: sizes, type: header.format.mimeType, rel: "icon")]
     }
 
     /// The header of the image at `url`, or nil when it is missing, refused or not an image. Asks

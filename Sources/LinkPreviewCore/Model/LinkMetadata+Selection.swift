@@ -27,14 +27,17 @@ extension LinkMetadata {
         }.map(\.element)
     }
 
-    /// The image to show in a card: the first image at least 200×100 (or of unknown size) whose
-    /// aspect ratio is not extreme (banners and spacers), else the first image.
+    /// The image to show in a card: the first image that ``suitsACard(_:)``, else the first image.
     public var bestImage: LinkMedia? {
-        images.first { image in
-            guard let width = image.width, let height = image.height, width > 0, height > 0 else { return true }
-            let ratio = Double(width) / Double(height)
-            return width >= 200 && height >= 100 && ratio < 4 && ratio > 0.25
-        } ?? images.first
+        images.first(where: Self.suitsACard) ?? images.first
+    }
+
+    /// Whether `image` can be a card's picture: at least 200×100 (or of unknown size), with an aspect
+    /// ratio that is not extreme (banners and spacers are).
+    public static func suitsACard(_ image: LinkMedia) -> Bool {
+        guard let width = image.width, let height = image.height, width > 0, height > 0 else { return true }
+        let ratio = Double(width) / Double(height)
+        return width >= 200 && height >= 100 && ratio < 4 && ratio > 0.25
     }
 
     /// The largest square size an icon declares (`"16x16 180x180"` → 180; `"any"` → `Int.max`).
