@@ -244,6 +244,38 @@ struct SubresourceTests {
         }
     }
 
+    /// The player was the first `src=` after `<iframe` (a `data-src` too), its `&amp;` kept as written,
+    /// and its address never checked: a client embedding it sent viewers to a link-local address.
+    @Test(
+        "An oEmbed player is its iframe's src attribute, decoded, and none at an address the policy refuses",
+        arguments: [
+            (
+                #"<iframe data-src=\"https://tracker.example/x\" src=\"https://player.example/v?h=abc&amp;app_id=1\"></iframe>"#,
+                "https://player.example/v?h=abc&app_id=1"
+            ),
+            (#"<iframe src=\"http://169.254.169.254/latest/meta-data/\"></iframe>"#, nil),
+            (#"<iframe src=\"https://localhost/player\"></iframe>"#, nil),
+        ]
+    )
+    func oEmbedPlayer(html: String, player: String?) async throws {
+        let page = #"<html><head><link rel="alternate" type="application/json+oembed" href="/oembed"></head></html>"#
+        let oEmbed = #"{"type": "video", "title": "A talk", "html": "\#(html)"}"#
+        try await ProviderFixture.run(
+            { request in
+                switch request.path {
+                case "/": .html(page)
+                case "/oembed": .bytes(Array(oEmbed.utf8), contentType: "application/json")
+                default: .status(404)
+                }
+            },
+            configure: Self.patient
+        ) { server, provider in
+            let metadata = try await provider.metadata(for: server.url("/"))
+            #expect(metadata.title == "A talk")
+            #expect(metadata.videos.first?.url.absoluteString == player)
+        }
+    }
+
     @Test("An icon and image still unchecked when the subresource budget ends keep what the page declared")
     func slowChecksKeepDeclared() async throws {
         let page = """

@@ -60,18 +60,30 @@ struct OEmbedFacts: Sendable, Hashable {
         return Int(number)
     }
 
-    /// The `src` of the first `<iframe>` in an oEmbed `html` snippet.
+    /// The `src` of the first `<iframe>` in an oEmbed `html` snippet, read by the HTML tokenizer: an
+    /// attribute of that name (not `data-src`), its character references decoded (`&amp;` in a
+    /// player's query).
     static func iframeSource(in html: String) -> String? {
-        guard let iframe = html.range(of: "<iframe", options: .caseInsensitive),
-            let src = html.range(of: "src=", options: .caseInsensitive, range: iframe.upperBound..<html.endIndex)
-        else { return nil }
-        var rest = html[src.upperBound...]
-        guard let quote = rest.first, quote == "\"" || quote == "'" else {
-            return rest.prefix { !$0.isWhitespace && $0 != ">" }.description.nilIfEmpty
-        }
-        rest = rest.dropFirst()
-        return rest.prefix { $0 != quote }.description.nilIfEmpty
+        var tokenizer = HTMLTokenizer()
+        var sink = FirstIframeSource()
+        tokenizer.feed(Array(html.utf8), into: &sink)
+        tokenizer.finish(into: &sink)
+        return sink.source?.nilIfEmpty
     }
+}
+
+/// Reads tokens until the first `<iframe>`, keeping its `src`.
+private struct FirstIframeSource: HTMLTokenSink {
+    var source: String?
+    var found = false
+
+    mutating func startTag(_ tag: HTMLTag) {
+        guard !found, tag.name == "iframe" else { return }
+        found = true
+        source = tag.value(of: "src")
+    }
+
+    var isFinished: Bool { found }
 }
 
 extension String {

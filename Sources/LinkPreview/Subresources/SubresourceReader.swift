@@ -217,7 +217,13 @@ struct SubresourceReader: Sendable {
 
     func readOEmbed(_ url: URL?, deadline: ContinuousClock.Instant) async -> OEmbedFacts? {
         guard let url, let document = await fetchJSON(url, deadline: deadline) else { return nil }
-        return OEmbedFacts(document.object, documentURL: document.url)
+        var facts = OEmbedFacts(document.object, documentURL: document.url)
+        // The player is never fetched here, but a client embeds it: one at an address the policy
+        // refuses (`http://169.254.169.254/`, an intranet name) would send its viewers there.
+        if let player = facts?.player, case .failure = fetcher.policy.addresses.check(url: player.url) {
+            facts?.player = nil
+        }
+        return facts
     }
 
     func readManifest(_ url: URL?, deadline: ContinuousClock.Instant) async -> ManifestFacts? {
