@@ -276,6 +276,32 @@ struct SubresourceTests {
         }
     }
 
+    /// A manifest's relative icon resolved against the URL asked for, not the one it was served from
+    /// after a redirect, so the icon was looked for in the wrong place.
+    @Test("A redirected manifest's relative icons resolve against where it was served from")
+    func redirectedManifestResolvesAgainstItsOwnURL() async throws {
+        let page = #"<html><head><title>T</title><link rel="manifest" href="/old/m.json"></head></html>"#
+        try await ProviderFixture.run(
+            { request in
+                switch request.path {
+                case "/": .html(page)
+                case "/old/m.json": .redirect("/app/m.json", status: 301)
+                case "/app/m.json":
+                    .bytes(
+                        Array(#"{"icons": [{"src": "icon.png", "sizes": "192x192"}]}"#.utf8),
+                        contentType: "application/json"
+                    )
+                case "/app/icon.png": .bytes(Self.png, contentType: "image/png")
+                default: .status(404)
+                }
+            },
+            configure: Self.patient
+        ) { server, provider in
+            let metadata = try await provider.metadata(for: server.url("/"))
+            #expect(metadata.icons.map(\.url) == [server.url("/app/icon.png")])
+        }
+    }
+
     @Test("An icon and image still unchecked when the subresource budget ends keep what the page declared")
     func slowChecksKeepDeclared() async throws {
         let page = """

@@ -35,7 +35,7 @@ extension MetadataProvider {
                 url,
                 headers: [("Accept", "image/avif,image/webp,image/png,image/jpeg,image/gif;q=0.9,image/*;q=0.8")],
                 deadline: deadline
-            ) { response -> FetchedImage? in
+            ) { response, _ -> FetchedImage? in
                 guard response.status == 200 else {
                     throw LinkPreviewError(
                         .httpStatus,

@@ -64,7 +64,7 @@ struct SubresourceReader: Sendable {
         return ContinuousClock.now >= deadline ? nil : value
     }
 
-    /// Fetches `url` and gives the final response to `body`, following at most
+    /// Fetches `url` and gives the final response, with the URL it came from, to `body`, following at most
     /// ``maxRedirects`` redirects to http(s) URLs (each hop vetted by the policy like any other).
     ///
     /// - Throws: As the page's own redirects do: ``LinkPreviewError/Code/protocolError`` for a redirect
@@ -74,7 +74,7 @@ struct SubresourceReader: Sendable {
         _ url: URL,
         headers: [(String, String)],
         deadline: ContinuousClock.Instant,
-        _ body: (FetchResponse) async throws -> T?
+        _ body: (FetchResponse, URL) async throws -> T?
     ) async throws -> T? {
         var current = url
         for _ in 0...Self.maxRedirects {
@@ -84,7 +84,7 @@ struct SubresourceReader: Sendable {
                 deadline: deadline,
                 logger: logger
             ) { response in
-                guard response.isRedirect else { return .done(try await body(response)) }
+                guard response.isRedirect else { return .done(try await body(response, current)) }
                 let host = current.host() ?? "The site"
                 guard let next = response.location else {
                     throw LinkPreviewError(
@@ -166,7 +166,7 @@ struct SubresourceReader: Sendable {
                 url,
                 headers: [("Range", "bytes=0-\(limits.mediaHeaderBytes - 1)"), ("Accept", "image/*")],
                 deadline: deadline
-            ) { response -> ImageHeader? in
+            ) { response, _ -> ImageHeader? in
                 guard response.status == 200 || response.status == 206 else { return nil }
                 if let length = response.contentLength, length > limits.hardCap { return nil }
                 var bytes: [UInt8] = []
@@ -191,11 +191,12 @@ struct SubresourceReader: Sendable {
     /// A JSON document (oEmbed, manifest) of at most ``FetchPolicy/Limits/documentBytes``.
     func fetchJSON(_ url: URL, deadline: ContinuousClock.Instant) async -> (url: URL, object: [String: Any])? {
         do {
-            let bytes: [UInt8]? = try await withFinalResponse(
+            // The document's own URL, after redirects, is what its relative URLs resolve against.
+            let document: (bytes: [UInt8], url: URL)? = try await withFinalResponse(
                 url,
                 headers: [("Accept", "application/json, application/manifest+json;q=0.9, */*;q=0.1")],
                 deadline: deadline
-            ) { response -> [UInt8]? in
+            ) { response, finalURL -> (bytes: [UInt8], url: URL)? in
                 guard response.status == 200 else { return nil }
                 if let length = response.contentLength, length > limits.documentBytes { return nil }
                 var bytes: [UInt8] = []
@@ -203,12 +204,12 @@ struct SubresourceReader: Sendable {
                     bytes.append(contentsOf: chunk.readableBytesView)
                     if bytes.count > limits.documentBytes { return nil }
                 }
-                return bytes
+                return (bytes, finalURL)
             }
-            guard let bytes, let object = try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
-                return nil
-            }
-            return (url, object)
+            guard let document,
+                let object = try JSONSerialization.jsonObject(with: Data(document.bytes)) as? [String: Any]
+            else { return nil }
+            return (document.url, object)
         } catch {
             logger.debug("subresource failed", metadata: ["fetch.url": "\(url)", "fetch.error": "\(error)"])
             return nil
