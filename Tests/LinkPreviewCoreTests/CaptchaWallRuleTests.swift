@@ -57,6 +57,31 @@ struct CaptchaWallRuleTests {
         #expect(WallDetector.detect(challenged)?.kind == .captcha)
     }
 
+    /// MediaWiki writes the page name into the body's class, and the title part "CAPTCHA" was a
+    /// blocking title: the encyclopedia's article on captchas was blanked as a captcha wall.
+    @Test("An article about captchas, or one tagged so, is no captcha wall; a challenge page still is")
+    func captchaArticlesAreNotWalls() {
+        let url = URL(string: "https://en.wikipedia.org/wiki/CAPTCHA")!
+        let article = """
+            <html><head><title>CAPTCHA - Wikipedia</title>
+            <meta property="og:image" content="https://upload.example/captcha.png"></head>
+            <body class="mediawiki page-CAPTCHA rootpage-CAPTCHA"><h1>CAPTCHA</h1><p>A CAPTCHA is a test.</p>
+            """
+        #expect(MetadataExtractor.extract(from: Array(article.utf8), url: url).wall == nil)
+        let tagged = """
+            <html><head><title>Security check | Blog</title><meta name="description" content="How we review code">
+            </head><body class="single tag-captcha"><div class="post tag-captcha"><p>Text.</p></div>
+            """
+        #expect(MetadataExtractor.extract(from: Array(tagged.utf8), url: url).wall == nil)
+        let challenge = """
+            <html><head><title>Security check</title></head>
+            <body><div id="captcha-box"><img src="/captcha.png"><form action="/verify"></form></div>
+            """
+        let wall = MetadataExtractor.extract(from: Array(challenge.utf8), url: url).wall
+        #expect(wall?.kind == .captcha)
+        #expect(wall?.evidence == ["captcha element", "title 'Security check'"])
+    }
+
     @Test func aSongPageNamedLikeAChallengeKeepsItsPreview() {
         let html = """
             <title>Just a Moment - song and lyrics by Nas | Spotify</title>

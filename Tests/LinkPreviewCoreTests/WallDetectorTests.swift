@@ -8,6 +8,27 @@ import Testing
 struct WallDetectorTests {
     // MARK: Sign-in walls
 
+    /// A forum thread titled "Can't log in", on a page with a guest login box, was blanked as a login
+    /// wall: "<one word> log in" read as a sign-in page's name.
+    @Test("A thread about a sign-in problem, under a guest login box, is no wall; a member login page is")
+    func aSignInProblemIsNoSignInPage() {
+        for title in ["Can't log in | Acme Community", "Cannot login - Help", "How to login? - Forum"] {
+            let thread = WallSignals(
+                requestedURL: URL(string: "https://forum.example/t/123"),
+                title: title,
+                hasPasswordField: true,
+                formActions: ["/session"]
+            )
+            #expect(WallDetector.detect(thread) == nil, "\(title)")
+        }
+        let page = WallSignals(
+            requestedURL: URL(string: "https://forum.example/t/123"),
+            title: "Member Login | Acme Community",
+            hasPasswordField: true
+        )
+        #expect(WallDetector.detect(page)?.kind == .login)
+    }
+
     @Test func googleDocsRedirectedToServiceLogin() throws {
         let wall = try #require(
             WallDetector.detect(

@@ -194,7 +194,11 @@ private struct CharacterLevelTitle {
         parts.contains { part in
             for phrase in phrases {
                 if part == phrase { return true }
-                if part.hasSuffix(" " + phrase), !part.dropLast(phrase.count + 1).contains(" ") { return true }
+                if part.hasSuffix(" " + phrase), !part.dropLast(phrase.count + 1).contains(" "),
+                    !WallTitle.troubleWords.contains(part.dropLast(phrase.count + 1))
+                {
+                    return true
+                }
                 if part.hasPrefix(phrase + " ") {
                     let rest = part.dropFirst(phrase.count + 1).split(separator: " ")
                     if let connector = rest.first, connectors.contains(String(connector)), (2...5).contains(rest.count)

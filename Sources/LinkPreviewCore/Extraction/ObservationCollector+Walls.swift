@@ -27,7 +27,12 @@ extension ObservationCollector {
 
     private mutating func recordMarkers(in value: ArraySlice<UInt8>, from markers: MarkerSet) {
         var found: [String] = []
-        markers.forEachMarker(in: value) { found.append($0) }
+        markers.forEachMarker(in: value) { marker in
+            // The generic `captcha` counts only as a name of its own (`captcha`, `captcha-box`):
+            // `page-CAPTCHA` and `tag-captcha` are classes CMSs write for a page or tag of that name.
+            if marker == Self.genericCaptchaMarker && !Self.hasToken(startingWith: marker, in: value) { return }
+            found.append(marker)
+        }
         for marker in found where !observations.captchaMarkers.contains(marker) {
             guard observations.captchaMarkers.count < WallSignals.captchaMarkerLimit else { return }
             observations.captchaMarkers.append(marker)
@@ -35,6 +40,23 @@ extension ObservationCollector {
     }
 
     static let captchaClassScanTags = 400
+    static let genericCaptchaMarker = "captcha"
+
+    /// Whether a whitespace-separated token of `value` starts with `prefix` (ASCII, case-insensitive).
+    static func hasToken(startingWith prefix: String, in value: ArraySlice<UInt8>) -> Bool {
+        let prefix = Array(prefix.utf8)
+        var index = value.startIndex
+        while index < value.endIndex {
+            while index < value.endIndex, ByteMatching.isSpace(value[index]) { index += 1 }
+            if value.endIndex - index >= prefix.count,
+                zip(value[index..<(index + prefix.count)], prefix).allSatisfy({ $0 | 0x20 == $1 })
+            {
+                return true
+            }
+            while index < value.endIndex, !ByteMatching.isSpace(value[index]) { index += 1 }
+        }
+        return false
+    }
     static let captchaSourceMarkers = MarkerSet(WallSignals.captchaSourceMarkers)
     static let captchaClassMarkers = MarkerSet(WallSignals.captchaClassMarkers)
 }

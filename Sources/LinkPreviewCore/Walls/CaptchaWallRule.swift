@@ -12,7 +12,8 @@
 ///   challenge path (``pathPatterns``, e.g. Google's `/sorry/index`).
 ///
 /// Supporting, by category; two different categories make a wall: a generic blocking title
-/// (``blockingTitles``: "Access denied", "Security check"), or a challenge title that does not settle
+/// (``blockingTitles``: "Access denied", "Security check") on a page that describes no content of its
+/// own (``WallSignals/describesContent``), or a challenge title that does not settle
 /// it (an `og:title` or heading, or a page with `og:description` or an image: "Just a Moment" is
 /// also a song); a captcha widget (`recaptcha widget`;
 /// ordinary pages embed these in comment and sign-up forms, so one alone is never a wall); a 403,
@@ -45,7 +46,9 @@ enum CaptchaWallRule {
                 } else {
                     evidence.addSupporting(title.evidence, .title)
                 }
-            } else if title.hasPart(in: blockingTitles) {
+            } else if title.hasPart(in: blockingTitles), !context.signals.describesContent {
+                // "Access Denied" names films and "CAPTCHA" an encyclopedia's article: on a page that
+                // describes content of its own, such a title is its name.
                 evidence.addSupporting(title.evidence, .title)
             }
         }

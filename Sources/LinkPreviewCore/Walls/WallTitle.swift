@@ -71,14 +71,19 @@ struct WallTitle {
     }
 
     /// Whether a part names a sign-in: the phrase alone (`login`), one word and the phrase
-    /// (`member login`, `instagram login`), or the phrase, a connector and a short object
+    /// (`member login`, `instagram login`; not `can't log in`, ``troubleWords``), or the phrase, a
+    /// connector and a short object
     /// (`sign in to github`, `iniciar sesión en facebook`, `log into facebook`).
     func hasSignInPart(phrases: WallPhrases, connectors: Set<String>, leadingPhrases: WallPhrases) -> Bool {
         guard phrases.mayOccur(in: self) || leadingPhrases.mayOccur(in: self) else { return false }
         return parts.contains { part in
             for phrase in phrases.list {
                 if part == phrase { return true }
-                if part.hasSuffix(" " + phrase), !part.dropLast(phrase.count + 1).contains(" ") { return true }
+                if part.hasSuffix(" " + phrase), case let word = part.dropLast(phrase.count + 1), !word.contains(" "),
+                    !Self.troubleWords.contains(word)
+                {
+                    return true
+                }
                 if part.hasPrefix(phrase + " ") {
                     let rest = part.dropFirst(phrase.count + 1).split(separator: " ")
                     if let connector = rest.first, connectors.contains(String(connector)), (2...5).contains(rest.count)
@@ -92,6 +97,12 @@ struct WallTitle {
             }
         }
     }
+
+    /// Words that make "<word> login" a question or a complaint about signing in (a forum thread's
+    /// title: `Can't log in`), not a sign-in page's name (`Member login`).
+    static let troubleWords: Set<Substring> = [
+        "can't", "cant", "cannot", "unable", "how", "why", "fix", "help", "failed", "failing", "broken", "no",
+    ]
 
     /// Words that separate a page name from a site name in titles (`Sign in – Google Accounts`); a
     /// word ending in `:` or `,` and the full-width `｜` separate too (`reddit.com: Log in`).
