@@ -142,6 +142,16 @@ struct ExtractionRuleTests {
         #expect(metadata.type == "article")
     }
 
+    /// "Von" and "Par" as bylines ("by") were taken off every author, names that begin with them too.
+    @Test(arguments: [
+        ("Von Diaz", "Von Diaz"), ("Von Max Mustermann", "Max Mustermann"), ("Par Jean Dupont", "Jean Dupont"),
+        ("Par", "Par"), ("By Jane Doe", "Jane Doe"),
+    ])
+    func bylineWordsComeOffOnlyBeforeAWholeName(written: String, author: String) {
+        let metadata = ExtractionFixtures.extract(head: #"<meta name="author" content="\#(written)">"#)
+        #expect(metadata.author == author)
+    }
+
     /// The manifest was the one URL field that took any scheme into the metadata kept with a preview.
     @Test(arguments: ["javascript:alert(1)", "data:application/json,{}", "file:///etc/passwd", ""])
     func aManifestIsOnlyAWebURL(href: String) {

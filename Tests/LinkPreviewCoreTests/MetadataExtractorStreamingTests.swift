@@ -244,6 +244,29 @@ struct MetadataExtractorWallTests {
         #expect(early.title == nil && early.summary == nil && early.images.isEmpty)
     }
 
+    /// Only `<title>` made the read go on into the body: a sign-in page naming itself in `og:title`
+    /// stopped at `</head>`, and the wall page's card was the link's preview.
+    @Test func aSignInNamedInOgTitleIsStillRecognisedWhenStoppingEarly() throws {
+        let html = """
+            <html><head><title>Example</title>
+            <meta property="og:title" content="Sign in to Example"><meta property="og:description" content="Example">
+            <meta property="og:image" content="https://example.com/logo.png"></head>
+            <body><h1>Sign in</h1><form action="/session"><input type="password" name="password"></form></body></html>
+            """
+        let early = MetadataExtractor.extract(from: Array(html.utf8), url: URL(string: "https://example.com/doc/7")!)
+        #expect(try #require(early.wall).kind == .login)
+        #expect(early.images.isEmpty)
+    }
+
+    /// A blank `<title>` counted as one, so reading stopped at `</head>` and the body's heading, which a
+    /// whole read takes for the title, was never seen.
+    @Test func aBlankTitleDoesNotEndTheReadBeforeTheHeading() {
+        let head =
+            #"<title> </title><meta name="description" content="Q3 figures"><meta property="og:image" content="/a.jpg">"#
+        let metadata = ExtractionFixtures.extract(head: head, body: "<h1>Quarterly results</h1><p>Text.</p>")
+        #expect(metadata.title == "Quarterly results")
+    }
+
     @Test func anArticleWithAHeaderLoginBoxIsNotAWall() {
         let head =
             #"<title>How to fix login errors</title><meta property="og:title" content="How to fix login errors">"#

@@ -10,7 +10,11 @@ enum AuthorName {
             return nil
         }
         for prefix in ["by ", "by: ", "von ", "par "] where lowered.hasPrefix(prefix) {
-            name = String(name.dropFirst(prefix.count))
+            let rest = name.dropFirst(prefix.count)
+            // "Von" and "Par" begin names too ("Von Diaz"): as a byline's "by" they come before a
+            // whole name, of two words or more ("Von Max Mustermann").
+            if prefix == "von " || prefix == "par ", !rest.contains(" ") { break }
+            name = String(rest)
             break
         }
         if name.hasPrefix("@") { name = String(name.dropFirst()) }  // a handle (`twitter:creator`)

@@ -9,8 +9,9 @@ extension ObservationCollector {
         switch capture.purpose {
         case .title:
             observations.title = capture.text
-            essentials.hasTitle = true
-            essentials.titleSuggestsWall = WallDetector.titleSuggestsWall(capture.text)
+            // A blank `<title>` gives no title: the read goes on for the `og:title` or heading.
+            if capture.bytes.contains(where: { !ByteMatching.isSpace($0) }) { essentials.hasTitle = true }
+            essentials.titleSuggestsWall = essentials.titleSuggestsWall || WallDetector.titleSuggestsWall(capture.text)
         case .heading:
             observations.firstHeading = capture.text
         case .jsonLD:

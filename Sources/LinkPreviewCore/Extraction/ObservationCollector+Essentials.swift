@@ -11,7 +11,7 @@ extension ObservationCollector {
         var isArticle = false
         var hasDate = false
         var hasAuthor = false
-        /// The `<title>` names a sign-in, consent or challenge page (``WallDetector/titleSuggestsWall(_:)``):
+        /// The `<title>` or `og:title` names a sign-in, consent or challenge page (``WallDetector/titleSuggestsWall(_:)``):
         /// a wall served at the content's own URL often carries the site's whole card in its head, and
         /// the evidence that tells it from the content (a password field, a sign-in form) is in the body.
         var titleSuggestsWall = false
@@ -29,7 +29,10 @@ extension ObservationCollector {
             }
             guard content.utf8.contains(where: { !ByteMatching.isSpace($0) }) else { return }
             switch key {
-            case "og:title", "twitter:title": hasTitle = true
+            case "og:title", "twitter:title":
+                hasTitle = true
+                // A sign-in or challenge named in `og:title` only needs the body's evidence as much.
+                titleSuggestsWall = titleSuggestsWall || (key == "og:title" && WallDetector.titleSuggestsWall(content))
             case "og:description", "twitter:description", "description": hasSummary = true
             case "og:image", "og:image:url", "og:image:secure_url", "twitter:image", "twitter:image:src":
                 hasImage = true
