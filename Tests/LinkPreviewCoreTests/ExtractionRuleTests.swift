@@ -142,6 +142,15 @@ struct ExtractionRuleTests {
         #expect(metadata.type == "article")
     }
 
+    /// The author element and the author link shared one slot and the first in the document won: a
+    /// footer-less page's "About us" link beat the article's own `itemprop=author`.
+    @Test func anAuthorElementRanksBeforeAnAuthorLink() {
+        let body = #"<a rel="author" href="/about">About us</a><p>Text.</p><span itemprop="author">Jane Doe</span>"#
+        #expect(ExtractionFixtures.extract(head: "<title>T</title>", body: body).author == "Jane Doe")
+        let linkOnly = #"<p>Text.</p><a rel="author" href="/jane">Jane Doe</a>"#
+        #expect(ExtractionFixtures.extract(head: "<title>T</title>", body: linkOnly).author == "Jane Doe")
+    }
+
     /// "Von" and "Par" as bylines ("by") were taken off every author, names that begin with them too.
     @Test(arguments: [
         ("Von Diaz", "Von Diaz"), ("Von Max Mustermann", "Max Mustermann"), ("Par Jean Dupont", "Jean Dupont"),

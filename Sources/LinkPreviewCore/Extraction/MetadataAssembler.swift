@@ -142,7 +142,7 @@ final class MetadataAssembler {
         candidates += [
             meta("author"), meta("article:author"), meta("itemprop:author"), meta("parsely-author"),
             meta("sailthru.author"), meta("dc.creator"), meta("byl"), observations.authorElementText,
-            meta("twitter:creator"),
+            observations.authorLinkText, meta("twitter:creator"),
         ].compactMap { $0 }
         for candidate in candidates {
             if let name = AuthorName.clean(candidate, maxLength: limits.maxFieldLength) { return name }

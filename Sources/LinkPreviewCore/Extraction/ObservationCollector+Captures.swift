@@ -20,15 +20,18 @@ extension ObservationCollector {
             essentials.record(jsonLD: capture.bytes)
         case .paragraph:
             recordParagraph(capture.text)
-        case .author:
+        case .author, .authorLink:
             break
         }
     }
 
-    /// Stores what an author element read, unless it overflowed or an author was already found.
+    /// Stores what an author element or link read, unless it overflowed or one was already found.
     mutating func finishAuthor(_ author: TextCapture) {
-        if !author.overflowed && observations.authorElementText == nil {
-            observations.authorElementText = author.text
+        guard !author.overflowed else { return }
+        if author.purpose == .authorLink {
+            observations.authorLinkText = observations.authorLinkText ?? author.text
+        } else {
+            observations.authorElementText = observations.authorElementText ?? author.text
         }
     }
 

@@ -141,10 +141,10 @@ extension ObservationCollector {
     /// "Download MP3"), the last audio fallback.
     mutating func recordAnchor(_ tag: HTMLTag) {
         guard tag.attributeCount > 0 else { return }
-        if authorCapture == nil, observations.authorElementText == nil,
+        if authorCapture == nil, observations.authorElementText == nil, observations.authorLinkText == nil,
             tag.withValue(of: "rel", { ByteMatching.containsIgnoringCase($0, Self.authorBytes) }) == true
         {
-            authorCapture = TextCapture(.author, element: tag.nameBytes.elements, limit: limits.maxFieldLength * 4)
+            authorCapture = TextCapture(.authorLink, element: tag.nameBytes.elements, limit: limits.maxFieldLength * 4)
         }
         if observations.audioLinks.count < 2, tag.withValue(of: "href", Self.isAudioFile) == true,
             let href = tag.value(of: "href")

@@ -66,8 +66,10 @@ struct PageObservations: Sendable {
     var headEnded = false
     /// Whether the body has begun (the head ended, or content that belongs in a body appeared).
     var bodyStarted = false
-    /// The text of the first `rel=author` link or `itemprop=author` element.
+    /// The text of the first `itemprop=author` element.
     var authorElementText: String?
+    /// The text of the first `rel=author` link (an author element ranks before it).
+    var authorLinkText: String?
     /// The first paragraph long enough to describe the page (read only while no description is known).
     var firstParagraph: String?
     /// Links to audio files (`<a href="….mp3">`).

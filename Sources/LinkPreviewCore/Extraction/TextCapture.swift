@@ -4,7 +4,7 @@
 /// right place without a tree.
 struct TextCapture {
     enum Purpose: Equatable {
-        case title, heading, jsonLD, paragraph, author
+        case title, heading, jsonLD, paragraph, author, authorLink
     }
 
     let purpose: Purpose
