@@ -151,6 +151,18 @@ struct ExtractionRuleTests {
         #expect(ExtractionFixtures.extract(head: "<title>T</title>", body: linkOnly).author == "Jane Doe")
     }
 
+    /// A comment's microdata `datePublished` in the body shared the `<meta name=datePublished>` key
+    /// and outranked the page's own `date` meta.
+    @Test func dateMetasRankBeforeMicrodataInTheBody() {
+        let head = #"<title>T</title><meta name="date" content="2024-03-01">"#
+        let body =
+            #"<div itemscope itemtype="https://schema.org/Comment"><time itemprop="datePublished" datetime="2024-03-09">9 March</time></div>"#
+        let published = ExtractionFixtures.extract(head: head, body: body).published
+        #expect(published == MetadataDate.parse("2024-03-01"))
+        let onlyMicrodata = ExtractionFixtures.extract(head: "<title>T</title>", body: body).published
+        #expect(onlyMicrodata == MetadataDate.parse("2024-03-09"))
+    }
+
     /// "Von" and "Par" as bylines ("by") were taken off every author, names that begin with them too.
     @Test(arguments: [
         ("Von Diaz", "Von Diaz"), ("Von Max Mustermann", "Max Mustermann"), ("Par Jean Dupont", "Jean Dupont"),

@@ -126,7 +126,7 @@ final class MetadataAssembler {
     func language() -> String? {
         let candidates = [
             observations.htmlLanguage, meta("og:locale"), meta("content-language"), meta("language"),
-            meta("dc.language"), jsonLD.language, meta("inlanguage"),
+            meta("dc.language"), jsonLD.language, meta("inlanguage"), meta("itemprop:inlanguage"),
         ]
         for candidate in candidates {
             if let tag = LanguageTag.normalize(candidate) { return tag }
@@ -155,14 +155,17 @@ final class MetadataAssembler {
             "article:published_time", "og:published_time", "datepublished", "publishdate", "publish-date",
             "pubdate", "date", "dc.date", "dc.date.issued", "dcterms.created", "parsely-pub-date",
             "sailthru.date", "citation_publication_date", "article.published", "release_date", "datecreated",
-            "uploaddate",
+            "uploaddate", "itemprop:datepublished", "itemprop:datecreated", "itemprop:uploaddate",
         ]
         return jsonLD.datePublished
             ?? firstDate(keys) ?? observations.firstTimeDatetime.flatMap(MetadataDate.parse)
     }
 
     func modified() -> Date? {
-        jsonLD.dateModified ?? firstDate(["article:modified_time", "og:updated_time", "datemodified", "last-modified"])
+        jsonLD.dateModified
+            ?? firstDate([
+                "article:modified_time", "og:updated_time", "datemodified", "last-modified", "itemprop:datemodified",
+            ])
     }
 
     func keywords() -> [String] {

@@ -129,8 +129,10 @@ extension ObservationCollector {
                 authorCapture = TextCapture(.author, element: tag.nameBytes.elements, limit: limits.maxFieldLength * 4)
             }
         case "datepublished", "datemodified", "datecreated", "uploaddate", "inlanguage":
+            // Kept apart from the `<meta>` of the same name, which ranks before it (a comment's
+            // `datePublished` in the body is not the article's).
             if let value = tag.value(of: "content") ?? tag.value(of: "datetime") ?? tag.value(of: "title") {
-                appendMeta(key: property, content: value)
+                appendMeta(key: "itemprop:" + property, content: value, essentialsKey: property)
             }
         default:
             break
@@ -199,10 +201,10 @@ extension ObservationCollector {
         openMediaElement = nil
     }
 
-    private mutating func appendMeta(key: String, content: String) {
+    private mutating func appendMeta(key: String, content: String, essentialsKey: String? = nil) {
         guard observations.metas.count < limits.maxMetaTags else { return }
         observations.metas.append(PageObservations.Meta(key: key, content: content))
-        essentials.record(key: key, content: content)
+        essentials.record(key: essentialsKey ?? key, content: content)
     }
 
     /// A `width`/`height` attribute as whole pixels (`"640"`, `"640px"`), or nil.
