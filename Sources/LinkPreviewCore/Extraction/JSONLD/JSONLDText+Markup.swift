@@ -64,8 +64,9 @@ extension JSONLDText {
         "sup", "time", "u",
     ]
 
-    /// Decodes `&amp;`, `&lt;`, `&gt;`, `&quot;`, `&apos;`, `&nbsp;`, a few typographic names and
-    /// numeric references (`&#039;`, `&#x27;`). Unknown or invalid references are left as written.
+    /// Decodes the character references JSON-LD text carries when a CMS escaped it for HTML: every
+    /// named reference of the HTML table with its `;` (`&amp;`, `&eacute;`, `&hellip;`) and numeric
+    /// ones (`&#039;`, `&#x27;`). Unknown or invalid references are left as written.
     static func decodeCharacterReferences(_ string: String) -> String {
         guard string.containsUTF8Byte(UInt8(ascii: "&")) else { return string }
         return string.withUTF8Bytes { bytes in
@@ -74,29 +75,35 @@ extension JSONLDText {
             var index = 0
             while index < bytes.count {
                 let byte = bytes[index]
-                // A reference's body is ASCII, and its `;` is among the next 12 characters.
+                // A reference's body is ASCII, and its `;` is among the next 32 characters (the
+                // longest name, `CounterClockwiseContourIntegral;`).
                 guard byte == UInt8(ascii: "&"),
-                    let end = bytes[(index + 1)..<min(index + 13, bytes.count)].firstIndex(where: {
-                        $0 == UInt8(ascii: ";") || $0 >= 0x80
-                    }),
+                    let end = bytes[(index + 1)..<min(index + 1 + NamedCharacterReferences.maxNameLength, bytes.count)]
+                        .firstIndex(where: {
+                            $0 == UInt8(ascii: ";") || $0 >= 0x80
+                        }),
                     bytes[end] == UInt8(ascii: ";"),
-                    let decoded = decodeReference(String(decoding: bytes[(index + 1)..<end], as: UTF8.self))
+                    let decoded = decodeReference(Array(bytes[(index + 1)...end]))
                 else {
                     result.append(byte)
                     index += 1
                     continue
                 }
-                result.append(contentsOf: String(decoded).utf8)
+                result.append(contentsOf: decoded)
                 index = end + 1
             }
             return String(decoding: result, as: UTF8.self)
         }
     }
 
-    /// The character a reference's body (between `&` and `;`) stands for.
-    private static func decodeReference(_ body: String) -> Unicode.Scalar? {
-        guard body.hasPrefix("#") else { return namedReferences[body] }
-        let digits = body.dropFirst()
+    /// The UTF-8 text a reference (between `&` and its `;`, the `;` included) stands for.
+    private static func decodeReference(_ reference: [UInt8]) -> [UInt8]? {
+        guard reference.first == UInt8(ascii: "#") else {
+            guard let match = NamedCharacterReferences.longestMatch(in: reference[...]), match.length == reference.count
+            else { return nil }
+            return match.replacement
+        }
+        let digits = String(decoding: reference.dropFirst().dropLast(), as: UTF8.self)
         let value: UInt32?
         if digits.first == "x" || digits.first == "X" {
             value = UInt32(digits.dropFirst(), radix: 16)
@@ -104,17 +111,10 @@ extension JSONLDText {
             value = UInt32(digits, radix: 10)
         }
         guard let value, value >= 0x20 || value == 0x09 || value == 0x0A || value == 0x0D,
-            !(0x7F...0x9F).contains(value)
+            !(0x7F...0x9F).contains(value), let scalar = Unicode.Scalar(value)
         else { return nil }
-        return Unicode.Scalar(value)
+        return Array(String(scalar).utf8)
     }
-
-    private static let namedReferences: [String: Unicode.Scalar] = [
-        "amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": "\u{A0}",
-        "hellip": "\u{2026}", "mdash": "\u{2014}", "ndash": "\u{2013}",
-        "lsquo": "\u{2018}", "rsquo": "\u{2019}", "ldquo": "\u{201C}", "rdquo": "\u{201D}",
-        "laquo": "\u{AB}", "raquo": "\u{BB}", "copy": "\u{A9}", "reg": "\u{AE}", "trade": "\u{2122}",
-    ]
 
     /// The scalar whose UTF-8 encoding starts at `index` (valid UTF-8, as every `String` holds).
     static func scalar(in bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Unicode.Scalar {
