@@ -61,6 +61,9 @@ struct FetchBenchCommand: AsyncParsableCommand {
     @Flag(help: "Run only the raw client, at the first concurrency level, for profiling.")
     var profileRaw = false
 
+    @Flag(help: "Also print how much of each page a preview read.")
+    var verbose = false
+
     @Flag(help: .hidden)
     var serveOnly = false
 
@@ -179,7 +182,7 @@ struct FetchBenchCommand: AsyncParsableCommand {
             }
             Self.report(level: level, ours: ours, raw: baseline)
         }
-        await Self.reportBytesRead(provider, site: site)
+        await Self.reportBytesRead(provider, site: site, eachPage: verbose)
         try await raw.shutdown()
         try await provider.shutdown()
     }
@@ -293,13 +296,19 @@ struct FetchBenchCommand: AsyncParsableCommand {
     }
 
     /// How much of each page a preview read before it had all it would get.
-    static func reportBytesRead(_ provider: MetadataProvider, site: FetchBenchSite) async {
+    static func reportBytesRead(_ provider: MetadataProvider, site: FetchBenchSite, eachPage: Bool) async {
         var fractions: [Double] = []
         var read = 0
         var total = 0
         for index in site.pages.pages.indices {
             let (url, size) = site.url(index, round: 1_000_000)
             guard let report = try? await provider.preview(for: url) else { continue }
+            if eachPage {
+                let name = site.pages.pages[index].name
+                print(
+                    "  \(name) read \(report.bytesRead) of \(size) bytes (\(report.bytesRead * 100 / max(size, 1)) %)"
+                )
+            }
             fractions.append(Double(report.bytesRead) / Double(size))
             read += report.bytesRead
             total += size

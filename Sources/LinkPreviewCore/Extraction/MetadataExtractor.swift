@@ -74,6 +74,9 @@ public struct MetadataExtractor: Sendable {
     /// The encoding a late `<meta>` named, while the rest of the window is read to tell whether the
     /// page is UTF-8 after all (``checkEncodingChange(atEnd:)``).
     private var pendingEncoding: TextEncoding?
+    /// Whether every byte kept so far reads the same in any encoding a `<meta>` may name (ASCII, but
+    /// for ISO-2022-JP's shifts): while it is, which encoding wins cannot change what was read.
+    private var retainedIsNeutral = true
     private var bytesReadAtBodyStart: Int?
     private var bytesReadAtHeadEnd: Int?
     /// Where the head last brought a metadata tag once the essentials were known: bytes read then, and
@@ -119,8 +122,10 @@ public struct MetadataExtractor: Sendable {
     /// Whether more input cannot change the result.
     public var isComplete: Bool {
         if bytesRead >= configuration.limits.maxInputBytes { return true }
-        // A pending change of encoding needs the rest of its window, however little else is wanted.
-        return pendingEncoding == nil && (tokenizer.isStopped || collector.isFinished)
+        // A pending change of encoding that decides how bytes already read are decoded needs the rest
+        // of its window, however little else is wanted.
+        let waitsForWindow = pendingEncoding != nil && !retainedIsNeutral
+        return !waitsForWindow && (tokenizer.isStopped || collector.isFinished)
     }
 
     /// Whether the document's head has been read: an explicit `</head>` or `<body>`, or content that
@@ -236,6 +241,13 @@ public struct MetadataExtractor: Sendable {
     private mutating func retain(_ slice: UnsafeRawBufferPointer) {
         guard retained != nil, retained!.count < Self.encodingChangeWindow else { return }
         retained!.append(contentsOf: slice)
+        if retainedIsNeutral { retainedIsNeutral = !slice.contains(where: Self.decodesDifferently) }
+    }
+
+    /// Whether `byte` may read differently in two encodings a `<meta>` may name: not ASCII, or
+    /// ISO-2022-JP's escape and shifts.
+    private static func decodesDifferently(_ byte: UInt8) -> Bool {
+        byte >= 0x80 || byte == 0x1B || byte == 0x0E || byte == 0x0F
     }
 
     /// After a slice (and at the end, `atEnd`): when the encoding was a guess (no BOM, transport
@@ -248,8 +260,9 @@ public struct MetadataExtractor: Sendable {
     /// ``CharsetDecision/Source/utf8ContradictsMeta`` does for the prescan. That is judged on the whole
     /// window (``encodingChangeWindow`` bytes, or the document when shorter), never on what happened
     /// to arrive so far, so how the bytes were split cannot change the answer: a change is pending
-    /// (and ``isComplete`` false) until the window is read, unless bytes that are not UTF-8 settle it
-    /// sooner. Returns whether it started over.
+    /// until the window is read, unless bytes that are not UTF-8 settle it sooner. While everything
+    /// read is ASCII, either answer reads it alike, so only once a byte that could read differently
+    /// has arrived does a pending change keep ``isComplete`` false. Returns whether it started over.
     @discardableResult
     private mutating func checkEncodingChange(atEnd: Bool = false) -> Bool {
         guard let bytes = retained, let decision = decoder?.decision else { return false }
