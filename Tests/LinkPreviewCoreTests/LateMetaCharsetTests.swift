@@ -131,3 +131,19 @@ struct LateMetaCharsetTests {
         #expect(ascii.finish().title == "Cafe")
     }
 }
+
+extension LateMetaCharsetTests {
+    @Test("Bytes read alike in every encoding a meta names only when all are ASCII but ISO-2022-JP's shifts")
+    func readsAlike() {
+        let ascii = Array("<html><head><title>Plain text, 42 bytes long!!</title>".utf8)
+        for offset in [0, 7, 8, 15, ascii.count - 1] {
+            for byte: UInt8 in [0x80, 0xC3, 0xFF, 0x1B, 0x0E, 0x0F] {
+                var bytes = ascii
+                bytes[offset] = byte
+                #expect(!bytes.withUnsafeBytes(MetadataExtractor.readsAlike), "\(byte) at \(offset)")
+            }
+        }
+        #expect(ascii.withUnsafeBytes(MetadataExtractor.readsAlike))
+        #expect(Array("\t\r\n\u{1F}\u{10}\u{0D}".utf8).withUnsafeBytes(MetadataExtractor.readsAlike))
+    }
+}

@@ -240,14 +240,34 @@ public struct MetadataExtractor: Sendable {
     /// kept (the last may run past it), so a start-over has every byte read.
     private mutating func retain(_ slice: UnsafeRawBufferPointer) {
         guard retained != nil, retained!.count < Self.encodingChangeWindow else { return }
-        retained!.append(contentsOf: slice)
-        if retainedIsNeutral { retainedIsNeutral = !slice.contains(where: Self.decodesDifferently) }
+        retained!.append(contentsOf: slice.assumingMemoryBound(to: UInt8.self))
+        if retainedIsNeutral { retainedIsNeutral = Self.readsAlike(slice) }
     }
 
-    /// Whether `byte` may read differently in two encodings a `<meta>` may name: not ASCII, or
-    /// ISO-2022-JP's escape and shifts.
-    private static func decodesDifferently(_ byte: UInt8) -> Bool {
-        byte >= 0x80 || byte == 0x1B || byte == 0x0E || byte == 0x0F
+    /// Whether every byte of `bytes` reads the same in any encoding a `<meta>` may name: ASCII, but
+    /// for ISO-2022-JP's escape and shifts (0x1B, 0x0E, 0x0F). Eight bytes at a time.
+    static func readsAlike(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        // Whether a byte of `word` (no high bit set) is `byte`: the zero-byte test on `word ^ byte…`.
+        func has(_ byte: UInt8, in word: UInt64) -> Bool {
+            let x = word ^ (ones &* UInt64(byte))
+            return (x &- ones) & ~x & highBits != 0
+        }
+        var index = 0
+        while index + 8 <= bytes.count {
+            let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            if word & highBits != 0 || has(0x1B, in: word) || has(0x0E, in: word) || has(0x0F, in: word) {
+                return false
+            }
+            index += 8
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte >= 0x80 || byte == 0x1B || byte == 0x0E || byte == 0x0F { return false }
+            index += 1
+        }
+        return true
     }
 
     /// After a slice (and at the end, `atEnd`): when the encoding was a guess (no BOM, transport
