@@ -302,6 +302,28 @@ struct SubresourceTests {
         }
     }
 
+    /// Plain-http subresources went to the first vetted address only, where pages fall through the
+    /// list: a name whose first address does not answer lost its icon while its page loaded.
+    @Test("A plain-http icon is fetched from the next vetted address when the first does not answer")
+    func httpSubresourceFallsThroughItsAddresses() async throws {
+        try await ProviderFixture.run(
+            { request in
+                switch request.path {
+                case "/i.png": .bytes(Self.png, contentType: "image/png")
+                case "/": .html(#"<title>T</title><link rel="icon" href="/i.png">"#)
+                default: .status(404)
+                }
+            },
+            // Nothing listens on 127.0.0.2: a refused connection, then the server's own address.
+            resolver: StaticHostResolver(["icons.example": [IPAddress("127.0.0.2")!, IPAddress("127.0.0.1")!]]),
+            configure: Self.patient
+        ) { server, provider in
+            let page = URL(string: "http://icons.example:\(server.port)/")!
+            let metadata = try await provider.metadata(for: page)
+            #expect(metadata.icons.map(\.url) == [URL(string: "http://icons.example:\(server.port)/i.png")!])
+        }
+    }
+
     @Test("An icon and image still unchecked when the subresource budget ends keep what the page declared")
     func slowChecksKeepDeclared() async throws {
         let page = """

@@ -193,25 +193,33 @@ final class HTTPFetcher: Sendable {
         let direct = url.scheme?.lowercased() == "http"
         if !direct { proxy.pins.pin(target, to: addresses) }
         defer { if !direct { proxy.pins.unpin(target) } }
-        var request = HTTPClientRequest(
-            url: direct
-                ? Self.literalURL(url, address: addresses[0], port: target.port) : Self.pinnedURL(url, target: target)
-        )
-        request.method = .GET
-        // When the URL names the host (not a literal), the client writes `Host` from it.
-        request.headers = requestHeaders(
-            for: target,
-            host: direct ? target.hostHeader(defaultPort: 80) : nil,
-            extra: extra
-        )
-        logger.debug("fetch", metadata: ["fetch.url": "\(url)", "fetch.address": "\(addresses[0])"])
-        let response: HTTPClientResponse
-        do {
-            response = try await (direct ? directClient : client)
-                .execute(request, deadline: NIODeadline(deadline), logger: logger)
-        } catch {
-            throw mapError(error, url: url, target: target)
+        // Plain http goes to each vetted address in turn until one connects, as pages and the proxy's
+        // https connections do; through the proxy, the proxy tries them.
+        let attempts = direct ? addresses : [addresses[0]]
+        var response: HTTPClientResponse?
+        for (index, address) in attempts.enumerated() {
+            var request = HTTPClientRequest(
+                url: direct
+                    ? Self.literalURL(url, address: address, port: target.port) : Self.pinnedURL(url, target: target)
+            )
+            request.method = .GET
+            // When the URL names the host (not a literal), the client writes `Host` from it.
+            request.headers = requestHeaders(
+                for: target,
+                host: direct ? target.hostHeader(defaultPort: 80) : nil,
+                extra: extra
+            )
+            logger.debug("fetch", metadata: ["fetch.url": "\(url)", "fetch.address": "\(address)"])
+            do {
+                response = try await (direct ? directClient : client)
+                    .execute(request, deadline: NIODeadline(deadline), logger: logger)
+                break
+            } catch {
+                let failure = mapError(error, url: url, target: target)
+                guard failure.code == .connect, index + 1 < attempts.count else { throw failure }
+            }
         }
+        guard let response else { throw LinkPreviewError(.connect, "Could not connect.", url: url) }
         do {
             return try await body(
                 FetchResponse(
