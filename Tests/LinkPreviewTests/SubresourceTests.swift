@@ -9,6 +9,11 @@ import Testing
 struct SubresourceTests {
     static let png = MetadataProviderContentTests.png
 
+    /// A site answering each path of `routes` as given, and 404 for any other.
+    static func site(_ routes: [String: LoopbackResponse]) -> LoopbackHTTPServer.Handler {
+        { request in routes[request.path] ?? .status(404) }
+    }
+
     /// For tests that expect subresources: a budget no loaded machine runs out of, so that a missing
     /// icon or thumbnail means the code dropped it, not that the suite was slow.
     static func patient(_ configuration: inout MetadataProvider.Configuration) {
@@ -27,13 +32,11 @@ struct SubresourceTests {
             </head></html>
             """
         try await ProviderFixture.run(
-            { request in
-                switch request.path {
-                case "/": .html(page)
-                case "/icon.png", "/photo.png": .bytes(Self.png, contentType: "image/png")
-                default: .status(404)
-                }
-            },
+            Self.site([
+                "/": .html(page),
+                "/icon.png": .bytes(Self.png, contentType: "image/png"),
+                "/photo.png": .bytes(Self.png, contentType: "image/png"),
+            ]),
             configure: Self.patient
         ) { server, provider in
             let metadata = try await provider.metadata(for: server.url("/"))
@@ -65,14 +68,12 @@ struct SubresourceTests {
         let manifest =
             #"{"icons": [{"src": "/big.png", "sizes": "512x512"}, {"src": "http://192.168.1.1/logo.png", "sizes": "1024x1024"}]}"#
         try await ProviderFixture.run(
-            { request in
-                switch request.path {
-                case "/": .html(page)
-                case "/m.json": .bytes(Array(manifest.utf8), contentType: "application/manifest+json")
-                case "/small.png", "/big.png": .bytes(Self.png, contentType: "image/png")
-                default: .status(404)
-                }
-            },
+            Self.site([
+                "/": .html(page),
+                "/m.json": .bytes(Array(manifest.utf8), contentType: "application/manifest+json"),
+                "/small.png": .bytes(Self.png, contentType: "image/png"),
+                "/big.png": .bytes(Self.png, contentType: "image/png"),
+            ]),
             configure: Self.patient
         ) { server, provider in
             let metadata = try await provider.metadata(for: server.url("/"))
@@ -97,15 +98,12 @@ struct SubresourceTests {
             </head></html>
             """
         try await ProviderFixture.run(
-            { request in
-                switch request.path {
-                case "/": .html(page)
-                case "/small": .html(small)
-                case "/secure.png": .bytes(Self.png, contentType: "image/png")
-                case "/tiny.png": .bytes(Self.pngHeader(width: 16, height: 16), contentType: "image/png")
-                default: .status(404)
-                }
-            },
+            Self.site([
+                "/": .html(page),
+                "/small": .html(small),
+                "/secure.png": .bytes(Self.png, contentType: "image/png"),
+                "/tiny.png": .bytes(Self.pngHeader(width: 16, height: 16), contentType: "image/png"),
+            ]),
             configure: Self.patient
         ) { server, provider in
             let secure = try await provider.metadata(for: server.url("/"))
@@ -119,13 +117,10 @@ struct SubresourceTests {
     @Test("Without a declared icon, /favicon.ico stands in if it is an image")
     func faviconFallback() async throws {
         try await ProviderFixture.run(
-            { request in
-                switch request.path {
-                case "/": .html("<title>No icon</title>")
-                case "/favicon.ico": .bytes(Self.png, contentType: "image/x-icon")
-                default: .status(404)
-                }
-            },
+            Self.site([
+                "/": .html("<title>No icon</title>"),
+                "/favicon.ico": .bytes(Self.png, contentType: "image/x-icon"),
+            ]),
             configure: Self.patient
         ) { server, provider in
             let metadata = try await provider.metadata(for: server.url("/"))
@@ -159,15 +154,13 @@ struct SubresourceTests {
         let oEmbed =
             #"{"type": "video", "version": "1.0", "title": "A talk", "author_name": "Ada", "provider_name": "Tube", "thumbnail_url": "/thumb.png", "thumbnail_width": 640, "thumbnail_height": 480, "html": "<iframe src=\"https://player.example/embed/1\" width=\"640\"></iframe>", "width": 640, "height": 360}"#
         try await ProviderFixture.run(
-            { request in
-                switch request.path {
-                case "/": .html(page)
-                case "/app.webmanifest": .bytes(Array(manifest.utf8), contentType: "application/manifest+json")
-                case "/oembed": .bytes(Array(oEmbed.utf8), contentType: "application/json")
-                case "/m192.png", "/thumb.png": .bytes(Self.png, contentType: "image/png")
-                default: .status(404)
-                }
-            },
+            Self.site([
+                "/": .html(page),
+                "/app.webmanifest": .bytes(Array(manifest.utf8), contentType: "application/manifest+json"),
+                "/oembed": .bytes(Array(oEmbed.utf8), contentType: "application/json"),
+                "/m192.png": .bytes(Self.png, contentType: "image/png"),
+                "/thumb.png": .bytes(Self.png, contentType: "image/png"),
+            ]),
             configure: Self.patient
         ) { server, provider in
             let metadata = try await provider.metadata(for: server.url("/"))
@@ -221,14 +214,11 @@ struct SubresourceTests {
              "html": "<iframe src=\\"https://player.example/embed/1\\"></iframe>", "width": -1e300, "height": "360"}
             """
         try await ProviderFixture.run(
-            { request in
-                switch request.path {
-                case "/": .html(page)
-                case "/oembed": .bytes(Array(oEmbed.utf8), contentType: "application/json")
-                case "/thumb.png": .bytes(Self.png, contentType: "image/png")
-                default: .status(404)
-                }
-            },
+            Self.site([
+                "/": .html(page),
+                "/oembed": .bytes(Array(oEmbed.utf8), contentType: "application/json"),
+                "/thumb.png": .bytes(Self.png, contentType: "image/png"),
+            ]),
             configure: Self.patient
         ) { server, provider in
             let metadata = try await provider.metadata(for: server.url("/"))
@@ -261,13 +251,10 @@ struct SubresourceTests {
         let page = #"<html><head><link rel="alternate" type="application/json+oembed" href="/oembed"></head></html>"#
         let oEmbed = #"{"type": "video", "title": "A talk", "html": "\#(html)"}"#
         try await ProviderFixture.run(
-            { request in
-                switch request.path {
-                case "/": .html(page)
-                case "/oembed": .bytes(Array(oEmbed.utf8), contentType: "application/json")
-                default: .status(404)
-                }
-            },
+            Self.site([
+                "/": .html(page),
+                "/oembed": .bytes(Array(oEmbed.utf8), contentType: "application/json"),
+            ]),
             configure: Self.patient
         ) { server, provider in
             let metadata = try await provider.metadata(for: server.url("/"))
@@ -307,13 +294,10 @@ struct SubresourceTests {
     @Test("A plain-http icon is fetched from the next vetted address when the first does not answer")
     func httpSubresourceFallsThroughItsAddresses() async throws {
         try await ProviderFixture.run(
-            { request in
-                switch request.path {
-                case "/i.png": .bytes(Self.png, contentType: "image/png")
-                case "/": .html(#"<title>T</title><link rel="icon" href="/i.png">"#)
-                default: .status(404)
-                }
-            },
+            Self.site([
+                "/i.png": .bytes(Self.png, contentType: "image/png"),
+                "/": .html(#"<title>T</title><link rel="icon" href="/i.png">"#),
+            ]),
             // Nothing listens on 127.0.0.2: a refused connection, then the server's own address.
             resolver: StaticHostResolver(["icons.example": [IPAddress("127.0.0.2")!, IPAddress("127.0.0.1")!]]),
             configure: Self.patient
