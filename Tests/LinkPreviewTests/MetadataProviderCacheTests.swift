@@ -238,4 +238,42 @@ struct MetadataProviderCacheTests {
             #expect(server.totalRequests == 8)
         }
     }
+
+    /// The per-host limit counted names: eight names in one zone pointing at one address got eight
+    /// requests to it at once (four each, up to 4 × 500 with 500 names).
+    @Test("At most the per-address limit of requests reach one address, whatever the names that lead there")
+    func perAddressLimit() async throws {
+        let inFlight = Mutex((now: 0, peak: 0))
+        let names = (0..<8).map { "n\($0).example" }
+        try await ProviderFixture.run(
+            { _ in
+                inFlight.withLock {
+                    $0.now += 1
+                    $0.peak = max($0.peak, $0.now)
+                }
+                _ = await eventually(timeout: .seconds(5)) { inFlight.withLock { $0.peak } >= 2 }
+                try? await Task.sleep(for: .milliseconds(50))
+                inFlight.withLock { $0.now -= 1 }
+                return .html(ProviderFixture.page)
+            },
+            resolver: StaticHostResolver(
+                Dictionary(uniqueKeysWithValues: names.map { ($0, [IPAddress("127.0.0.1")!]) })
+            ),
+            configure: {
+                $0.maxConcurrentRequestsPerAddress = 2
+                $0.includeSubresources = false
+            }
+        ) { server, provider in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for name in names {
+                    group.addTask {
+                        _ = try await provider.metadata(for: URL(string: "http://\(name):\(server.port)/")!)
+                    }
+                }
+                try await group.waitForAll()
+            }
+            #expect(inFlight.withLock { $0.peak } == 2)
+            #expect(server.totalRequests == 8)
+        }
+    }
 }

@@ -36,6 +36,11 @@ public final class MetadataProvider: Sendable {
         public var negativeCaching: NegativeCaching
         /// The most requests in flight to one host. Default 4.
         public var maxConcurrentRequestsPerHost: Int
+        /// The most requests in flight to one address, whatever the names that lead there. Default 16.
+        /// The per-host limit counts names, and anyone with a DNS zone can point a thousand names at
+        /// one victim; this bounds what a burst of such links sends it. It is higher than the per-host
+        /// limit because unrelated sites share a CDN's addresses.
+        public var maxConcurrentRequestsPerAddress: Int
         /// How long past its expiry a cached preview is served when the site fails for a reason likely
         /// to pass (``LinkPreviewError/isTransient``: a timeout, a refused connection, a 5xx or 429)
         /// instead of the error, as `stale-if-error` (RFC 5861) does. The failure is remembered for its
@@ -50,7 +55,8 @@ public final class MetadataProvider: Sendable {
             cacheLifetime: ClosedRange<TimeInterval> = CacheLifetime.defaultBounds,
             negativeCaching: NegativeCaching = NegativeCaching(),
             maxConcurrentRequestsPerHost: Int = 4,
-            staleIfError: TimeInterval = 24 * 60 * 60
+            staleIfError: TimeInterval = 24 * 60 * 60,
+            maxConcurrentRequestsPerAddress: Int = 16
         ) {
             self.timeout = timeout
             self.includeSubresources = includeSubresources
@@ -58,6 +64,7 @@ public final class MetadataProvider: Sendable {
             self.cacheLifetime = cacheLifetime
             self.negativeCaching = negativeCaching
             self.maxConcurrentRequestsPerHost = maxConcurrentRequestsPerHost
+            self.maxConcurrentRequestsPerAddress = maxConcurrentRequestsPerAddress
             self.staleIfError = staleIfError
         }
     }
@@ -95,6 +102,7 @@ public final class MetadataProvider: Sendable {
             policy: configuration.policy,
             resolver: resolver,
             limiter: HostLimiter(limit: configuration.maxConcurrentRequestsPerHost),
+            addressLimiter: HostLimiter(limit: configuration.maxConcurrentRequestsPerAddress),
             group: eventLoopGroup,
             logger: logger
         )

@@ -29,6 +29,8 @@ final class HTTPFetcher: Sendable {
     let resolver: any HostResolver
     /// At most so many requests in flight to one host.
     let limiter: HostLimiter
+    /// At most so many requests in flight to one address (the first vetted), taken after the host's.
+    let addressLimiter: HostLimiter
     /// Where connections and deadline timers run.
     let eventLoopGroup: any EventLoopGroup
 
@@ -40,6 +42,7 @@ final class HTTPFetcher: Sendable {
         policy: FetchPolicy,
         resolver: any HostResolver,
         limiter: HostLimiter,
+        addressLimiter: HostLimiter,
         eventLoopGroup: any EventLoopGroup
     ) {
         self.eventLoopGroup = eventLoopGroup
@@ -50,6 +53,7 @@ final class HTTPFetcher: Sendable {
         self.policy = policy
         self.resolver = resolver
         self.limiter = limiter
+        self.addressLimiter = addressLimiter
     }
 
     /// Starts the proxy and the client.
@@ -57,6 +61,7 @@ final class HTTPFetcher: Sendable {
         policy: FetchPolicy,
         resolver: any HostResolver,
         limiter: HostLimiter,
+        addressLimiter: HostLimiter,
         group: any EventLoopGroup,
         logger: Logger
     ) async throws -> HTTPFetcher {
@@ -103,6 +108,7 @@ final class HTTPFetcher: Sendable {
             policy: policy,
             resolver: resolver,
             limiter: limiter,
+            addressLimiter: addressLimiter,
             eventLoopGroup: group
         )
     }
@@ -125,7 +131,7 @@ final class HTTPFetcher: Sendable {
     ) async throws -> T {
         let (target, addresses) = try await vet(url, deadline: deadline)
         do {
-            return try await limiter.withPermit(for: target.host) {
+            return try await withPermits(target, addresses) {
                 try await send(
                     url,
                     to: target,
@@ -173,11 +179,23 @@ final class HTTPFetcher: Sendable {
         )
         logger.debug("fetch page", metadata: ["fetch.url": "\(url)", "fetch.address": "\(addresses[0])"])
         do {
-            return try await limiter.withPermit(for: target.host) {
+            return try await withPermits(target, addresses) {
                 try await pageClient.exchange(request, to: destination, deadline: deadline, reader: reader)
             }
         } catch {
             throw mapError(error, url: url, target: target)
+        }
+    }
+
+    /// Runs `operation` holding a permit of the host's and then one of its first vetted address's
+    /// (always in that order, so two requests never wait for each other).
+    private func withPermits<T>(
+        _ target: PinTable.Target,
+        _ addresses: [IPAddress],
+        _ operation: () async throws -> T
+    ) async throws -> T {
+        try await limiter.withPermit(for: target.host) {
+            try await addressLimiter.withPermit(for: addresses[0].description) { try await operation() }
         }
     }
 
