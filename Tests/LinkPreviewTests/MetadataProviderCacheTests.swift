@@ -205,24 +205,33 @@ struct MetadataProviderCacheTests {
         #expect(scopes.count == 7 && !scopes.contains(""), "\(scopes)")
     }
 
-    @Test("At most the per-host limit of requests reach one host at once")
-    func perHostLimit() async throws {
-        let inFlight = Mutex((now: 0, peak: 0))
-        try await ProviderFixture.run(
-            { _ in
-                inFlight.withLock {
+    /// Requests in flight to a page that counts them, and their peak.
+    final class InFlight: Sendable {
+        let state = Mutex((now: 0, peak: 0))
+        var peak: Int { state.withLock { $0.peak } }
+
+        /// The page. Each request is held until a second one has arrived, so a test asserts what a
+        /// limit allows, not how fast this machine starts tasks (a limiter that lets only one through
+        /// fails after 5 s), and a little longer, so a limiter that lets a third through is seen.
+        var handler: LoopbackHTTPServer.Handler {
+            { [self] _ in
+                state.withLock {
                     $0.now += 1
                     $0.peak = max($0.peak, $0.now)
                 }
-                // Hold each request until a second one has arrived, so the test
-                // asserts what the limit allows, not how fast this machine starts
-                // tasks; a limiter that lets only one through fails after 5 s.
-                _ = await eventually(timeout: .seconds(5)) { inFlight.withLock { $0.peak } >= 2 }
-                // Stay a little longer, so a limiter that lets a third through is seen.
+                _ = await eventually(timeout: .seconds(5)) { self.peak >= 2 }
                 try? await Task.sleep(for: .milliseconds(50))
-                inFlight.withLock { $0.now -= 1 }
+                state.withLock { $0.now -= 1 }
                 return .html(ProviderFixture.page)
-            },
+            }
+        }
+    }
+
+    @Test("At most the per-host limit of requests reach one host at once")
+    func perHostLimit() async throws {
+        let inFlight = InFlight()
+        try await ProviderFixture.run(
+            inFlight.handler,
             configure: {
                 $0.maxConcurrentRequestsPerHost = 2
                 $0.includeSubresources = false
@@ -234,7 +243,7 @@ struct MetadataProviderCacheTests {
                 }
                 try await group.waitForAll()
             }
-            #expect(inFlight.withLock { $0.peak } == 2)
+            #expect(inFlight.peak == 2)
             #expect(server.totalRequests == 8)
         }
     }
@@ -243,19 +252,10 @@ struct MetadataProviderCacheTests {
     /// requests to it at once (four each, up to 4 × 500 with 500 names).
     @Test("At most the per-address limit of requests reach one address, whatever the names that lead there")
     func perAddressLimit() async throws {
-        let inFlight = Mutex((now: 0, peak: 0))
+        let inFlight = InFlight()
         let names = (0..<8).map { "n\($0).example" }
         try await ProviderFixture.run(
-            { _ in
-                inFlight.withLock {
-                    $0.now += 1
-                    $0.peak = max($0.peak, $0.now)
-                }
-                _ = await eventually(timeout: .seconds(5)) { inFlight.withLock { $0.peak } >= 2 }
-                try? await Task.sleep(for: .milliseconds(50))
-                inFlight.withLock { $0.now -= 1 }
-                return .html(ProviderFixture.page)
-            },
+            inFlight.handler,
             resolver: StaticHostResolver(
                 Dictionary(uniqueKeysWithValues: names.map { ($0, [IPAddress("127.0.0.1")!]) })
             ),
@@ -272,7 +272,7 @@ struct MetadataProviderCacheTests {
                 }
                 try await group.waitForAll()
             }
-            #expect(inFlight.withLock { $0.peak } == 2)
+            #expect(inFlight.peak == 2)
             #expect(server.totalRequests == 8)
         }
     }
