@@ -42,20 +42,16 @@ extension ObservationCollector {
     static let captchaClassScanTags = 400
     static let genericCaptchaMarker = "captcha"
 
-    /// Whether a whitespace-separated token of `value` starts with `prefix` (ASCII, case-insensitive).
+    /// Whether a token of `value` (an HTML space-separated list) starts with `prefix`, lowercase
+    /// ASCII, ignoring case.
     static func hasToken(startingWith prefix: String, in value: ArraySlice<UInt8>) -> Bool {
         let prefix = Array(prefix.utf8)
-        var index = value.startIndex
-        while index < value.endIndex {
-            while index < value.endIndex, ByteMatching.isSpace(value[index]) { index += 1 }
-            if value.endIndex - index >= prefix.count,
-                zip(value[index..<(index + prefix.count)], prefix).allSatisfy({ $0 | 0x20 == $1 })
-            {
-                return true
-            }
-            while index < value.endIndex, !ByteMatching.isSpace(value[index]) { index += 1 }
+        var found = false
+        ByteMatching.forEachToken(in: value) { token in
+            found = ASCII.equalsLowercased(token.prefix(prefix.count), prefix)
+            return !found
         }
-        return false
+        return found
     }
     static let captchaSourceMarkers = MarkerSet(WallSignals.captchaSourceMarkers)
     static let captchaClassMarkers = MarkerSet(WallSignals.captchaClassMarkers)
