@@ -213,12 +213,14 @@ final class HTTPFetcher: Sendable {
         defer { if !direct { proxy.pins.unpin(target) } }
         // Plain http goes to each vetted address in turn until one connects, as pages and the proxy's
         // https connections do; through the proxy, the proxy tries them.
-        let attempts = direct ? addresses : [addresses[0]]
-        var response: HTTPClientResponse?
-        for (index, address) in attempts.enumerated() {
+        let attempts = direct ? addresses.count : 1
+        var attempt = 0
+        let response: HTTPClientResponse
+        while true {
             var request = HTTPClientRequest(
                 url: direct
-                    ? Self.literalURL(url, address: address, port: target.port) : Self.pinnedURL(url, target: target)
+                    ? Self.literalURL(url, address: addresses[attempt], port: target.port)
+                    : Self.pinnedURL(url, target: target)
             )
             request.method = .GET
             // When the URL names the host (not a literal), the client writes `Host` from it.
@@ -227,17 +229,17 @@ final class HTTPFetcher: Sendable {
                 host: direct ? target.hostHeader(defaultPort: 80) : nil,
                 extra: extra
             )
-            logger.debug("fetch", metadata: ["fetch.url": "\(url)", "fetch.address": "\(address)"])
+            logger.debug("fetch", metadata: ["fetch.url": "\(url)", "fetch.address": "\(addresses[attempt])"])
             do {
                 response = try await (direct ? directClient : client)
                     .execute(request, deadline: NIODeadline(deadline), logger: logger)
                 break
             } catch {
                 let failure = mapError(error, url: url, target: target)
-                guard failure.code == .connect, index + 1 < attempts.count else { throw failure }
+                attempt += 1
+                guard failure.code == .connect, attempt < attempts else { throw failure }
             }
         }
-        guard let response else { throw LinkPreviewError(.connect, "Could not connect.", url: url) }
         do {
             return try await body(
                 FetchResponse(
