@@ -57,18 +57,25 @@ extension ShareInbox {
                     }
                 }
             }
-            let pruned = pruneQuarantine(at: Date())
-            return SweepReport(leftoversRemoved: removed, quarantined: quarantined().count, quarantinePruned: pruned)
+            let quarantine = pruneQuarantine(at: Date())
+            return SweepReport(
+                leftoversRemoved: removed,
+                quarantined: quarantine.kept,
+                quarantinePruned: quarantine.pruned
+            )
         }
     }
 
     /// Removes the quarantined records set aside longer than ``quarantineLifetime`` ago, then the
-    /// oldest beyond ``quarantineLimit``, each with its reason and attachments. Returns how many.
-    private func pruneQuarantine(at now: Date) -> Int {
+    /// oldest beyond ``quarantineLimit``, each with its reason and attachments: how many are kept, and
+    /// how many were removed.
+    private func pruneQuarantine(at now: Date) -> (kept: Int, pruned: Int) {
         let lifetime = Double(Self.quarantineLifetime.components.seconds)
         let oldest = Int64((now.timeIntervalSince1970 - lifetime) * 1e9)
+        let names = POSIXFile.list(layout.quarantine)
+        let records = Set(names.filter { $0.hasSuffix(".json") })
         // Set aside when its reason was written (the record keeps its own, older, time).
-        let byAge = quarantined().map { name in
+        let byAge = records.map { name in
             (
                 name,
                 POSIXFile.modificationStamp(layout.quarantine + "/" + name + ".reason")
@@ -84,9 +91,8 @@ extension ShareInbox {
             pruned += 1
         }
         // A reason or attachments without their record: left by a process that died mid-quarantine
-        // (a quarantine under way is newer than this).
-        let records = Set(quarantined())
-        for name in POSIXFile.list(layout.quarantine) {
+        // (a quarantine under way is newer than this). Those of the records just pruned went with them.
+        for name in names {
             let base =
                 name.hasSuffix(".reason") ? name.dropLast(7) : name.hasSuffix(".attachments") ? name.dropLast(12) : nil
             guard let base, !records.contains(String(base)) else { continue }
@@ -94,7 +100,7 @@ extension ShareInbox {
             guard (POSIXFile.modificationStamp(path) ?? 0) < oldest else { continue }
             POSIXFile.discard(path)
         }
-        return pruned
+        return (records.count - pruned, pruned)
     }
 
     /// Removes the temporary record and attachments of `id` when no process is adding it and its record
