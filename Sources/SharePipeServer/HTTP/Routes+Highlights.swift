@@ -67,14 +67,12 @@ extension ServerContext {
                 }
             )
             switch outcome {
-            case .posted(let conversation, let message):
-                return try jsonResponse(ReplyPosted(conversationId: conversation, messageId: message), status: .created)
-            case .replayed(let conversation, let message):
+            case .posted(let conversation, let message), .replayed(let conversation, let message):
                 var response = try jsonResponse(
                     ReplyPosted(conversationId: conversation, messageId: message),
                     status: .created
                 )
-                response.headers[HTTPField.Name("Idempotent-Replayed")!] = "true"
+                if case .replayed = outcome { response.headers[HTTPField.Name("Idempotent-Replayed")!] = "true" }
                 return response
             default:
                 throw outcome.problem(listingChoices: true) ?? ProblemDetails.internalError

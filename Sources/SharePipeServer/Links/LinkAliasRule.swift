@@ -26,18 +26,19 @@ enum LinkAliasRule {
     /// The aliases a preview of the link made for `linkURL` adds, unnormalised.
     static func aliases(of linkURL: URL, finalURL: URL?, canonicalURL: URL?, isWall: Bool) -> [URL] {
         guard !isWall, let own = hostKey(linkURL) else { return [] }
-        let path = pathKey(linkURL)
-        let query = URLNormalizer.normalize(linkURL)?.query(percentEncoded: true)
+        let ownPlace = place(linkURL)
         return [finalURL, canonicalURL].compactMap { $0 }.filter { url in
-            let aliasQuery = URLNormalizer.normalize(url)?.query(percentEncoded: true)
-            return hostKey(url) == own && pathKey(url) == path && (aliasQuery == nil || aliasQuery == query)
+            let alias = place(url)
+            return hostKey(url) == own && alias.path == ownPlace.path
+                && (alias.query == nil || alias.query == ownPlace.query)
         }
     }
 
-    /// The URL's path once normalised, without a trailing slash, for comparing where two URLs point.
-    static func pathKey(_ url: URL) -> String {
-        let path = (URLNormalizer.normalize(url) ?? url).path(percentEncoded: true)
-        return path.hasSuffix("/") ? String(path.dropLast()) : path
+    /// Where a URL points once normalised: its path without a trailing slash, and its query.
+    static func place(_ url: URL) -> (path: String, query: String?) {
+        let normalized = URLNormalizer.normalize(url)
+        let path = (normalized ?? url).path(percentEncoded: true)
+        return (path.hasSuffix("/") ? String(path.dropLast()) : path, normalized?.query(percentEncoded: true))
     }
 
     /// The URL's host, lowercased, without one leading `www.`.
