@@ -296,7 +296,7 @@ struct ConcurrentRequestTests {
             for round in 0..<10 {
                 try await Self.share("https://example.com/first\(round)", by: ada, to: ["@bob", "@cat"], on: storage)
                 let group = try #require(
-                    try await storage.conversations(userID: bob.id).first { $0.members.count == 3 }
+                    try await storage.conversations(userID: bob.id, before: nil, limit: 100).first { $0.members.count == 3 }
                 )
                 let results = await Self.atOnce(4) { index in
                     if index == 3 {

@@ -28,6 +28,7 @@ struct ProblemDetailsTests {
             (ProblemDetails.validationFailed([.init(pointer: "/url", detail: "x")]), 422, "validation-failed"),
             (ProblemDetails.idempotencyKeyReused, 422, "idempotency-key-reused"),
             (ProblemDetails.rateLimited(retryAfter: 30), 429, "rate-limited"),
+            (ProblemDetails.allowanceUsedUp(detail: "You started 100 groups.", retryAfter: 60), 429, "allowance-used-up"),
             (ProblemDetails.internalError, 500, "internal-error"),
             (ProblemDetails.unavailable(retryAfter: 5), 503, "unavailable"),
         ]
@@ -46,7 +47,7 @@ struct ProblemDetailsTests {
             T.tokenInvalid, T.tokenRevoked, T.tokenExpired, T.insufficientScope, T.notFound, T.idempotencyKeyInFlight,
             T.bodyTooLarge, T.unsupportedMediaType, T.validationFailed, T.idempotencyKeyReused, T.rateLimited,
             T.internalError, T.unavailable, T.malformedBody, T.methodNotAllowed, T.malformedRequest,
-            T.requestHeadTooLarge,
+            T.requestHeadTooLarge, T.allowanceUsedUp,
         ]
         #expect(Set(all).count == all.count)
         #expect(all.allSatisfy { $0.hasPrefix(ProblemDetails.TypeURI.base) })

@@ -189,6 +189,41 @@ struct WebShelfTests {
         }
     }
 
+    @Test("Conversations come 50 to a page with Show more; a conversation's switch returns to its page")
+    func conversationPages() async throws {
+        try await ServerFixture.run { fixture, client in
+            let world = try await ShelfWorld.make(fixture, client)
+            for index in 0..<60 {
+                _ = try await world.conversation("bob", with: ["@ada", "@cat"], title: "Club \(index)")
+            }
+            var browser = try await Self.signedIn(fixture)
+            func more(_ html: String) -> String? {
+                html.firstMatch(of: /href="\/conversations\?cursor=([^"]+)"/).map { String($0.1) }
+            }
+            func clubs(_ html: String) -> [String] {
+                html.matches(of: /<strong>(Club \d+)<\/strong>/).map { String($0.1) }
+            }
+            let first = String(buffer: try await browser.get(client, "/conversations").body)
+            let cursor = try #require(more(first))
+            let secondPage = try await browser.get(client, "/conversations?cursor=\(cursor)")
+            let second = String(buffer: secondPage.body)
+            #expect(clubs(first).count == 50)
+            #expect(clubs(second).count == 10)
+            #expect(Set(clubs(first) + clubs(second)) == Set((0..<60).map { "Club \($0)" }))
+            #expect(more(second) == nil)
+
+            let id = try #require(second.firstMatch(of: /action="\/conversations\/([0-9A-F-]+)\/switch"/).map { String($0.1) })
+            let csrf = try #require(Browser.csrf(in: secondPage))
+            let switched = try await browser.post(
+                client,
+                "/conversations/\(id)/switch",
+                [("csrf", csrf), ("show", "off"), ("cursor", cursor)]
+            )
+            #expect(switched.status == .seeOther)
+            #expect(switched.headers[.location] == "/conversations?cursor=\(cursor)")
+        }
+    }
+
     @Test(
         "Signed out, every page leads to sign-in; devices get a token shown once; settings change the name and sign out everywhere"
     )

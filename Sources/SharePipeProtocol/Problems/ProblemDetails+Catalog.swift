@@ -79,6 +79,8 @@ extension ProblemDetails {
         public static let idempotencyKeyReused = base + "idempotency-key-reused"
         /// 429: too many requests.
         public static let rateLimited = base + "rate-limited"
+        /// 429: an allowance of the account's is used up for now (new groups a day).
+        public static let allowanceUsedUp = base + "allowance-used-up"
         /// 500: an unexpected server error.
         public static let internalError = base + "internal-error"
         /// 501: an oEmbed request for a format the provider does not answer in (only JSON).
@@ -347,6 +349,21 @@ extension ProblemDetails {
             status: 429,
             detail: "Too many requests. Try again in \(seconds) second\(seconds == 1 ? "" : "s").",
             retryAfter: seconds
+        )
+    }
+
+    /// 429: the account used up an allowance (the groups it may start in a day); the same request
+    /// succeeds later.
+    /// - Parameters:
+    ///   - detail: Which allowance, and what to do meanwhile.
+    ///   - retryAfter: Seconds until the request can succeed, also sent as `Retry-After` (at least 1).
+    public static func allowanceUsedUp(detail: String, retryAfter: Int) -> ProblemDetails {
+        ProblemDetails(
+            type: TypeURI.allowanceUsedUp,
+            title: "Allowance used up",
+            status: 429,
+            detail: detail,
+            retryAfter: max(1, retryAfter)
         )
     }
 

@@ -25,6 +25,10 @@ public struct Conversation: Sendable, Hashable, Codable {
     public static let maxTitleLength = 100
     /// The most members a group may have.
     public static let maxMembers = 50
+    /// The most groups one user may start in any 24 hours, by `POST /v1/conversations` or by sharing
+    /// to a new set of people. Anyone may put anyone in a group, so without it one account could
+    /// fill someone's conversations with tens of thousands of groups.
+    public static let maxNewGroupsPerDay = 100
 }
 
 /// A link posted into a conversation, with the sender's note.

@@ -34,6 +34,8 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let storage as StorageError where storage.code == .unavailable {
             context.logger.warning("database unavailable", metadata: ["error": "\(storage)"])
             problem = .unavailable(retryAfter: 2)
+        } catch let storage as StorageError where storage.code == .limited {
+            problem = .allowanceUsedUp(detail: storage.message, retryAfter: storage.retryAfter ?? 60)
         } catch let error as HTTPError {
             (problem, allowed) = Self.problem(
                 for: error,

@@ -38,7 +38,14 @@ extension ServerContext {
         }
         router.get("/v1/conversations") { request, _ in
             let principal = try await self.principal(request, allowing: [.app])
-            return try jsonResponse(["conversations": try await self.storage.conversations(userID: principal.user.id)])
+            let page = try Self.page(request)
+            let conversations = try await self.storage.conversations(
+                userID: principal.user.id,
+                before: page.cursor,
+                limit: page.limit
+            )
+            let next = conversations.count == page.limit ? conversations.last.map { ShareCursor(after: $0).token } : nil
+            return try jsonResponse(ConversationPage(conversations: conversations, nextCursor: next))
         }
         router.get("/v1/conversations/:id") { request, context in
             let principal = try await self.principal(request, allowing: [.app])
@@ -54,9 +61,7 @@ extension ServerContext {
             else { throw ProblemDetails.notFound(detail: "No such conversation of yours.") }
             let next =
                 messages.count == page.limit
-                ? messages.last.map {
-                    ShareCursor(createdAt: Database.milliseconds($0.createdAt), id: $0.id.uuidString).token
-                }
+                ? messages.last.map { ShareCursor(createdAt: Database.milliseconds($0.createdAt), id: $0.id.uuidString).token }
                 : nil
             return try jsonResponse(ConversationView(conversation: conversation, messages: messages, nextCursor: next))
         }
@@ -158,6 +163,13 @@ struct ConversationSettings: Decodable {
 /// `POST /v1/conversations/{id}/members`.
 struct NewMember: Decodable {
     var handle: String
+}
+
+/// `GET /v1/conversations`: a page of the viewer's conversations, newest first.
+struct ConversationPage: Encodable {
+    var conversations: [Conversation]
+    /// The `cursor` of the next page; absent on the last.
+    var nextCursor: String?
 }
 
 /// `GET /v1/conversations/{id}`.

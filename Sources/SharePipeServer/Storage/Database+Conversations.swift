@@ -84,17 +84,23 @@ extension Database {
         return ids
     }
 
-    /// The conversations `userID` is in, most recently created first.
-    public func conversations(userID: UUID) async throws -> [Conversation] {
+    /// The conversations `userID` is in, most recently created first: at most `limit` of them,
+    /// after `cursor` (the last one of the page before).
+    public func conversations(userID: UUID, before cursor: ShareCursor?, limit: Int) async throws -> [Conversation] {
         try await run { sql in
-            let rows = try await sql.raw(
+            var query = SQLQueryString(
                 """
                 SELECT c.*, m.show_in_shelf FROM conversations c
                 JOIN conversation_members m ON m.conversation_id = c.id AND m.user_id = \(bind: userID.uuidString)
-                ORDER BY c.created_at DESC, c.id DESC
+                WHERE 1 = 1
                 """
-            ).all()
-            return try await Self.conversations(rows, in: sql)
+            )
+            if let cursor {
+                query.appendKeyset(timeColumn: "c.created_at", idColumn: "c.id", before: cursor.createdAt, id: cursor.id)
+            }
+            query.appendInterpolation(unsafeRaw: " ORDER BY c.created_at DESC, c.id DESC LIMIT ")
+            query.appendInterpolation(bind: max(0, limit))
+            return try await Self.conversations(try await sql.raw(query).all(), in: sql)
         }
     }
 
@@ -267,6 +273,7 @@ extension Database {
         guard members.count <= Conversation.maxMembers else {
             throw StorageError.invalid("A group has at most \(Conversation.maxMembers) members.")
         }
+        if kind == .group { try await checkGroupAllowance(of: creatorID, in: sql) }
         let id = UUID()
         try await sql.raw(
             """
@@ -277,6 +284,31 @@ extension Database {
         ).run()
         for member in members { try await Self.insertMember(member, into: id, in: sql) }
         return id
+    }
+
+    /// Refuses a new group of `creatorID`'s when they started ``Conversation/maxNewGroupsPerDay`` in
+    /// the last 24 hours, saying when the oldest of those leaves the window. Holds a lock per creator
+    /// for the caller's transaction, so groups started at once are counted one after another.
+    func checkGroupAllowance(of creatorID: UUID, in sql: any SQLDatabase) async throws {
+        try await lockForCreation("groups started by \(creatorID.uuidString)", in: sql)
+        let window: Int64 = 24 * 3_600_000
+        let now = Clock.millisecondsNow()
+        guard
+            let row = try await sql.raw(
+                """
+                SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM conversations
+                WHERE created_by = \(bind: creatorID.uuidString) AND kind = 'group' AND created_at > \(bind: now - window)
+                """
+            ).first(),
+            try row.decode(column: "n", as: Int.self) >= Conversation.maxNewGroupsPerDay
+        else { return }
+        let oldest = try row.decode(column: "oldest", as: Int64.self)
+        let seconds = Int((oldest + window - now + 999) / 1000)
+        throw StorageError.limited(
+            "You started \(Conversation.maxNewGroupsPerDay) groups in the last 24 hours, the most there may be. "
+                + "Share into one of them, or start this one later.",
+            retryAfter: max(1, seconds)
+        )
     }
 
     static func insertMember(_ userID: UUID, into conversationID: UUID, in sql: any SQLDatabase) async throws {

@@ -158,4 +158,8 @@ public struct ShareCursor: Sendable, Hashable {
     public init(after share: Share) {
         self.init(createdAt: Database.milliseconds(share.createdAt), id: share.id.uuidString)
     }
+
+    public init(after conversation: Conversation) {
+        self.init(createdAt: Database.milliseconds(conversation.createdAt), id: conversation.id.uuidString)
+    }
 }

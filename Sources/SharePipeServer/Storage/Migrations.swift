@@ -220,6 +220,13 @@ enum Migrations {
                 "DELETE FROM link_aliases WHERE url_key <> (SELECT l.url FROM links l WHERE l.id = link_aliases.link_id)"
             ]
         ),
+        // Starting a group counts the groups its creator started in the last day
+        // (Conversation.maxNewGroupsPerDay).
+        Migration(
+            version: 14,
+            name: "conversations by creator and age",
+            statements: ["CREATE INDEX conversations_by_creator ON conversations (created_by, created_at)"]
+        ),
     ]
 
     /// Applies the migrations the database lacks, in order, each in one transaction.

@@ -39,8 +39,9 @@ public protocol Storage: Sendable {
         handles: [String],
         title: String?
     ) async throws -> (conversation: Conversation, isNew: Bool)
-    /// The conversations `userID` is in, most recently created first.
-    func conversations(userID: UUID) async throws -> [Conversation]
+    /// The conversations `userID` is in, most recently created first: at most `limit` of them,
+    /// after `cursor` (the last one of the page before).
+    func conversations(userID: UUID, before cursor: ShareCursor?, limit: Int) async throws -> [Conversation]
     /// A conversation `viewerID` is in; nil when there is none or the viewer is not in it.
     func conversation(id: UUID, viewerID: UUID) async throws -> Conversation?
     /// Adds the user of `handle` to a group `byUserID` is in. False when the viewer is not in it.

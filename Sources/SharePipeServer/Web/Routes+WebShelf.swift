@@ -4,6 +4,9 @@ import Hummingbird
 import SharePipeProtocol
 
 extension ServerContext {
+    /// Conversations on one page of the web page's list; "Show more" gives the next ones.
+    static let conversationsPerWebPage = 50
+
     /// The signed-in web page: the shelf, a link's page, My links, conversations, devices and
     /// settings, with forms for pin, unpin, remove, reply, the conversation switch, device tokens,
     /// the display name and signing out everywhere. Every form
@@ -106,14 +109,22 @@ extension ServerContext {
         }
         router.get("/conversations") { request, _ in
             try await self.page(request) { user, csrf in
-                let conversations = try await self.storage.conversations(userID: user.id).map { conversation in
+                // A cursor that does not parse shows the first page, as the shelf's does.
+                let cursor = request.uri.queryParameters["cursor"].flatMap { ShareCursor(token: String($0)) }
+                let listed = try await self.storage.conversations(
+                    userID: user.id,
+                    before: cursor,
+                    limit: Self.conversationsPerWebPage
+                )
+                let conversations = listed.map { conversation in
                     let others = conversation.members.filter { $0.id != user.id }
                     return WebConversationsPage.Item(
                         id: conversation.id.uuidString,
                         name: conversation.title ?? WebCardValues.list(others.map(\.displayName)),
                         members: conversation.members.map { "@" + $0.handle }.joined(separator: " "),
                         show: conversation.showInSharedWithYou,
-                        csrf: csrf
+                        csrf: csrf,
+                        cursor: cursor?.token
                     )
                 }
                 return (
@@ -123,7 +134,9 @@ extension ServerContext {
                         csrf: csrf,
                         user: .init(user),
                         conversations: conversations,
-                        hasConversations: !conversations.isEmpty
+                        hasConversations: !conversations.isEmpty,
+                        nextCursor: listed.count == Self.conversationsPerWebPage
+                            ? listed.last.map { ShareCursor(after: $0).token } : nil
                     )
                 )
             }
@@ -167,7 +180,9 @@ extension ServerContext {
                     conversationID: try Self.uuid(context, "id"),
                     userID: user.id
                 )
-                return Response.redirect(to: "/conversations")
+                // Back to the page the switch was on.
+                let page = form.cursor.flatMap(ShareCursor.init(token:)).map { "?cursor=" + $0.token } ?? ""
+                return Response.redirect(to: "/conversations" + page)
             }
         }
         router.get("/settings") { request, _ in

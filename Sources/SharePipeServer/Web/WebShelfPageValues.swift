@@ -42,6 +42,8 @@ struct WebConversationsPage {
         var members: String
         var show: Bool
         var csrf: String
+        /// The cursor of the page the item is on, so its switch returns there.
+        var cursor: String?
     }
 
     var title: String
@@ -49,6 +51,7 @@ struct WebConversationsPage {
     var user: WebPageValues.Viewer
     var conversations: [Item]
     var hasConversations: Bool
+    var nextCursor: String?
 }
 
 struct WebDevicesPage {
@@ -104,6 +107,8 @@ struct WebReplyForm: Decodable, WebCSRFCarrying {
 struct WebSwitchForm: Decodable, WebCSRFCarrying {
     var csrf: String?
     var show: String
+    /// The conversations page to return to.
+    var cursor: String?
 }
 
 struct WebDeviceForm: Decodable, WebCSRFCarrying {
