@@ -132,6 +132,15 @@ struct ConversationListTests {
                 ).run()
             }
             #expect(try await world.request("ada", .post, "/v1/conversations", #"{"members": ["@cat", "@dan"]}"#).status == .created)
+            // The refused share, sent again with its key as the app's inbox does, goes now.
+            let retried = try await client.execute(
+                uri: "/v1/shares",
+                method: .post,
+                headers: headers,
+                body: ServerFixture.body(#"{"url": "https://example.com/a", "recipients": ["@cat", "@dan"]}"#)
+            )
+            #expect(retried.status == .created)
+            #expect(retried.headers[HTTPField.Name("Idempotent-Replayed")!] == nil)
         }
     }
 }
