@@ -171,7 +171,7 @@ extension Database {
             try await sql.raw(
                 "UPDATE conversations SET member_key = NULL WHERE id = \(bind: conversationID.uuidString)"
             ).run()
-            for link in links { try await self.refreshShelfItem(userID: user, linkID: link, in: sql) }
+            try await self.refreshShelfItems(userID: user, linkIDs: links, in: sql)
             return true
         }
     }
@@ -192,9 +192,8 @@ extension Database {
                 WHERE conversation_id = \(bind: conversationID.uuidString) AND user_id = \(bind: userID.uuidString)
                 """
             ).run()
-            for link in try await Self.shelfLinks(userID: userID, conversationID: conversationID, in: sql) {
-                try await self.refreshShelfItem(userID: userID, linkID: link, in: sql)
-            }
+            let links = try await Self.shelfLinks(userID: userID, conversationID: conversationID, in: sql)
+            try await self.refreshShelfItems(userID: userID, linkIDs: links, in: sql)
             return true
         }
     }

@@ -67,62 +67,9 @@ extension Database {
                     sender_id = excluded.sender_id, shared_at = excluded.shared_at
                 """
             ).run()
-            try await refreshShelfItem(userID: member, linkID: linkID, in: sql)
+            try await refreshShelfItems(userID: member, linkIDs: [linkID], in: sql)
         }
         return id
-    }
-
-    /// Recomputes a shelf item from its sources: visible when one of them is in a conversation whose
-    /// switch is on, dated by the latest such source (by the latest of all when none is). A removed
-    /// item stays removed; an item without sources stays only as a pin or a removal. Records the
-    /// change the user sees (added, updated, removed), if any.
-    func refreshShelfItem(userID: UUID, linkID: UUID, in sql: any SQLDatabase) async throws {
-        let before = try await Self.shelfItemShown(userID: userID, linkID: linkID, in: sql)
-        let row = try await sql.raw(
-            """
-            SELECT MAX(CASE WHEN m.show_in_shelf = 1 THEN s.shared_at END) AS visible_last, MAX(s.shared_at) AS any_last
-            FROM shelf_sources s
-            JOIN conversation_members m ON m.conversation_id = s.conversation_id AND m.user_id = s.user_id
-            WHERE s.user_id = \(bind: userID.uuidString) AND s.link_id = \(bind: linkID.uuidString)
-            """
-        ).first()
-        let visibleLast = try row.flatMap {
-            try $0.decodeNil(column: "visible_last") ? nil : try $0.decode(column: "visible_last", as: Int64.self)
-        }
-        let anyLast = try row.flatMap {
-            try $0.decodeNil(column: "any_last") ? nil : try $0.decode(column: "any_last", as: Int64.self)
-        }
-        if let last = visibleLast ?? anyLast {
-            try await sql.raw(
-                """
-                INSERT INTO shelf_items (user_id, link_id, last_shared_at, visible)
-                VALUES (\(bind: userID.uuidString), \(bind: linkID.uuidString), \(bind: last), \(bind: visibleLast == nil ? 0 : 1))
-                ON CONFLICT (user_id, link_id) DO UPDATE SET last_shared_at = excluded.last_shared_at, visible = excluded.visible
-                """
-            ).run()
-        } else {
-            try await sql.raw(
-                "UPDATE shelf_items SET visible = 0 WHERE user_id = \(bind: userID.uuidString) AND link_id = \(bind: linkID.uuidString)"
-            ).run()
-        }
-        let after = try await Self.shelfItemShown(userID: userID, linkID: linkID, in: sql)
-        switch (before, after) {
-        case (false, true): try await appendShelfEvent(.added, userID: userID, linkID: linkID, in: sql)
-        case (true, true): try await appendShelfEvent(.updated, userID: userID, linkID: linkID, in: sql)
-        case (true, false): try await appendShelfEvent(.removed, userID: userID, linkID: linkID, in: sql)
-        case (false, false): break
-        }
-    }
-
-    /// Whether the item is on the user's shelf: not removed, and visible or pinned.
-    static func shelfItemShown(userID: UUID, linkID: UUID, in sql: any SQLDatabase) async throws -> Bool {
-        try await sql.raw(
-            """
-            SELECT 1 AS shown FROM shelf_items
-            WHERE user_id = \(bind: userID.uuidString) AND link_id = \(bind: linkID.uuidString) AND removed_at IS NULL
-              AND (visible = 1 OR pinned_at IS NOT NULL)
-            """
-        ).first() != nil
     }
 
     /// The members of `conversation` but `senderID`, in the order their locks are taken.

@@ -29,17 +29,37 @@ extension Database {
     /// on SQLite straight to this process's streams (which read only after the transaction, as
     /// SQLite runs one at a time).
     func appendShelfEvent(_ change: ShelfChange, userID: UUID, linkID: UUID, in sql: any SQLDatabase) async throws {
+        try await appendShelfEvents([(change, linkID)], userID: userID, in: sql)
+    }
+
+    /// ``appendShelfEvent(_:userID:linkID:in:)`` for several changes, numbered in order, in one
+    /// statement per 500 and one announcement.
+    func appendShelfEvents(_ changes: [(ShelfChange, UUID)], userID: UUID, in sql: any SQLDatabase) async throws {
+        guard !changes.isEmpty else { return }
         try await lockShelfEvents(of: [userID], in: sql)
-        let next =
+        var next =
             try await sql.raw(
                 "SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM shelf_events WHERE user_id = \(bind: userID.uuidString)"
             ).first()?.decode(column: "next", as: Int64.self) ?? 1
-        try await sql.raw(
-            """
-            INSERT INTO shelf_events (user_id, seq, change, link_id, created_at)
-            VALUES (\(bind: userID.uuidString), \(bind: next), \(bind: change.rawValue), \(bind: linkID.uuidString), \(bind: Clock.millisecondsNow()))
-            """
-        ).run()
+        let now = Clock.millisecondsNow()
+        for start in stride(from: 0, to: changes.count, by: Self.shelfRefreshSlice) {
+            var insert = SQLQueryString("INSERT INTO shelf_events (user_id, seq, change, link_id, created_at) VALUES ")
+            for (index, (change, link)) in changes[start..<min(start + Self.shelfRefreshSlice, changes.count)].enumerated() {
+                insert.appendInterpolation(unsafeRaw: index == 0 ? "(" : ", (")
+                insert.appendInterpolation(bind: userID.uuidString)
+                insert.appendInterpolation(unsafeRaw: ", ")
+                insert.appendInterpolation(bind: next)
+                insert.appendInterpolation(unsafeRaw: ", ")
+                insert.appendInterpolation(bind: change.rawValue)
+                insert.appendInterpolation(unsafeRaw: ", ")
+                insert.appendInterpolation(bind: link.uuidString)
+                insert.appendInterpolation(unsafeRaw: ", ")
+                insert.appendInterpolation(bind: now)
+                insert.appendInterpolation(unsafeRaw: ")")
+                next += 1
+            }
+            try await sql.raw(insert).run()
+        }
         if dialect == .postgres {
             try await sql.raw("SELECT pg_notify(\(bind: Self.shelfChannel), \(bind: userID.uuidString))").run()
         } else {
