@@ -143,8 +143,57 @@ struct KitCommandTests {
             listed.output.contains("https://example.com/held  [waiting: Shared while another account was signed in.]"),
             "\(listed.output)"
         )
-        #expect(listed.output.contains("first line ]0;ownedsecond2J https://example.com/t\n"), "\(listed.output)")
+        #expect(
+            listed.output.contains("first line ]0;ownedsecond2J https://example.com/t  [waiting: not signed in]\n"),
+            "\(listed.output)"
+        )
         #expect(!listed.output.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x9B || $0.value == 0x07 })
+        #expect(listed.output.contains("These wait: not signed in. Sign in with: sharepipe login --server URL"))
+    }
+
+    /// After the server refused the token, the hint said `--server URL`, though the container knew it.
+    @Test("Once signed in, the sign-in hint names the server and handle the container used")
+    func loginHintRemembersTheServer() throws {
+        let path = Self.container()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let container = try ContainerOption.parse(["--container", path])
+        _ = try container.inbox()
+        _ = try container.account.stateForApp()
+        let credential = try container.account.signIn(
+            server: URL(string: "http://127.0.0.1:8080")!,
+            shareToken: "sps_x",
+            appToken: nil,
+            userID: UUID(),
+            deviceID: nil,
+            handle: "ada"
+        )
+        try container.account.markNeedsSignIn(refused: credential.shareToken)
+        #expect(container.loginHint == "sharepipe login --server http://127.0.0.1:8080 --handle ada --container \(path)")
+    }
+
+    /// A drain while every share backs off sent nothing and said only "Sent 0; 1 waiting."
+    @Test("A drain while shares back off says when the next try is")
+    func drainSaysWhenTheNextTryIs() async throws {
+        let path = Self.container()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let container = try ContainerOption.parse(["--container", path])
+        _ = try container.inbox().add(ShareItem(url: URL(string: "https://example.com/a")))
+        _ = try container.account.stateForApp()
+        // Port 9 on loopback: nothing listens, so the upload fails at once and the share backs off.
+        _ = try container.account.signIn(
+            server: URL(string: "http://127.0.0.1:9")!,
+            shareToken: "sps_x",
+            appToken: nil,
+            userID: UUID(),
+            deviceID: nil,
+            handle: "ada"
+        )
+        let first = try await SharePipeProcess.run(["inbox", "drain", "--container", path])
+        #expect(first.output.contains("Sent 0, 1 will be retried; 1 waiting, the next try after "), "\(first.output)")
+        let second = try await SharePipeProcess.run(["inbox", "drain", "--container", path])
+        #expect(second.status == 0)
+        #expect(second.output.contains("Sent 0; 1 waiting, the next try after "), "\(second.output)")
+        #expect(second.output.contains("(inbox drain --watch sends them then)."), "\(second.output)")
     }
 
     @Test func loginRefusesABadServerHandleOrDeviceName() async throws {
@@ -189,7 +238,10 @@ struct KitCommandTests {
 
         let empty = try await SharePipeProcess.run(arguments, environment: ["SHAREPIPE_PASSWORD": ""])
         #expect(empty.status != 0)
-        #expect(empty.output.contains("No answer given"), "an empty variable is not a password: \(empty.output)")
+        #expect(
+            empty.output.contains("No password given: set SHAREPIPE_PASSWORD"),
+            "an empty variable is not a password: \(empty.output)"
+        )
 
         let result = try await SharePipeProcess.run(arguments, environment: ["SHAREPIPE_PASSWORD": password])
         #expect(result.status == 0, "\(result.output)")

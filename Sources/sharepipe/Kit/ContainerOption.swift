@@ -48,6 +48,12 @@ struct ContainerOption: ParsableArguments {
         return try inbox()
     }
 
-    /// The hint printed when the container has no usable credential.
-    var loginHint: String { "sharepipe login --server URL --container \(ShellWord.quoted(path))" }
+    /// The hint printed when the container has no usable credential: with the server and handle it
+    /// was last signed in with, when it still holds them (a refused token stays, marked).
+    var loginHint: String {
+        let last = try? account.store.load()
+        let server = last.map { ShellWord.quoted($0.server.absoluteString) } ?? "URL"
+        let handle = last?.handle.map { " --handle \(ShellWord.quoted($0))" } ?? ""
+        return "sharepipe login --server \(server)\(handle) --container \(ShellWord.quoted(path))"
+    }
 }

@@ -18,6 +18,13 @@ struct InboxCommand: AsyncParsableCommand {
             let inbox = try container.existingInbox()
             let pending = try inbox.pending()
             if pending.isEmpty { print("The inbox is empty.") }
+            // Read only (`state()`): listing changes nothing, not even the install marker.
+            let signedOutReason: String? =
+                switch (try? container.account.state())?.kind {
+                case .valid: nil
+                case .expired: "the server refused this device's token"
+                default: "not signed in"
+                }
             for share in pending {
                 var line = "\(share.item.id)  \(share.item.createdAt.formatted(.iso8601))  "
                 // What the sharing app gave reaches a terminal: one line, no control characters.
@@ -36,10 +43,13 @@ struct InboxCommand: AsyncParsableCommand {
                         line += ", next after \(next.formatted(.iso8601))"
                     }
                     line += share.state.lastError.map { ": \($0)]" } ?? "]"
-                } else if let reason = share.state.lastError {
-                    line += "  [waiting: \(reason)]"  // held for an account, not yet tried
+                } else if let reason = share.state.lastError ?? signedOutReason {
+                    line += "  [waiting: \(reason)]"  // held for an account, or signed out; not yet tried
                 }
                 print(line)
+            }
+            if let signedOutReason, !pending.isEmpty {
+                print("These wait: \(signedOutReason). Sign in with: \(container.loginHint)")
             }
             let quarantined = inbox.quarantined()
             if !quarantined.isEmpty {
@@ -144,8 +154,12 @@ struct InboxCommand: AsyncParsableCommand {
             if report.stoppedAfterFailures {
                 summary += "; stopped after \(ShareInbox.transientFailuresEndingAPass) failures in a row, the rest wait"
             }
-            summary += "; \(inbox.count) waiting."
-            print(summary)
+            summary += "; \(inbox.count) waiting"
+            // Shares backing off after a failure are not tried before their time: say when that is.
+            if inbox.count > 0, let next = try inbox.nextAttemptDate(), next > Date() {
+                summary += ", the next try after \(next.formatted(.iso8601)) (inbox drain --watch sends them then)"
+            }
+            print(summary + ".")
             if let newest = report.newest { print("newest: \(newest.url?.absoluteString ?? newest.id.uuidString)") }
             fflush(nil)  // a watcher's log is read as it runs, also from a pipe or a file
             if report.needsSignIn {

@@ -110,15 +110,23 @@ struct LoginCommand: AsyncParsableCommand {
         }
     }
 
-    static func ask(_ prompt: String) throws -> String {
+    /// A line from standard input after `prompt`; `missing` is the error when none comes.
+    static func ask(_ prompt: String, missing: String = "No handle given: pass --handle; nothing was changed.") throws -> String {
         print(prompt, terminator: "")
         fflush(nil)
-        guard let line = readLine(), !line.isEmpty else { throw CLIError("No answer given; nothing was changed.") }
+        guard let line = readLine(), !line.isEmpty else { throw CLIError(missing) }
         return line
     }
 
     static func askSecret(_ prompt: String) throws -> String {
-        guard isatty(STDIN_FILENO) != 0 else { return try ask(prompt) }
+        guard isatty(STDIN_FILENO) != 0 else {
+            // Piped: the password is the next line, as `echo … | sharepipe login` gives it.
+            return try ask(
+                prompt,
+                missing: "No password given: set SHAREPIPE_PASSWORD, or run sharepipe login on a terminal; "
+                    + "nothing was changed."
+            )
+        }
         guard let text = SecretPrompt.read(prompt), !text.isEmpty else {
             throw CLIError("No password given; nothing was changed.")
         }
