@@ -42,15 +42,16 @@ public struct DeviceSignIn: Sendable {
 
     /// The server's base URL.
     public let server: URL
-    private let session: URLSession
+    private let transport: any HTTPTransport
 
     /// How long a sign-in may take before it counts as unreachable.
     static let timeout = Duration.seconds(30)
 
-    /// A sign-in client for `server`.
-    public init(server: URL, session: URLSession? = nil) {
+    /// A sign-in client for `server`, sending through `transport`, or when none is given through
+    /// ``URLSessionTransport`` over `session` (default: an ephemeral session that follows no redirect).
+    public init(server: URL, session: URLSession? = nil, transport: (any HTTPTransport)? = nil) {
         self.server = server
-        self.session = session ?? RedirectRefusal.session
+        self.transport = transport ?? URLSessionTransport(session: session)
     }
 
     /// Registers a device named `deviceName` for `handle`.
@@ -64,13 +65,9 @@ public struct DeviceSignIn: Sendable {
             withJSONObject: ["handle": handle, "password": password, "name": deviceName]
         )
         let data: Data
-        let response: URLResponse
+        let response: HTTPURLResponse
         do {
-            (data, response) = try await BoundedExchange.data(
-                for: request,
-                in: session,
-                within: ShareUploader.defaultLongestExchange
-            )
+            (data, response) = try await transport.send(request, within: ShareUploader.defaultLongestExchange)
         } catch {
             throw Failure(
                 kind: .unreachable,
@@ -79,7 +76,7 @@ public struct DeviceSignIn: Sendable {
                     + "Check the URL and that the server runs."
             )
         }
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        let status = response.statusCode
         let problem = UploadOutcome.problemMessage(data)
         switch status {
         case 201:
@@ -98,12 +95,12 @@ public struct DeviceSignIn: Sendable {
         case 401:
             throw Failure(kind: .invalidCredentials, message: "Wrong handle or password. Check them and try again.")
         case 429:
-            let header = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Retry-After")
+            let header = response.value(forHTTPHeaderField: "Retry-After")
             let wait = header.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.map(String.init) ?? "a few"
             throw Failure(kind: .rateLimited, message: "Too many sign-in attempts. Try again in \(wait) seconds.")
         case 300..<400:
             let target =
-                (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Location").map(UploadOutcome.plainText)
+                response.value(forHTTPHeaderField: "Location").map(UploadOutcome.plainText)
                 ?? "another address"
             throw Failure(
                 kind: .unreachable,

@@ -20,7 +20,7 @@ extension ShareUploading {
 }
 
 /// Posts items to a SharePipe server's `POST /v1/shares` with `Authorization: Bearer <share token>`
-/// and `Idempotency-Key: <item id>`, over `URLSession` (FoundationNetworking on Linux).
+/// and `Idempotency-Key: <item id>`, over an ``HTTPTransport`` (by default ``URLSessionTransport``).
 ///
 /// The same item posted twice — a retry, or a second process after a crash — is recorded once: the
 /// server answers the second with its stored response (``UploadOutcome/replayed(shareID:)``).
@@ -47,40 +47,48 @@ public struct ShareUploader: ShareUploading {
     public let longestExchange: Duration
     /// The longest one upload or sign-in takes by default: 60 s, within the drain's 2-minute lease.
     public static let defaultLongestExchange: Duration = .seconds(60)
-    private let session: URLSession
+    private let transport: any HTTPTransport
 
     /// An uploader for `server` with `token`.
     /// - Parameters:
     ///   - server: The server's base URL.
     ///   - token: The device's share token.
     ///   - timeout: The limit for one request; default 20 seconds.
-    ///   - session: The session to use; default one ephemeral session (no cache, no cookies, no
-    ///     redirects followed) shared by every uploader, so an app that makes an uploader per drain does
-    ///     not pile up sessions. A session of your own should not follow redirects either.
+    ///   - session: The session to use when no `transport` is given; default one ephemeral session (no
+    ///     cache, no cookies, no redirects followed) shared by every uploader, so an app that makes an
+    ///     uploader per drain does not pile up sessions. A session of your own should not follow
+    ///     redirects either.
     ///   - account: The user id the token belongs to, if known: items shared under another are not sent.
     ///   - longestExchange: The limit for one request in all; default 60 seconds.
+    ///   - transport: How the request is sent; default ``URLSessionTransport`` over `session`.
     public init(
         server: URL,
         token: String,
         timeout: Duration = .seconds(20),
         session: URLSession? = nil,
         account: UUID? = nil,
-        longestExchange: Duration = ShareUploader.defaultLongestExchange
+        longestExchange: Duration = ShareUploader.defaultLongestExchange,
+        transport: (any HTTPTransport)? = nil
     ) {
         self.server = server
         self.token = token
         self.account = account
         self.timeout = timeout
         self.longestExchange = longestExchange
-        self.session = session ?? Self.defaultSession
+        self.transport = transport ?? URLSessionTransport(session: session)
     }
 
-    /// An uploader with a stored credential's server and share token.
-    public init(credential: ShareCredential, timeout: Duration = .seconds(20)) {
-        self.init(server: credential.server, token: credential.shareToken, timeout: timeout, account: credential.userID)
+    /// An uploader with a stored credential's server and share token, sending through `transport`
+    /// (default ``URLSessionTransport``).
+    public init(credential: ShareCredential, timeout: Duration = .seconds(20), transport: (any HTTPTransport)? = nil) {
+        self.init(
+            server: credential.server,
+            token: credential.shareToken,
+            timeout: timeout,
+            account: credential.userID,
+            transport: transport
+        )
     }
-
-    static let defaultSession = RedirectRefusal.session
 
     public func upload(_ item: ShareItem) async -> UploadOutcome {
         var request = URLRequest(url: server.appendingPathComponent("v1/shares"))
@@ -91,10 +99,7 @@ public struct ShareUploader: ShareUploading {
         request.setValue(item.id.uuidString, forHTTPHeaderField: "Idempotency-Key")
         do {
             request.httpBody = try item.submissionBody()
-            let (body, response) = try await BoundedExchange.data(for: request, in: session, within: longestExchange)
-            guard let http = response as? HTTPURLResponse else {
-                return .transient(reason: "The server's answer was not HTTP.", retryAfter: nil)
-            }
+            let (body, http) = try await transport.send(request, within: longestExchange)
             return UploadOutcome.classify(
                 status: http.statusCode,
                 header: { http.value(forHTTPHeaderField: $0) },

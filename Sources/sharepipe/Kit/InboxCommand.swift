@@ -141,7 +141,9 @@ struct InboxCommand: AsyncParsableCommand {
                 if !watch { throw ExitCode(3) }
                 return .signedOut
             }
-            let report = try await inbox.drain(using: ShareUploader(credential: credential))
+            let report = try await inbox.drain(
+                using: ShareUploader(credential: credential, transport: AsyncHTTPTransport.shared)
+            )
             if report.needsSignIn { try account.markNeedsSignIn(refused: credential.shareToken) }
             var summary = "Sent \(report.delivered.count)"
             if !report.deferred.isEmpty { summary += ", \(report.deferred.count) will be retried" }

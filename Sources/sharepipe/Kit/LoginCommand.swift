@@ -80,7 +80,7 @@ struct LoginCommand: AsyncParsableCommand {
             try Self.password(fromEnvironment: ProcessInfo.processInfo.environment) ?? Self.askSecret("Password: ")
         let result: DeviceSignIn.Result
         do {
-            result = try await DeviceSignIn(server: url).signIn(
+            result = try await DeviceSignIn(server: url, transport: AsyncHTTPTransport.shared).signIn(
                 handle: handle,
                 password: password,
                 deviceName: DevicesCommand.Add.deviceName(from: deviceName, option: "--device-name")

@@ -62,7 +62,9 @@ struct ShareCommand: AsyncParsableCommand {
             recipients: recipients.map { $0.hasPrefix("@") || $0.hasPrefix("conversation:") ? $0 : "@" + $0 }
         )
         let contents = attachments.map(Self.content(of:))
-        let runner = ShareFlowRunner(inbox: inbox, account: account)
+        let runner = ShareFlowRunner(inbox: inbox, account: account) {
+            ShareUploader(credential: $0, transport: AsyncHTTPTransport.shared)
+        }
         let result = await runner.share(
             item,
             attachments: contents,
