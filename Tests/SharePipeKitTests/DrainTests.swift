@@ -72,6 +72,28 @@ struct DrainTests {
         #expect(try inbox.nextAttemptDate() != nil, "the next pass is timed by the failures' backoff")
     }
 
+    /// A user past the day's 100 new groups queued two shares to new groups, then one to a person:
+    /// the two 429s ended every pass as a server down would, and the third share never went.
+    @Test("Shares postponed for the day's groups back off without ending the pass")
+    func postponedSharesDoNotEndThePass() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let inbox = try ShareInbox(folder: folder.url)
+        for (index, name) in ["g1", "g2", "g3", "person"].enumerated() {
+            try inbox.add(.link(name, at: 1_000 + Double(index)))
+        }
+        let later = UploadOutcome.postponed(reason: "HTTP 429: 100 groups a day.", retryAfter: .seconds(3600))
+        let uploader = ScriptedUploader(["g1": later, "g2": later, "g3": later])
+        let report = try await inbox.drain(using: uploader)
+        #expect(uploader.sent.withLock { $0 } == ["g1", "g2", "g3", "person"])
+        #expect(!report.stoppedAfterFailures)
+        #expect(report.delivered.map { $0.url!.lastPathComponent } == ["person"])
+        #expect(report.deferred.count == 3)
+        let waiting = try inbox.pending()
+        #expect(waiting.map { $0.item.url!.lastPathComponent } == ["g1", "g2", "g3"])
+        #expect(waiting.allSatisfy { $0.state.attempts == 1 && ($0.state.notBefore ?? .distantPast) > Date() })
+    }
+
     /// A watcher drains on every change, and a release is one: an item due at once after a 503 with
     /// `Retry-After: 0` would be sent again and again, as fast as the watcher wakes.
     @Test("A release always waits at least the backoff; a hold does not wake watchers")

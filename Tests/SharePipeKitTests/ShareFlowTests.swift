@@ -6,9 +6,10 @@ struct ShareFlowTests {
     static let uploads: [UploadOutcome?] = [
         nil, .uploaded(shareID: nil), .replayed(shareID: nil), .rejected(status: 422, message: "The note is too long."),
         .unauthorized(status: 401, message: "revoked"), .transient(reason: "offline", retryAfter: nil),
+        .postponed(reason: "HTTP 429: 100 groups a day", retryAfter: .seconds(60)),
     ]
 
-    /// Every combination of the inputs: 2 × 4 × 6 × 4 = 192 situations.
+    /// Every combination of the inputs: 2 × 4 × 7 × 4 = 224 situations.
     static var everySituation: [ShareFlow.Situation] {
         persistences.flatMap { persistence in
             CredentialState.Kind.allCases.flatMap { credential in
@@ -32,7 +33,7 @@ struct ShareFlowTests {
 
     @Test("Every situation ends with exactly one thing said to the user, and never 'saved' when it was not")
     func everyOutcomeTellsTheTruth() {
-        #expect(Self.everySituation.count == 192)
+        #expect(Self.everySituation.count == 224)
         for situation in Self.everySituation {
             guard case .conclude(let actions) = ShareFlow.decide(situation) else {
                 #expect(
@@ -101,7 +102,7 @@ struct ShareFlowTests {
         {
             guard case .conclude(let actions) = ShareFlow.decide(situation) else { continue }
             #expect(actions.contains(.markNeedsSignIn) == (situation.upload?.kind == .unauthorized), "\(situation)")
-            #expect(actions.contains(.retryLater) == (situation.upload?.kind == .transient), "\(situation)")
+            #expect(actions.contains(.retryLater) == (situation.upload?.retryLater != nil), "\(situation)")
             #expect(actions.contains(.keepRejected("The note is too long.")) == (situation.upload?.kind == .rejected))
         }
     }

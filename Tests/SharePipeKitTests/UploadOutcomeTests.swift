@@ -92,6 +92,22 @@ struct UploadOutcomeTests {
         #expect(Self.classify(500).isAcknowledged == false)
     }
 
+    /// A 429 `allowance-used-up` is about the one share (it starts a group past the day's 100); any
+    /// other 429 is about the device or the server, and means wait.
+    @Test("A 429 for the day's groups postpones that share alone; another 429 is transient")
+    func allowanceUsedUpIsPostponed() {
+        let body = #"{"type":"https://sharepipe.dev/problems/allowance-used-up","detail":"100 groups a day."}"#
+        let headers = Self.problem.merging(["Retry-After": "3600"]) { $1 }
+        #expect(
+            Self.classify(429, headers, body)
+                == .postponed(reason: "HTTP 429: 100 groups a day.", retryAfter: .seconds(3600))
+        )
+        #expect(Self.classify(429, Self.problem, body).retryLater?.retryAfter == .seconds(60))
+        let limited = #"{"type":"https://sharepipe.dev/problems/rate-limited","detail":"Slow down."}"#
+        #expect(Self.classify(429, headers, limited).kind == .transient)
+        #expect(Self.classify(429, ["Content-Type": "application/json"], body).kind == .transient, "not a problem")
+    }
+
     /// A proxy's 407, a load balancer's 400, a firewall's 403, a deploy's 404: not the server's word
     /// on the share, which must neither be parked for good nor sign the user out.
     @Test("A 4xx that is not a problem comes from something other than SharePipe: the item is tried again")

@@ -72,6 +72,33 @@ struct ConversationListTests {
         }
     }
 
+    /// Started before the limit existed: 150 in the window. The wait was dated from the oldest, which
+    /// freed no slot: a retry after it was refused again.
+    @Test("With more than 100 groups in the day, Retry-After is when fewer than 100 are left", arguments: TestDatabase.all)
+    func retryAfterCountsFromTheHundredthNewest(database: TestDatabase) async throws {
+        try await ServerFixture.run(on: database) { fixture, client in
+            let world = try await ShelfWorld.make(fixture, client)
+            let now = Int64(Date().timeIntervalSince1970 * 1000)
+            let hour: Int64 = 3_600_000
+            // 50 started 23 hours ago, 100 two hours ago: a slot frees in 22 hours, not in one.
+            try await fixture.context.database.run { sql in
+                for index in 0..<150 {
+                    try await sql.raw(
+                        """
+                        INSERT INTO conversations (id, kind, title, created_by, created_at)
+                        VALUES (\(bind: UUID().uuidString), 'group', NULL, \(bind: world.ids["ada"]!.uuidString),
+                                \(bind: index < 50 ? now - 23 * hour : now - 2 * hour))
+                        """
+                    ).run()
+                }
+            }
+            let started = try await world.request("ada", .post, "/v1/conversations", #"{"members": ["@cat", "@dan"]}"#)
+            #expect(started.status == .tooManyRequests)
+            let wait = try #require(started.headers[.retryAfter].flatMap { Int($0) })
+            #expect((22 * 3_600 - 100...22 * 3_600).contains(wait), "Retry-After: \(wait)")
+        }
+    }
+
     @Test(
         "Past 100 groups started in a day, starting another is 429 whichever way, and nothing is recorded",
         arguments: TestDatabase.all

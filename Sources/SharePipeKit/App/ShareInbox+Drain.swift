@@ -41,6 +41,7 @@ extension ShareInbox {
     /// An item shared under another account than the uploader's (``ShareUploading/account``) is not
     /// sent. A rejected item is parked with the server's message; a transient failure backs off, and
     /// ``transientFailuresEndingAPass`` in a row end the pass (``DrainReport/stoppedAfterFailures``); a
+    /// postponed item (``UploadOutcome/postponed(reason:retryAfter:)``) backs off and the pass goes on; a
     /// refused token stops the pass (``DrainReport/needsSignIn``) and leaves every item in the inbox. A
     /// state that cannot be written (a full disk) does not end the pass: that item waits out its lease.
     /// - Parameters:
@@ -87,6 +88,12 @@ extension ShareInbox {
                     report.stoppedAfterFailures = true
                     return report
                 }
+            case .postponed(let reason, let retryAfter):
+                // The server answered, about this item alone: the pass goes on.
+                failuresInARow = 0
+                let wait = retryPolicy.wait(afterAttempts: claim.state.attempts + 1, retryAfter: retryAfter)
+                try settle(item.id, waiting: wait) { try release(item.id, retryAfter: retryAfter, error: reason) }
+                report.deferred.append(item)
             }
         }
         return report

@@ -84,7 +84,7 @@ public enum ShareFlow {
             return .conclude([.keepRejected(message), .show(Message.rejected(message))])
         case .unauthorized:
             return .conclude([.keepUntilSignIn] + signInActions(situation.host, markNeedsSignIn: true))
-        case .transient:
+        case .transient, .postponed:
             var actions: [ShareFlowAction] = [.retryLater, .show(Message.savedWillSend)]
             if situation.host.notificationsAllowed { actions.append(.postNotification(Message.waitingNotification)) }
             return .conclude(actions)

@@ -110,9 +110,7 @@ public struct ShareFlowRunner: Sendable {
             case .removeFromInbox:
                 try inbox.complete(item.id)
             case .retryLater:
-                var wait: Duration?
-                if case .transient(_, let retryAfter) = upload { wait = retryAfter }
-                try inbox.release(item.id, retryAfter: wait, error: Self.describe(upload))
+                try inbox.release(item.id, retryAfter: upload?.retryLater?.retryAfter, error: Self.describe(upload))
             case .keepUntilSignIn:
                 // Not an attempt at the item: it waits for the account, not for a backoff.
                 try inbox.hold(item.id, reason: Self.describe(upload) ?? "Waiting for sign-in.")
@@ -134,7 +132,7 @@ public struct ShareFlowRunner: Sendable {
 
     static func describe(_ upload: UploadOutcome?) -> String? {
         switch upload {
-        case .transient(let reason, _): reason
+        case .transient(let reason, _), .postponed(let reason, _): reason
         case .unauthorized(_, let message), .rejected(_, let message): message
         default: nil
         }

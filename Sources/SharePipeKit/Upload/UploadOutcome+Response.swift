@@ -1,5 +1,6 @@
 public import Foundation
 import LinkPreviewCore
+import SharePipeProtocol
 
 extension UploadOutcome {
     /// Classifies the server's answer to `POST /v1/shares` (see the server's `openapi.json`).
@@ -43,6 +44,12 @@ extension UploadOutcome {
                     + "redirect points. If the server moved, sign in with its new address.",
                 retryAfter: nil
             )
+        case 429 where isProblem(header) && problemType(body) == ProblemDetails.TypeURI.allowanceUsedUp:
+            // About this item alone (it starts a group): the items after it may go now.
+            return .postponed(
+                reason: "HTTP 429: " + (problemMessage(body) ?? "the account started as many groups as a day allows"),
+                retryAfter: retryAfter ?? .seconds(60)
+            )
         case 408, 409, 425, 429:
             return .transient(
                 reason: "HTTP \(status): " + (problemMessage(body) ?? "try again later"),
@@ -83,6 +90,11 @@ extension UploadOutcome {
         guard let contentType = header("Content-Type") else { return false }
         let essence = contentType.split(separator: ";", maxSplits: 1).first ?? ""
         return essence.trimmingCharacters(in: .whitespaces).lowercased() == "application/problem+json"
+    }
+
+    /// The problem's `type` URI, when the body is a problem that names one.
+    static func problemType(_ body: Data) -> String? {
+        (try? JSONSerialization.jsonObject(with: body) as? [String: Any])?["type"] as? String
     }
 
     /// The problem's `detail` and each field error's detail, or `nil` when the body is not a problem.

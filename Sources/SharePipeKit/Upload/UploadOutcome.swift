@@ -15,10 +15,15 @@ public enum UploadOutcome: Sendable, Hashable {
     /// 5xx, 409 (the same key still in flight), 429, 408, a timeout, no network: try again later,
     /// after `retryAfter` when the server said so.
     case transient(reason: String, retryAfter: Duration?)
+    /// The server is up and will take this item later, after `retryAfter`; other items may go now
+    /// (429 `allowance-used-up`: the item starts a group, and the account started its 100 groups of
+    /// the day). Like ``transient(reason:retryAfter:)`` the item backs off, but it is no sign that the
+    /// server or the network is failing: a drain goes on with the next item.
+    case postponed(reason: String, retryAfter: Duration?)
 
     /// The outcome without its details, for decisions and exhaustive tests.
     public enum Kind: Sendable, Hashable, CaseIterable {
-        case uploaded, replayed, rejected, unauthorized, transient
+        case uploaded, replayed, rejected, unauthorized, transient, postponed
     }
 
     /// The outcome without its details.
@@ -29,6 +34,16 @@ public enum UploadOutcome: Sendable, Hashable {
         case .rejected: .rejected
         case .unauthorized: .unauthorized
         case .transient: .transient
+        case .postponed: .postponed
+        }
+    }
+
+    /// Whether the item waits to be sent again later (``transient(reason:retryAfter:)`` or
+    /// ``postponed(reason:retryAfter:)``), and after how long when the server said.
+    public var retryLater: (reason: String, retryAfter: Duration?)? {
+        switch self {
+        case .transient(let reason, let retryAfter), .postponed(let reason, let retryAfter): (reason, retryAfter)
+        default: nil
         }
     }
 

@@ -286,7 +286,9 @@ extension Database {
     }
 
     /// Refuses a new group of `creatorID`'s when they started ``Conversation/maxNewGroupsPerDay`` in
-    /// the last 24 hours, saying when the oldest of those leaves the window. Holds a lock per creator
+    /// the last 24 hours, saying when one may be started again: when the last of the most recent
+    /// ``Conversation/maxNewGroupsPerDay`` leaves the window (not the oldest: a user who started more
+    /// before the limit existed waits until fewer than that are left). Holds a lock per creator
     /// for the caller's transaction, so groups started at once are counted one after another.
     func checkGroupAllowance(of creatorID: UUID, in sql: any SQLDatabase) async throws {
         try await lockForCreation("groups started by \(creatorID.uuidString)", in: sql)
@@ -295,14 +297,20 @@ extension Database {
         guard
             let row = try await sql.raw(
                 """
-                SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM conversations
+                SELECT COUNT(*) AS n FROM conversations
                 WHERE created_by = \(bind: creatorID.uuidString) AND kind = 'group' AND created_at > \(bind: now - window)
                 """
             ).first(),
             try row.decode(column: "n", as: Int.self) >= Conversation.maxNewGroupsPerDay
         else { return }
-        let oldest = try row.decode(column: "oldest", as: Int64.self)
-        let seconds = Int((oldest + window - now + 999) / 1000)
+        let freedAt = try await sql.raw(
+            """
+            SELECT created_at FROM conversations
+            WHERE created_by = \(bind: creatorID.uuidString) AND kind = 'group' AND created_at > \(bind: now - window)
+            ORDER BY created_at DESC LIMIT 1 OFFSET \(unsafeRaw: String(Conversation.maxNewGroupsPerDay - 1))
+            """
+        ).first()?.decode(column: "created_at", as: Int64.self) ?? now
+        let seconds = Int((freedAt + window - now + 999) / 1000)
         throw StorageError.limited(
             "You started \(Conversation.maxNewGroupsPerDay) groups in the last 24 hours, the most there may be. "
                 + "Share into one of them, or start this one later.",
