@@ -72,6 +72,33 @@ struct ConversationListTests {
         }
     }
 
+    /// A list as long as a page ended with a cursor to an empty page, which the web showed as
+    /// "Show more" leading to "no conversations".
+    @Test("A list that fills its last page exactly ends without a cursor", arguments: TestDatabase.all)
+    func anExactlyFullPageIsTheLast(database: TestDatabase) async throws {
+        try await ServerFixture.run(on: database) { fixture, client in
+            let world = try await ShelfWorld.make(fixture, client)
+            _ = try await world.conversation("ada", with: ["@bob", "@cat"])
+            _ = try await world.conversation("ada", with: ["@dan"])
+            let full = try ServerFixture.json(try await world.request("ada", .get, "/v1/conversations?limit=2"))
+            #expect((full["conversations"] as? [Any])?.count == 2)
+            #expect(full["nextCursor"] == nil, "\(full)")
+            let first = try ServerFixture.json(try await world.request("ada", .get, "/v1/conversations?limit=1"))
+            let cursor = try #require(first["nextCursor"] as? String)
+            let last = try ServerFixture.json(
+                try await world.request("ada", .get, "/v1/conversations?limit=1&cursor=\(cursor)")
+            )
+            #expect((last["conversations"] as? [Any])?.count == 1)
+            #expect(last["nextCursor"] == nil, "\(last)")
+
+            try await world.share("ada", "https://example.com/one", to: ["@bob"])
+            try await world.share("ada", "https://example.com/two", to: ["@bob"])
+            let shares = try ServerFixture.json(try await world.request("ada", .get, "/v1/shares?limit=2"))
+            #expect((shares["shares"] as? [Any])?.count == 2)
+            #expect(shares["nextCursor"] == nil, "\(shares)")
+        }
+    }
+
     /// Started before the limit existed: 150 in the window. The wait was dated from the oldest, which
     /// freed no slot: a retry after it was refused again.
     @Test("With more than 100 groups in the day, Retry-After is when fewer than 100 are left", arguments: TestDatabase.all)

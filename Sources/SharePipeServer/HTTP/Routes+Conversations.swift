@@ -39,31 +39,35 @@ extension ServerContext {
         router.get("/v1/conversations") { request, _ in
             let principal = try await self.principal(request, allowing: [.app])
             let page = try Self.page(request)
-            let conversations = try await self.storage.conversations(
-                userID: principal.user.id,
-                before: page.cursor,
+            let listed = KeysetPage(
+                fetched: try await self.storage.conversations(
+                    userID: principal.user.id,
+                    before: page.cursor,
+                    limit: KeysetPage<Conversation>.fetchLimit(for: page.limit)
+                ),
                 limit: page.limit
             )
-            let next = conversations.count == page.limit ? conversations.last.map { ShareCursor(after: $0).token } : nil
-            return try jsonResponse(ConversationPage(conversations: conversations, nextCursor: next))
+            return try jsonResponse(
+                ConversationPage(conversations: listed.rows, nextCursor: listed.nextCursor(ShareCursor.init(after:)))
+            )
         }
         router.get("/v1/conversations/:id") { request, context in
             let principal = try await self.principal(request, allowing: [.app])
             let id = try Self.uuid(context, "id")
             let page = try Self.page(request)
             guard let conversation = try await self.storage.conversation(id: id, viewerID: principal.user.id),
-                let messages = try await self.storage.messages(
+                let fetched = try await self.storage.messages(
                     conversationID: id,
                     viewerID: principal.user.id,
                     before: page.cursor,
-                    limit: page.limit
+                    limit: KeysetPage<Message>.fetchLimit(for: page.limit)
                 )
             else { throw ProblemDetails.notFound(detail: "No such conversation of yours.") }
-            let next =
-                messages.count == page.limit
-                ? messages.last.map { ShareCursor(createdAt: Database.milliseconds($0.createdAt), id: $0.id.uuidString).token }
-                : nil
-            return try jsonResponse(ConversationView(conversation: conversation, messages: messages, nextCursor: next))
+            let messages = KeysetPage(fetched: fetched, limit: page.limit)
+            let next = messages.nextCursor {
+                ShareCursor(createdAt: Database.milliseconds($0.createdAt), id: $0.id.uuidString)
+            }
+            return try jsonResponse(ConversationView(conversation: conversation, messages: messages.rows, nextCursor: next))
         }
         router.patch("/v1/conversations/:id") { request, context in
             let principal = try await self.principal(request, allowing: [.app])

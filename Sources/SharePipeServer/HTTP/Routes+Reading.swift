@@ -11,14 +11,16 @@ extension ServerContext {
         router.get("/v1/shares") { request, _ in
             let principal = try await self.principal(request, allowing: [.app, .share])
             let (limit, cursor) = try Self.page(request)
-            let shares = try await self.storage.shares(
-                userID: principal.user.id,
-                deviceID: principal.scope == .share ? principal.deviceID : nil,
-                before: cursor,
+            let shares = KeysetPage(
+                fetched: try await self.storage.shares(
+                    userID: principal.user.id,
+                    deviceID: principal.scope == .share ? principal.deviceID : nil,
+                    before: cursor,
+                    limit: KeysetPage<Share>.fetchLimit(for: limit)
+                ),
                 limit: limit
             )
-            let next = shares.count == limit ? shares.last.map { ShareCursor(after: $0).token } : nil
-            return try jsonResponse(SharePage(shares: shares, nextCursor: next))
+            return try jsonResponse(SharePage(shares: shares.rows, nextCursor: shares.nextCursor(ShareCursor.init(after:))))
         }
         router.get("/v1/shares/:id") { request, context in
             let principal = try await self.principal(request, allowing: [.app, .share])

@@ -111,12 +111,15 @@ extension ServerContext {
             try await self.page(request) { user, csrf in
                 // A cursor that does not parse shows the first page, as the shelf's does.
                 let cursor = request.uri.queryParameters["cursor"].flatMap { ShareCursor(token: String($0)) }
-                let listed = try await self.storage.conversations(
-                    userID: user.id,
-                    before: cursor,
+                let listed = KeysetPage(
+                    fetched: try await self.storage.conversations(
+                        userID: user.id,
+                        before: cursor,
+                        limit: KeysetPage<Conversation>.fetchLimit(for: Self.conversationsPerWebPage)
+                    ),
                     limit: Self.conversationsPerWebPage
                 )
-                let conversations = listed.map { conversation in
+                let conversations = listed.rows.map { conversation in
                     let others = conversation.members.filter { $0.id != user.id }
                     return WebConversationsPage.Item(
                         id: conversation.id.uuidString,
@@ -135,8 +138,7 @@ extension ServerContext {
                         user: .init(user),
                         conversations: conversations,
                         hasConversations: !conversations.isEmpty,
-                        nextCursor: listed.count == Self.conversationsPerWebPage
-                            ? listed.last.map { ShareCursor(after: $0).token } : nil
+                        nextCursor: listed.nextCursor(ShareCursor.init(after:))
                     )
                 )
             }
