@@ -177,7 +177,8 @@ struct KitCommandTests {
         let path = Self.container()
         defer { try? FileManager.default.removeItem(atPath: path) }
         let container = try ContainerOption.parse(["--container", path])
-        _ = try container.inbox().add(ShareItem(url: URL(string: "https://example.com/a")))
+        let share = ShareItem(url: URL(string: "https://example.com/a"))
+        _ = try container.inbox().add(share)
         _ = try container.account.stateForApp()
         // Port 9 on loopback: nothing listens, so the upload fails at once and the share backs off.
         _ = try container.account.signIn(
@@ -190,6 +191,9 @@ struct KitCommandTests {
         )
         let first = try await SharePipeProcess.run(["inbox", "drain", "--container", path])
         #expect(first.output.contains("Sent 0, 1 will be retried; 1 waiting, the next try after "), "\(first.output)")
+        // The first backoff is 5 s, which a loaded machine can spend before the next drain starts: an
+        // hour's wait (a server's Retry-After) keeps the share backing off while the second drain runs.
+        _ = try container.inbox().release(share.id, retryAfter: .seconds(3600), error: "HTTP 503")
         let second = try await SharePipeProcess.run(["inbox", "drain", "--container", path])
         #expect(second.status == 0)
         #expect(second.output.contains("Sent 0; 1 waiting, the next try after "), "\(second.output)")

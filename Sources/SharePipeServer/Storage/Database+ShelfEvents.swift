@@ -33,33 +33,31 @@ extension Database {
     }
 
     /// ``appendShelfEvent(_:userID:linkID:in:)`` for several changes, numbered in order, in one
-    /// statement per 500 and one announcement.
+    /// statement (the changes as one JSON parameter) and one announcement.
     func appendShelfEvents(_ changes: [(ShelfChange, UUID)], userID: UUID, in sql: any SQLDatabase) async throws {
         guard !changes.isEmpty else { return }
         try await lockShelfEvents(of: [userID], in: sql)
-        var next =
+        let next =
             try await sql.raw(
                 "SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM shelf_events WHERE user_id = \(bind: userID.uuidString)"
             ).first()?.decode(column: "next", as: Int64.self) ?? 1
         let now = Clock.millisecondsNow()
-        for start in stride(from: 0, to: changes.count, by: Self.shelfRefreshSlice) {
-            var insert = SQLQueryString("INSERT INTO shelf_events (user_id, seq, change, link_id, created_at) VALUES ")
-            for (index, (change, link)) in changes[start..<min(start + Self.shelfRefreshSlice, changes.count)].enumerated() {
-                insert.appendInterpolation(unsafeRaw: index == 0 ? "(" : ", (")
-                insert.appendInterpolation(bind: userID.uuidString)
-                insert.appendInterpolation(unsafeRaw: ", ")
-                insert.appendInterpolation(bind: next)
-                insert.appendInterpolation(unsafeRaw: ", ")
-                insert.appendInterpolation(bind: change.rawValue)
-                insert.appendInterpolation(unsafeRaw: ", ")
-                insert.appendInterpolation(bind: link.uuidString)
-                insert.appendInterpolation(unsafeRaw: ", ")
-                insert.appendInterpolation(bind: now)
-                insert.appendInterpolation(unsafeRaw: ")")
-                next += 1
+        // One JSON parameter of [change, link] pairs, numbered from `next` in their order.
+        let pairs = try Self.jsonText(changes.map { [$0.0.rawValue, $0.1.uuidString] })
+        let rows: SQLQueryString =
+            switch dialect {
+            case .postgres:
+                """
+                SELECT \(bind: userID.uuidString), \(bind: next) + t.ord - 1, t.e ->> 0, t.e ->> 1, \(bind: now)
+                FROM jsonb_array_elements(\(bind: pairs)::jsonb) WITH ORDINALITY AS t(e, ord)
+                """
+            case .sqlite:
+                """
+                SELECT \(bind: userID.uuidString), \(bind: next) + t.key, t.value ->> 0, t.value ->> 1, \(bind: now)
+                FROM json_each(\(bind: pairs)) AS t
+                """
             }
-            try await sql.raw(insert).run()
-        }
+        try await sql.raw("INSERT INTO shelf_events (user_id, seq, change, link_id, created_at) \(rows)").run()
         if dialect == .postgres {
             try await sql.raw("SELECT pg_notify(\(bind: Self.shelfChannel), \(bind: userID.uuidString))").run()
         } else {

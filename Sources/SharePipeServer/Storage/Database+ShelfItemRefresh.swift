@@ -2,7 +2,8 @@ import Foundation
 import SQLKit
 
 extension Database {
-    /// Links refreshed per round of statements: each round binds one id per link, a few times.
+    /// Links refreshed per round of statements: each round reads and writes that many items and their
+    /// events, so one round's statements stay small whatever the group brought.
     static let shelfRefreshSlice = 500
 
     /// Recomputes shelf items of `userID` from their sources: visible when one of them is in a
@@ -10,7 +11,7 @@ extension Database {
     /// is). A removed item stays removed; an item without sources stays only as a pin or a removal.
     /// Records each change the user sees (added, updated, removed), in the order of `linkIDs`.
     ///
-    /// A few statements per 500 links, not per link: leaving a group, or turning its switch, refreshes
+    /// Five statements per 500 links, not per link: leaving a group, or turning its switch, refreshes
     /// every link it brought, and one at a time 20,000 of them took 5 s on SQLite (holding its one
     /// writer) and ran past PostgreSQL's 30 s deadline, so the user could not leave at all.
     func refreshShelfItems(userID: UUID, linkIDs: [UUID], in sql: any SQLDatabase) async throws {
@@ -20,53 +21,42 @@ extension Database {
         }
     }
 
+    /// One round: the slice's ids travel as one JSON parameter, and the items are written from their
+    /// sources by the database itself (`INSERT … SELECT … GROUP BY … RETURNING`), so a round is a few
+    /// statements of a few binds each, not thousands of binds to encode, send and read back.
     private func refreshShelfItemSlice(userID: UUID, linkIDs: [UUID], in sql: any SQLDatabase) async throws {
         let user = userID.uuidString
         let ids = linkIDs.map(\.uuidString)
-        let before = try await Self.shownShelfItems(userID: userID, linkIDs: ids, in: sql)
-        let rows = try await sql.raw(
+        let list = try Self.jsonText(ids)
+        let before = try await shownShelfItems(userID: userID, list: list, in: sql)
+        // Sources count only in conversations the user is still in; an item is visible when one of them
+        // is in a conversation whose switch is on, dated by the latest such source, else by the latest.
+        let sourced = try await sql.raw(
             """
-            SELECT s.link_id, MAX(CASE WHEN m.show_in_shelf = 1 THEN s.shared_at END) AS visible_last,
-                   MAX(s.shared_at) AS any_last
-            FROM shelf_sources s
+            INSERT INTO shelf_items (user_id, link_id, last_shared_at, visible)
+            SELECT s.user_id, s.link_id,
+                   COALESCE(MAX(CASE WHEN m.show_in_shelf = 1 THEN s.shared_at END), MAX(s.shared_at)),
+                   MAX(CASE WHEN m.show_in_shelf = 1 THEN 1 ELSE 0 END)
+            FROM \(dialect.rows(of: list, as: "ids")) CROSS JOIN shelf_sources s
             JOIN conversation_members m ON m.conversation_id = s.conversation_id AND m.user_id = s.user_id
-            WHERE s.user_id = \(bind: user) AND s.link_id IN (\(binds: ids))
-            GROUP BY s.link_id
+            WHERE s.user_id = \(bind: user) AND s.link_id = ids.value
+            GROUP BY s.user_id, s.link_id
+            ON CONFLICT (user_id, link_id) DO UPDATE SET last_shared_at = excluded.last_shared_at, visible = excluded.visible
+            RETURNING link_id
             """
-        ).all()
-        var sourced: [(link: String, last: Int64, visible: Bool)] = []
-        for row in rows {
-            let visibleLast =
-                try row.decodeNil(column: "visible_last") ? nil : try row.decode(column: "visible_last", as: Int64.self)
-            let anyLast = try row.decode(column: "any_last", as: Int64.self)
-            sourced.append((try row.decode(column: "link_id", as: String.self), visibleLast ?? anyLast, visibleLast != nil))
-        }
-        if !sourced.isEmpty {
-            var upsert = SQLQueryString("INSERT INTO shelf_items (user_id, link_id, last_shared_at, visible) VALUES ")
-            for (index, item) in sourced.enumerated() {
-                upsert.appendInterpolation(unsafeRaw: index == 0 ? "(" : ", (")
-                upsert.appendInterpolation(bind: user)
-                upsert.appendInterpolation(unsafeRaw: ", ")
-                upsert.appendInterpolation(bind: item.link)
-                upsert.appendInterpolation(unsafeRaw: ", ")
-                upsert.appendInterpolation(bind: item.last)
-                upsert.appendInterpolation(unsafeRaw: ", ")
-                upsert.appendInterpolation(bind: item.visible ? 1 : 0)
-                upsert.appendInterpolation(unsafeRaw: ")")
-            }
-            upsert.appendInterpolation(
-                unsafeRaw: " ON CONFLICT (user_id, link_id) DO UPDATE SET last_shared_at = excluded.last_shared_at, visible = excluded.visible"
-            )
-            try await sql.raw(upsert).run()
-        }
-        let withSources = Set(sourced.map(\.link))
+        ).all().map { try $0.decode(column: "link_id", as: String.self) }
+        // The slice's items left without such a source are hidden.
+        let withSources = Set(sourced)
         let unsourced = ids.filter { !withSources.contains($0) }
         if !unsourced.isEmpty {
             try await sql.raw(
-                "UPDATE shelf_items SET visible = 0 WHERE user_id = \(bind: user) AND link_id IN (\(binds: unsourced))"
+                """
+                UPDATE shelf_items SET visible = 0
+                WHERE user_id = \(bind: user) AND \(dialect.column("link_id", isIn: try Self.jsonText(unsourced)))
+                """
             ).run()
         }
-        let after = try await Self.shownShelfItems(userID: userID, linkIDs: ids, in: sql)
+        let after = try await shownShelfItems(userID: userID, list: list, in: sql)
         let changes: [(ShelfChange, UUID)] = zip(linkIDs, ids).compactMap { link, id in
             switch (before.contains(id), after.contains(id)) {
             case (false, true): (.added, link)
@@ -80,17 +70,24 @@ extension Database {
 
     /// Whether the item is on the user's shelf: not removed, and visible or pinned.
     static func shelfItemShown(userID: UUID, linkID: UUID, in sql: any SQLDatabase) async throws -> Bool {
-        try await !shownShelfItems(userID: userID, linkIDs: [linkID.uuidString], in: sql).isEmpty
+        try await sql.raw(
+            """
+            SELECT 1 AS shown FROM shelf_items
+            WHERE user_id = \(bind: userID.uuidString) AND link_id = \(bind: linkID.uuidString) AND removed_at IS NULL
+              AND (visible = 1 OR pinned_at IS NOT NULL)
+            """
+        ).first() != nil
     }
 
-    /// Which of `linkIDs` (uppercase UUID text, as stored) are on the user's shelf.
-    private static func shownShelfItems(userID: UUID, linkIDs: [String], in sql: any SQLDatabase) async throws -> Set<String> {
+    /// Which of the ids in `list` (a JSON array of uppercase UUID texts, as stored) are on the user's
+    /// shelf.
+    private func shownShelfItems(userID: UUID, list: String, in sql: any SQLDatabase) async throws -> Set<String> {
         Set(
             try await sql.raw(
                 """
                 SELECT link_id FROM shelf_items
-                WHERE user_id = \(bind: userID.uuidString) AND link_id IN (\(binds: linkIDs)) AND removed_at IS NULL
-                  AND (visible = 1 OR pinned_at IS NOT NULL)
+                WHERE user_id = \(bind: userID.uuidString) AND \(dialect.column("link_id", isIn: list))
+                  AND removed_at IS NULL AND (visible = 1 OR pinned_at IS NOT NULL)
                 """
             ).all().map { try $0.decode(column: "link_id", as: String.self) }
         )
