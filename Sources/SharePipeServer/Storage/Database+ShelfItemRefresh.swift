@@ -11,9 +11,10 @@ extension Database {
     /// is). A removed item stays removed; an item without sources stays only as a pin or a removal.
     /// Records each change the user sees (added, updated, removed), in the order of `linkIDs`.
     ///
-    /// Five statements per 500 links, not per link: leaving a group, or turning its switch, refreshes
-    /// every link it brought, and one at a time 20,000 of them took 5 s on SQLite (holding its one
-    /// writer) and ran past PostgreSQL's 30 s deadline, so the user could not leave at all.
+    /// Under ten statements of a few binds per 500 links, not eight per link: leaving a group, or
+    /// turning its switch, refreshes every link it brought, and one at a time 20,000 of them took 5 s
+    /// on SQLite (holding its one writer) and ran past PostgreSQL's 30 s deadline, so the user could
+    /// not leave at all.
     func refreshShelfItems(userID: UUID, linkIDs: [UUID], in sql: any SQLDatabase) async throws {
         for start in stride(from: 0, to: linkIDs.count, by: Self.shelfRefreshSlice) {
             let slice = Array(linkIDs[start..<min(start + Self.shelfRefreshSlice, linkIDs.count)])
