@@ -79,21 +79,20 @@ extension ShareInbox {
                 try settle(item.id, waiting: lease) { try hold(item.id, reason: message) }
                 report.needsSignIn = true
                 return report
-            case .transient(let reason, let retryAfter):
+            case .transient(let reason, let retryAfter), .postponed(let reason, let retryAfter):
                 let wait = retryPolicy.wait(afterAttempts: claim.state.attempts + 1, retryAfter: retryAfter)
                 try settle(item.id, waiting: wait) { try release(item.id, retryAfter: retryAfter, error: reason) }
                 report.deferred.append(item)
+                // A postponed item is the server's answer about that item alone: the pass goes on.
+                guard outcome.kind == .transient else {
+                    failuresInARow = 0
+                    continue
+                }
                 failuresInARow += 1
                 if failuresInARow >= Self.transientFailuresEndingAPass {
                     report.stoppedAfterFailures = true
                     return report
                 }
-            case .postponed(let reason, let retryAfter):
-                // The server answered, about this item alone: the pass goes on.
-                failuresInARow = 0
-                let wait = retryPolicy.wait(afterAttempts: claim.state.attempts + 1, retryAfter: retryAfter)
-                try settle(item.id, waiting: wait) { try release(item.id, retryAfter: retryAfter, error: reason) }
-                report.deferred.append(item)
             }
         }
         return report

@@ -59,7 +59,7 @@ final class AsyncHTTPTransport: HTTPTransport {
         do {
             // AsyncHTTPClient's deadline ends the wait for the head, not a body that trickles on: the
             // exchange races a timer of its own.
-            let (head, body) = try await withThrowingTaskGroup(of: (HTTPClientResponse, ByteBuffer)?.self) { group in
+            let (response, body) = try await withThrowingTaskGroup(of: (HTTPClientResponse, ByteBuffer)?.self) { group in
                 group.addTask {
                     let response = try await client.execute(sent, deadline: .now() + TimeAmount(limit))
                     return (response, try await response.body.collect(upTo: Self.maxResponseBytes))
@@ -72,7 +72,6 @@ final class AsyncHTTPTransport: HTTPTransport {
                 guard let answer = try await group.next() ?? nil else { throw URLError(.timedOut) }
                 return answer
             }
-            let response = head
             var fields: [String: String] = [:]
             for (name, value) in response.headers { fields[name] = fields[name].map { $0 + ", " + value } ?? value }
             guard
@@ -117,4 +116,3 @@ final class AsyncHTTPTransport: HTTPTransport {
         return error
     }
 }
-
