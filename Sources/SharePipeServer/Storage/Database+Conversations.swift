@@ -294,22 +294,17 @@ extension Database {
         try await lockForCreation("groups started by \(creatorID.uuidString)", in: sql)
         let window: Int64 = 24 * 3_600_000
         let now = Clock.millisecondsNow()
+        // The last of the latest hundred in the window, if there are a hundred: one query both counts
+        // and says when a slot frees.
         guard
-            let row = try await sql.raw(
+            let freedAt = try await sql.raw(
                 """
-                SELECT COUNT(*) AS n FROM conversations
+                SELECT created_at FROM conversations
                 WHERE created_by = \(bind: creatorID.uuidString) AND kind = 'group' AND created_at > \(bind: now - window)
+                ORDER BY created_at DESC LIMIT 1 OFFSET \(unsafeRaw: String(Conversation.maxNewGroupsPerDay - 1))
                 """
-            ).first(),
-            try row.decode(column: "n", as: Int.self) >= Conversation.maxNewGroupsPerDay
+            ).first()?.decode(column: "created_at", as: Int64.self)
         else { return }
-        let freedAt = try await sql.raw(
-            """
-            SELECT created_at FROM conversations
-            WHERE created_by = \(bind: creatorID.uuidString) AND kind = 'group' AND created_at > \(bind: now - window)
-            ORDER BY created_at DESC LIMIT 1 OFFSET \(unsafeRaw: String(Conversation.maxNewGroupsPerDay - 1))
-            """
-        ).first()?.decode(column: "created_at", as: Int64.self) ?? now
         let seconds = Int((freedAt + window - now + 999) / 1000)
         throw StorageError.limited(
             "You started \(Conversation.maxNewGroupsPerDay) groups in the last 24 hours, the most there may be. "

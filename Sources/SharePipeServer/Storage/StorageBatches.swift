@@ -57,7 +57,7 @@ struct StorageBatches: Sendable {
         dialect: Database.Dialect,
         connections: DatabaseConnections
     ) async throws -> [Result<Database.TokenCheck, any Error>] {
-        let list = try jsonText(Array(Set(hashes)))
+        let list = try Database.jsonText(Array(Set(hashes)))
         let rows = try await connections.read { sql in
             try await sql.raw(
                 "\(unsafeRaw: Database.tokenQuery) WHERE t.hash IN (\(elements(of: list, dialect: dialect)))"
@@ -74,7 +74,7 @@ struct StorageBatches: Sendable {
         dialect: Database.Dialect,
         connections: DatabaseConnections
     ) async throws -> [Result<Link?, any Error>] {
-        let list = try jsonText(Array(Set(keys)))
+        let list = try Database.jsonText(Array(Set(keys)))
         let rows = try await connections.read { sql in
             try await sql.raw(
                 """
@@ -94,7 +94,7 @@ struct StorageBatches: Sendable {
         _ records: [ShareRecord],
         connections: DatabaseConnections
     ) async throws -> [Result<ShareRecord.Outcome, any Error>] {
-        let input = try jsonText(records)
+        let input = try Database.jsonText(records)
         let rows = try await connections.run { sql in
             try await sql.raw(
                 """
@@ -142,7 +142,7 @@ struct StorageBatches: Sendable {
         _ records: [ShareRecord],
         connections: DatabaseConnections
     ) async throws -> [Result<ShareRecord.Outcome, any Error>] {
-        let input = try jsonText(records)
+        let input = try Database.jsonText(records)
         let recorded = try await connections.transaction { sql in
             let taken = try await sql.raw(
                 """
@@ -169,7 +169,7 @@ struct StorageBatches: Sendable {
                 INSERT INTO shares (id, user_id, device_id, link_id, note, provided, recipients, created_at)
                 SELECT value ->> 'id', value ->> 'user_id', value ->> 'device_id', value ->> 'link_id',
                        value ->> 'note', value ->> 'provided', value ->> 'recipients', value ->> 'created_at'
-                FROM json_each(\(bind: try jsonText(toRecord)))
+                FROM json_each(\(bind: try Database.jsonText(toRecord)))
                 """
             ).run()
             return Set(toRecord.map(\.share.id))
@@ -183,10 +183,6 @@ struct StorageBatches: Sendable {
     }
 
     private static func keyName(userID: String, key: String) -> String { "\(userID) \(key)" }
-
-    private static func jsonText(_ value: some Encodable) throws -> String {
-        try Database.jsonText(value)
-    }
 }
 
 /// A share of a known link, as ``StorageBatches/shares`` records it: its row, its idempotency key,
