@@ -71,6 +71,20 @@ public struct LoopbackResponse: Sendable {
         LoopbackResponse(status: status)
     }
 
+    /// `text` sent `count` times, one chunk each, `pause` before each: a slow drip that never goes
+    /// silent for long.
+    public static func drip(
+        _ text: String,
+        count: Int,
+        every pause: Duration,
+        contentType: String
+    ) -> LoopbackResponse {
+        LoopbackResponse(
+            headers: [("Content-Type", contentType)],
+            body: .chunks(Array(repeating: Array(text.utf8), count: count), pause: pause)
+        )
+    }
+
     /// Bytes of a given type.
     public static func bytes(_ bytes: [UInt8], contentType: String?) -> LoopbackResponse {
         LoopbackResponse(headers: contentType.map { [("Content-Type", $0)] } ?? [], body: .whole(bytes))

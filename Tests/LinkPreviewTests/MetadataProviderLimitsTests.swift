@@ -13,10 +13,7 @@ struct MetadataProviderLimitsTests {
     @Test("A slow-drip server cannot hold a fetch past the overall deadline")
     func slowDrip() async throws {
         // One byte every 200 ms never trips the 10 s read timeout; the 1.5 s deadline ends it.
-        let drip = LoopbackResponse(
-            headers: [("Content-Type", "text/html")],
-            body: .chunks(Array(repeating: [UInt8](" ".utf8), count: 10_000), pause: .milliseconds(200))
-        )
+        let drip = LoopbackResponse.drip(" ", count: 10_000, every: .milliseconds(200), contentType: "text/html")
         try await ProviderFixture.run({ _ in drip }, configure: { $0.timeout = .milliseconds(1500) }) {
             server,
             provider in
@@ -99,10 +96,7 @@ struct MetadataProviderLimitsTests {
     // so a machine starved for seconds (CI, tests in parallel) would starve its drip too.
     @Test("The read timeout measures silence: bytes every 100 ms keep a 3 s read timeout from firing")
     func readTimeoutCountsSilenceOnly() async throws {
-        let drip = LoopbackResponse(
-            headers: [("Content-Type", "text/html")],
-            body: .chunks(Array(repeating: [UInt8](" ".utf8), count: 10_000), pause: .milliseconds(100))
-        )
+        let drip = LoopbackResponse.drip(" ", count: 10_000, every: .milliseconds(100), contentType: "text/html")
         try await ProviderFixture.run(
             { _ in drip },
             configure: {

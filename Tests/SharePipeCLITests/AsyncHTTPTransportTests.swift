@@ -12,6 +12,24 @@ import Testing
 struct AsyncHTTPTransportTests {
     private static let transport = AsyncHTTPTransport.shared
 
+    /// One share uploaded to `server` through the transport, and how long it took.
+    private static func upload(
+        to server: URL,
+        timeout: Duration = .seconds(20),
+        longestExchange: Duration = ShareUploader.defaultLongestExchange
+    ) async -> (outcome: UploadOutcome, took: Duration) {
+        let uploader = ShareUploader(
+            server: server,
+            token: "sps_x",
+            timeout: timeout,
+            longestExchange: longestExchange,
+            transport: transport
+        )
+        let started = ContinuousClock.now
+        let outcome = await uploader.upload(ShareItem(url: URL(string: "https://example.com/a")))
+        return (outcome, ContinuousClock.now - started)
+    }
+
     @Test("An upload is posted with its token and key, and a 201 is uploaded")
     func anUploadIsPostedAndAccepted() async throws {
         let server = try await LoopbackHTTPServer.start { request in
@@ -24,8 +42,7 @@ struct AsyncHTTPTransportTests {
                 body: .whole(Array(#"{"share":{"id":"2C6A9F5E-3B8E-4B43-9C59-0C7A9C1D2E11"}}"#.utf8))
             )
         }
-        let outcome = await ShareUploader(server: server.url("/"), token: "sps_x", transport: Self.transport)
-            .upload(ShareItem(url: URL(string: "https://example.com/a")))
+        let (outcome, _) = await Self.upload(to: server.url("/"))
         try await server.shutdown()
         #expect(outcome.kind == .uploaded, "\(outcome)")
     }
@@ -35,8 +52,7 @@ struct AsyncHTTPTransportTests {
         let server = try await LoopbackHTTPServer.start { request in
             request.path == "/v1/shares" ? .redirect("/portal") : .html("<p>Hi")
         }
-        let outcome = await ShareUploader(server: server.url("/"), token: "sps_x", transport: Self.transport)
-            .upload(ShareItem(url: URL(string: "https://example.com/a")))
+        let (outcome, _) = await Self.upload(to: server.url("/"))
         try await server.shutdown()
         #expect(outcome.kind == .transient, "\(outcome)")
         #expect(server.requestCount("/portal") == 0)
@@ -45,14 +61,7 @@ struct AsyncHTTPTransportTests {
     @Test("A silent server ends at the silence limit, said in seconds")
     func silenceEndsAtTheTimeout() async throws {
         let server = try await LoopbackHTTPServer.start { _ in LoopbackResponse(body: .stall([])) }
-        let started = ContinuousClock.now
-        let outcome = await ShareUploader(
-            server: server.url("/"),
-            token: "sps_x",
-            timeout: .seconds(1),
-            transport: Self.transport
-        ).upload(ShareItem(url: URL(string: "https://example.com/a")))
-        let took = ContinuousClock.now - started
+        let (outcome, took) = await Self.upload(to: server.url("/"), timeout: .seconds(1))
         try await server.shutdown()
         #expect(outcome.kind == .transient)
         #expect("\(outcome)".contains("it did not answer within 1 s"), "\(outcome)")
@@ -62,20 +71,9 @@ struct AsyncHTTPTransportTests {
     @Test("An answer trickled without end is cut at the overall limit")
     func aTrickledAnswerEndsAtTheLimit() async throws {
         let server = try await LoopbackHTTPServer.start { _ in
-            LoopbackResponse(
-                status: 200,
-                headers: [("Content-Type", "application/json")],
-                body: .chunks(Array(repeating: Array("{".utf8), count: 600), pause: .milliseconds(100))
-            )
+            .drip("{", count: 600, every: .milliseconds(100), contentType: "application/json")
         }
-        let started = ContinuousClock.now
-        let outcome = await ShareUploader(
-            server: server.url("/"),
-            token: "sps_x",
-            longestExchange: .seconds(2),
-            transport: Self.transport
-        ).upload(ShareItem(url: URL(string: "https://example.com/a")))
-        let took = ContinuousClock.now - started
+        let (outcome, took) = await Self.upload(to: server.url("/"), longestExchange: .seconds(2))
         try await server.shutdown()
         #expect(outcome.kind == .transient, "\(outcome)")
         #expect(took < .seconds(10), "ended after \(took), not at the 2 s limit")
@@ -83,11 +81,7 @@ struct AsyncHTTPTransportTests {
 
     @Test("Nothing listening, and a name that does not resolve, are said as URLSession's failures are")
     func unreachableServersAreWorded() async throws {
-        let refused = await ShareUploader(
-            server: URL(string: "http://127.0.0.1:9")!,
-            token: "sps_x",
-            transport: Self.transport
-        ).upload(ShareItem(url: URL(string: "https://example.com/a")))
+        let (refused, _) = await Self.upload(to: URL(string: "http://127.0.0.1:9")!)
         #expect("\(refused)".contains("nothing answered at that address"), "\(refused)")
 
         await #expect {

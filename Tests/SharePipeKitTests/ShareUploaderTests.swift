@@ -32,11 +32,7 @@ struct ShareUploaderTests {
     @Test("An answer trickled without end is cut at the session's limit and counts as transient")
     func aTrickledAnswerEndsAtTheLimit() async throws {
         let server = try await LoopbackHTTPServer.start { _ in
-            LoopbackResponse(
-                status: 200,
-                headers: [("Content-Type", "application/json")],
-                body: .chunks(Array(repeating: Array("{".utf8), count: 600), pause: .milliseconds(100))
-            )
+            .drip("{", count: 600, every: .milliseconds(100), contentType: "application/json")
         }
         let uploader = ShareUploader(server: server.url("/"), token: "sps_x", longestExchange: .seconds(2))
         let started = ContinuousClock.now
