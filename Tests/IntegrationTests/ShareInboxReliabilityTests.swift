@@ -101,6 +101,30 @@ struct ShareInboxReliabilityTests {
             return left
         }
 
+        /// The files of the shares waiting in the inbox.
+        var attachmentFiles: [URL] {
+            let root = URL(fileURLWithPath: kit.container + "/inbox/attachments")
+            let shares = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
+            return shares.flatMap { share in
+                let folder = root.appendingPathComponent(share)
+                return ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).map {
+                    folder.appendingPathComponent($0)
+                }
+            }
+        }
+
+        /// Drains without kills until only shares with attachments wait (which the server cannot take).
+        func drainUntilOnlyAttachmentsWait() throws -> (output: String, status: Int32) {
+            var last: (output: String, status: Int32) = ("", 0)
+            for _ in 0..<120 {
+                last = try kit.run(["inbox", "drain"])
+                let left = inboxLeftovers
+                if last.status == 0, left["items"]?.count ?? 0 == left["attachments"]?.count ?? 0 { return last }
+                Thread.sleep(forTimeInterval: 1)
+            }
+            return last
+        }
+
         /// Drains without kills until the inbox is empty (backoffs of a second or so may remain).
         func drainUntilEmpty() throws -> (output: String, status: Int32) {
             var last: (output: String, status: Int32) = ("", 0)
@@ -140,7 +164,10 @@ struct ShareInboxReliabilityTests {
         return nil
     }
 
-    /// Three writers and two drainers run processes in a loop while a killer SIGKILLs a random one of
+    /// Whether the chaos writer that made `tag` attached a file (writer 0 does).
+    static func attached(_ tag: String) -> Bool { tag.contains("-w0-") }
+
+    /// Three writers (one of them attaching a file) and two drainers run processes in a loop while a killer SIGKILLs a random one of
     /// them every 0–80 ms, until `kills` SIGKILLs in all were dealt (and at least 5 shares were saved).
     /// Returns what the writers said.
     static func chaos(_ kit: KitProcesses, until kills: Int, attachment: URL, phase: String) async -> WriterLog {
@@ -153,10 +180,10 @@ struct ShareInboxReliabilityTests {
                 while !done.withLock({ $0 }) {
                     let tag = "\(phase)-w\(role)-\(index)"
                     index += 1
-                    guard
-                        let (output, _) = try? kit.run(
-                            ["share", "https://example.com/r/\(tag)", "--note", tag, "--attach", attachment.path]
-                        )
+                    // Writer 0 attaches a file: its shares wait in the inbox (the server takes no
+                    // attachment yet), the others' go.
+                    let attach = role == 0 ? ["--attach", attachment.path] : []
+                    guard let (output, _) = try? kit.run(["share", "https://example.com/r/\(tag)", "--note", tag] + attach)
                     else { continue }
                     if Self.savedID(in: output) != nil { persisted.saved(tag) }
                     for line in output.split(separator: "\n") where line.hasPrefix("Not saved:") {
@@ -211,9 +238,9 @@ struct ShareInboxReliabilityTests {
         let listed = try kit.run(["inbox", "list"]).output
         #expect(after.allSatisfy { listed.contains("https://example.com/r/\($0)") })
 
-        // Signing in again sends them.
+        // Signing in again sends them, all but those with a file, which wait with it.
         try fixture.login()
-        let final = try fixture.drainUntilEmpty()
+        let final = try fixture.drainUntilOnlyAttachmentsWait()
         #expect(final.status == 0, "\(final.output)")
         _ = try kit.run(["inbox", "drain"])  // sweeps what the killed processes left
 
@@ -221,9 +248,51 @@ struct ShareInboxReliabilityTests {
         let counted = Dictionary(notes.map { ($0, 1) }, uniquingKeysWith: +)
         let duplicates = counted.filter { $0.value > 1 }
         #expect(duplicates.isEmpty, "sent twice: \(duplicates)")
-        let missing = before.union(after).subtracting(counted.keys)
+        let saved = before.union(after)
+        let missing = saved.filter { !Self.attached($0) }.subtracting(counted.keys)
         #expect(missing.isEmpty, "saved but not on the server: \(missing.sorted())")
-        #expect(fixture.inboxLeftovers.isEmpty, "\(fixture.inboxLeftovers)")
+        let sentWithoutFile = counted.keys.filter(Self.attached)
+        #expect(sentWithoutFile.isEmpty, "sent without its attachment: \(sentWithoutFile.sorted())")
+        // Each share with a file is still in the inbox, its file byte for byte.
+        let listed = try kit.run(["inbox", "list"]).output
+        let lost = saved.filter(Self.attached).filter { !listed.contains("https://example.com/r/\($0)  ") }
+        #expect(lost.isEmpty, "shares with a file gone from the inbox: \(lost.sorted())")
+        #expect(saved.contains(where: Self.attached), "no share with a file was saved")
+        let original = try Data(contentsOf: attachment)
+        for file in fixture.attachmentFiles {
+            #expect(try Data(contentsOf: file) == original, "\(file.path) changed")
+        }
+        let left = fixture.inboxLeftovers
+        #expect(left["attachments"]?.count == left["items"]?.count, "\(left)")
+        #expect(Set(left.keys).isSubset(of: ["items", "attachments", "state"]), "\(left)")
+        try await fixture.stop()
+    }
+
+    /// `share URL --attach photo.png` printed "Sent.": the server stored the link and the note, and
+    /// the inbox deleted the photo. The server takes no attachment yet, so the share waits, file and all.
+    @Test("A share with an attachment is not reported as sent: it waits in the inbox with its file, byte for byte")
+    func attachmentsAreNeverDropped() async throws {
+        let fixture = try await Fixture.start()
+        try fixture.login()
+        let photo = fixture.folder.appendingPathComponent("photo.png")
+        let bytes = Data((0..<70_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+        try bytes.write(to: photo)
+        let shared = try fixture.kit.run(
+            ["share", "https://example.com/with-photo", "--note", "look", "--attach", photo.path]
+        )
+        #expect(shared.status == 0, "saved: \(shared.output)")
+        #expect(!shared.output.contains("Sent."), "\(shared.output)")
+        #expect(shared.output.contains("Saved — not sent yet: It has 1 attachment"), "\(shared.output)")
+        // The app's drain does not send it either, and says it waits.
+        let drained = try fixture.kit.run(["inbox", "drain"])
+        #expect(drained.output.contains("Sent 0, 1 will be retried; 1 waiting"), "\(drained.output)")
+        #expect(try await fixture.serverNotes().isEmpty, "nothing of the share reached the server alone")
+        let listed = try fixture.kit.run(["inbox", "list"]).output
+        #expect(listed.contains("https://example.com/with-photo  +1 file(s)"), "\(listed)")
+        #expect(listed.contains("the server cannot take attachments yet"), "\(listed)")
+        let files = fixture.attachmentFiles
+        #expect(files.count == 1)
+        #expect(try files.map { try Data(contentsOf: $0) } == [bytes])
         try await fixture.stop()
     }
 

@@ -48,6 +48,9 @@ struct ShareFlowTests {
                 #expect(actions == [.show("Not saved: the disk is full.")], "\(situation)")
             } else if acknowledged {
                 #expect(said == [ShareFlow.Message.sent], "\(situation)")
+            } else if case .postponed(let reason, _) = situation.upload, situation.credential == .valid {
+                // Opening SharePipe would not send it: the reason it waits, instead.
+                #expect(said == [ShareFlow.Message.savedWaiting(reason)], "\(situation)")
             } else {
                 #expect(said.allSatisfy { $0.hasPrefix("Saved") && $0.contains("SharePipe") }, "\(situation)")
             }
@@ -142,6 +145,13 @@ struct ShareFlowTests {
                     .retryLater, .show(ShareFlow.Message.savedWillSend),
                     .postNotification(ShareFlow.Message.waitingNotification),
                 ]
+            ),
+            // Postponed (attachments the server cannot take yet): the reason, and no reminder to open
+            // an app that would not send it.
+            (
+                .valid, .postponed(reason: "It has 1 attachment.", retryAfter: nil),
+                HostAbilities(notificationsAllowed: true, canOpenApp: true),
+                [.retryLater, .show(ShareFlow.Message.savedWaiting("It has 1 attachment."))]
             ),
             (
                 .valid, .unauthorized(status: 401, message: "revoked"),

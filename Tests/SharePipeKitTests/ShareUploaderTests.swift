@@ -42,4 +42,21 @@ struct ShareUploaderTests {
         #expect(outcome.kind == .transient, "\(outcome)")
         #expect(took < .seconds(10), "ended after \(took), not at the 2 s limit")
     }
+
+    /// Sent without its files, a share with attachments was reported as sent and its files deleted
+    /// from the inbox. The server takes no attachment yet: nothing is sent, and the share waits.
+    @Test("A share with attachments is not sent without them: it is postponed with the reason")
+    func attachmentsAreNotSentWithout() async throws {
+        let server = try await LoopbackHTTPServer.start { _ in
+            LoopbackResponse(status: 201, headers: [("Content-Type", "application/json")], body: .whole([]))
+        }
+        var item = ShareItem.link("a")
+        item.attachments = [ShareAttachment(file: "0.png", contentType: "image/png", byteCount: 3)]
+        let outcome = await ShareUploader(server: server.url("/"), token: "sps_x").upload(item)
+        try await server.shutdown()
+        #expect(outcome == .postponed(reason: ShareUploader.attachmentsWaitReason(count: 1), retryAfter: nil))
+        #expect(!outcome.isAcknowledged)
+        #expect(server.requestCount("/v1/shares") == 0)
+        #expect(ShareUploader.attachmentsWaitReason(count: 2).contains("It has 2 attachments"))
+    }
 }

@@ -85,6 +85,10 @@ public enum ShareFlow {
         case .unauthorized:
             return .conclude([.keepUntilSignIn] + signInActions(situation.host, markNeedsSignIn: true))
         case .transient, .postponed:
+            if case .postponed(let reason, _) = upload {
+                // It waits for something opening the app does not change: say what, and post no reminder.
+                return .conclude([.retryLater, .show(Message.savedWaiting(reason))])
+            }
             var actions: [ShareFlowAction] = [.retryLater, .show(Message.savedWillSend)]
             if situation.host.notificationsAllowed { actions.append(.postNotification(Message.waitingNotification)) }
             return .conclude(actions)
@@ -120,6 +124,9 @@ public enum ShareFlow {
         public static let waitingNotification = "A share is waiting to be sent. Open SharePipe to send it."
         /// A sign-in reminder posted as a local notification.
         public static let signInNotification = "Sign in to SharePipe to send the share you saved."
+        /// Saved; the server takes it later, for a reason opening the app does not change (it has
+        /// attachments the server cannot take yet, or it starts a group past the day's allowance).
+        public static func savedWaiting(_ reason: String) -> String { "Saved — not sent yet: \(reason)" }
         /// The share could not be saved; never says "saved".
         public static func notSaved(_ reason: String) -> String { "Not saved: \(reason)" }
         /// The server refused the share.

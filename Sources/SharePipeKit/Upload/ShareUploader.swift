@@ -91,6 +91,11 @@ public struct ShareUploader: ShareUploading {
     }
 
     public func upload(_ item: ShareItem) async -> UploadOutcome {
+        // The server's API takes no attachment yet: sending the rest would report the share as sent and
+        // remove its files from the inbox. It waits, files and all, and says why.
+        guard item.attachments.isEmpty else {
+            return .postponed(reason: Self.attachmentsWaitReason(count: item.attachments.count), retryAfter: nil)
+        }
         var request = URLRequest(url: server.appendingPathComponent("v1/shares"))
         request.httpMethod = "POST"
         request.timeoutInterval = timeout.timeInterval
@@ -112,5 +117,12 @@ public struct ShareUploader: ShareUploading {
                 retryAfter: nil
             )
         }
+    }
+
+    /// Why a share with attachments is not sent: the server cannot take its files yet, so it stays in
+    /// the inbox with them (never sent without them, which would lose them).
+    public static func attachmentsWaitReason(count: Int) -> String {
+        "It has \(count) attachment\(count == 1 ? "" : "s"), and the server cannot take attachments yet: "
+            + "it stays in the inbox with \(count == 1 ? "its file" : "its files") until SharePipe can send them."
     }
 }

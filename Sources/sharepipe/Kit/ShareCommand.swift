@@ -29,7 +29,10 @@ struct ShareCommand: AsyncParsableCommand {
     @Option(name: .customLong("to"), help: "A recipient's handle (repeatable).")
     var recipients: [String] = []
 
-    @Option(name: .customLong("attach"), help: "A file to attach (repeatable; kept on this device).")
+    @Option(
+        name: .customLong("attach"),
+        help: "A file to attach (repeatable). The server takes no attachment yet: the share waits in the inbox."
+    )
     var attachments: [String] = []
 
     @Flag(help: "Only save the share; leave sending to the app (sharepipe inbox drain).")
