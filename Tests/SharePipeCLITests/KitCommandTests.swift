@@ -197,7 +197,7 @@ struct KitCommandTests {
         let second = try await SharePipeProcess.run(["inbox", "drain", "--container", path])
         #expect(second.status == 0)
         #expect(second.output.contains("Sent 0; 1 waiting, the next try after "), "\(second.output)")
-        #expect(second.output.contains("(inbox drain --watch sends them then)."), "\(second.output)")
+        #expect(second.output.contains("(inbox drain --watch tries them then)."), "\(second.output)")
     }
 
     @Test func loginRefusesABadServerHandleOrDeviceName() async throws {

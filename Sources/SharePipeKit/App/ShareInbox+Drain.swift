@@ -8,6 +8,10 @@ public struct DrainReport: Sendable, Hashable {
     public var rejected: [ShareItem] = []
     /// Items that failed transiently and wait for their backoff.
     public var deferred: [ShareItem] = []
+    /// Items not sent for a reason about them alone (``UploadOutcome/postponed(reason:retryAfter:)``:
+    /// attachments the server cannot take yet, a group past the day's allowance), waiting with that
+    /// reason; trying again sooner would not send them.
+    public var postponed: [ShareItem] = []
     /// Items shared under another account than the uploader's: never sent under this one, they wait
     /// for theirs to sign in again (or for the user to discard them).
     public var heldForOtherAccount: [ShareItem] = []
@@ -82,12 +86,13 @@ extension ShareInbox {
             case .transient(let reason, let retryAfter), .postponed(let reason, let retryAfter):
                 let wait = retryPolicy.wait(afterAttempts: claim.state.attempts + 1, retryAfter: retryAfter)
                 try settle(item.id, waiting: wait) { try release(item.id, retryAfter: retryAfter, error: reason) }
-                report.deferred.append(item)
-                // A postponed item is the server's answer about that item alone: the pass goes on.
+                // A postponed item is an answer about that item alone: the pass goes on.
                 guard outcome.kind == .transient else {
+                    report.postponed.append(item)
                     failuresInARow = 0
                     continue
                 }
+                report.deferred.append(item)
                 failuresInARow += 1
                 if failuresInARow >= Self.transientFailuresEndingAPass {
                     report.stoppedAfterFailures = true

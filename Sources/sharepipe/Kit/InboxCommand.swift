@@ -147,6 +147,9 @@ struct InboxCommand: AsyncParsableCommand {
             if report.needsSignIn { try account.markNeedsSignIn(refused: credential.shareToken) }
             var summary = "Sent \(report.delivered.count)"
             if !report.deferred.isEmpty { summary += ", \(report.deferred.count) will be retried" }
+            if !report.postponed.isEmpty {
+                summary += ", \(report.postponed.count) not sent yet (inbox list says why)"
+            }
             if !report.rejected.isEmpty {
                 summary += ", \(report.rejected.count) refused by the server (see inbox list)"
             }
@@ -157,9 +160,9 @@ struct InboxCommand: AsyncParsableCommand {
                 summary += "; stopped after \(ShareInbox.transientFailuresEndingAPass) failures in a row, the rest wait"
             }
             summary += "; \(inbox.count) waiting"
-            // Shares backing off after a failure are not tried before their time: say when that is.
+            // Shares backing off are not tried before their time: say when that is.
             if inbox.count > 0, let next = try inbox.nextAttemptDate(), next > Date() {
-                summary += ", the next try after \(next.formatted(.iso8601)) (inbox drain --watch sends them then)"
+                summary += ", the next try after \(next.formatted(.iso8601)) (inbox drain --watch tries them then)"
             }
             print(summary + ".")
             if let newest = report.newest { print("newest: \(newest.url?.absoluteString ?? newest.id.uuidString)") }
