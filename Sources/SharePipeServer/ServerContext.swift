@@ -14,10 +14,12 @@ public struct ServerContext: Sendable {
     let metrics: ServerMetrics
     /// `GET /v1/preview`'s limit per account.
     let previewLimiter: RateLimiter
-    /// Sign-in attempts per handle and per address.
-    let signInLimiter: RateLimiter
+    /// Signing in and up, with its throttle of attempts per handle and per address.
+    let accounts: AccountSignIn
     /// The web page's templates and assets.
     let web: WebResources
+    /// What the web page's controllers share.
+    let site: WebSite
     /// Relays the web page's images (`/img/…`).
     let imageRelay: ImageRelay
     public let logger: Logger
@@ -37,6 +39,7 @@ public struct ServerContext: Sendable {
             logger: logger
         )
         let metrics = ServerMetrics()
+        let web = try await WebResources.load()
         let worker = PreviewWorker(
             storage: database,
             provider: provider,
@@ -61,11 +64,22 @@ public struct ServerContext: Sendable {
                 capacity: configuration.previewsPerMinute,
                 perSecond: Double(configuration.previewsPerMinute) / 60
             ),
-            signInLimiter: RateLimiter(
-                capacity: configuration.signInAttemptsPerFiveMinutes,
-                perSecond: Double(configuration.signInAttemptsPerFiveMinutes) / 300
+            accounts: AccountSignIn(
+                storage: database,
+                limiter: RateLimiter(
+                    capacity: configuration.signInAttemptsPerFiveMinutes,
+                    perSecond: Double(configuration.signInAttemptsPerFiveMinutes) / 300
+                ),
+                allowSignUp: configuration.allowSignUp
             ),
-            web: try await WebResources.load(),
+            web: web,
+            site: WebSite(
+                storage: database,
+                pages: web.pages,
+                secureCookies: configuration.secureCookies,
+                sessionLifetime: configuration.sessionLifetime,
+                publicURL: configuration.publicURL
+            ),
             imageRelay: ImageRelay(secret: try await database.secret(named: "image-relay")),
             logger: logger
         )

@@ -24,7 +24,7 @@ extension ServerContext {
         router.middlewares.add(MetricsMiddleware(metrics: metrics))
         router.middlewares.add(HeadRequestMiddleware())
         let routes = RouteMethodIndex()
-        router.middlewares.add(ProblemMiddleware(routes: routes) { [self] problem in self.messagePage(problem) })
+        router.middlewares.add(ProblemMiddleware(routes: routes) { [site] problem in site.messagePage(problem) })
         router.middlewares.add(
             RateLimitMiddleware(
                 requestsPerSecondPerToken: configuration.requestsPerSecondPerToken,
@@ -32,20 +32,11 @@ extension ServerContext {
                 now: configuration.rateLimitClock
             )
         )
-        addShareRoutes(to: router)
-        addReadingRoutes(to: router)
-        addAccountRoutes(to: router)
-        addDeviceLoginRoute(to: router)
-        addConversationRoutes(to: router)
-        addHighlightRoutes(to: router)
-        addHighlightEventsRoute(to: router)
-        addPublicPageRoutes(to: router)
-        addWebRoutes(to: router)
-        addWebShelfRoutes(to: router)
-        addImageRoute(to: router)
-        addPreviewRoutes(to: router)
-        addOpenAPIRoute(to: router)
-        addMetricsRoute(to: router)
+        addAPIRoutes(to: router.group("v1"))
+        OperationsController(storage: storage, metrics: metrics).addRoutes(to: router)
+        publicPages.addOEmbedRoute(to: router)
+        WebMediaController(assets: web.assets, imageRelay: imageRelay, provider: provider).addRoutes(to: router)
+        addWebPages(to: PageRoutes(router.group(), index: routes))
         routes.load(router.routes)
         let decoder = HTTP1Channel.Configuration.DecoderConfiguration()
         return Application(
@@ -70,6 +61,54 @@ extension ServerContext {
             services: [worker, maintenance, ShelfChangeListener(database: database, logger: logger)],
             onServerRunning: onServerRunning,
             logger: logger
+        )
+    }
+}
+
+extension ServerContext {
+    /// The API, `/v1`: problem+json always; each group's routes behind the token scopes they take.
+    private func addAPIRoutes(to v1: RouterGroup<ServerRequestContext>) {
+        let appOrShare = TokenAuthenticator(storage: storage, allowing: [.app, .share])
+        let app = TokenAuthenticator(storage: storage, allowing: [.app])
+        SharesController(storage: storage, worker: worker, maxBodyBytes: configuration.maxBodyBytes)
+            .addRoutes(to: v1.group("shares").add(middleware: appOrShare))
+        publicPages.addPublishingRoutes(to: v1.group("shares").add(middleware: app))
+        LinksController(storage: storage).addRoutes(to: v1.group("links").add(middleware: app))
+        AccountController().addRoutes(to: v1.group("me").add(middleware: app))
+        let devices = DevicesController(storage: storage, accounts: accounts, logger: logger)
+        devices.addSignInRoute(to: v1.group("devices"))
+        devices.addRoutes(to: v1.group("devices").add(middleware: app))
+        ConversationsController(storage: storage).addRoutes(to: v1.group("conversations").add(middleware: app))
+        HighlightEventsController(
+            storage: storage,
+            authenticator: app,
+            recheckInterval: configuration.shelfEventRecheckInterval
+        ).addRoutes(to: v1.group("highlights/events").add(middleware: app))
+        HighlightsController(storage: storage).addRoutes(to: v1.group("highlights").add(middleware: app))
+        PreviewController(provider: provider, limiter: previewLimiter, metrics: metrics)
+            .addRoutes(to: v1.group("preview").add(middleware: app))
+    }
+
+    /// The web page: a browser gets a problem as the message page.
+    private func addWebPages(to pages: PageRoutes) {
+        WebAccountController(site: site, accounts: accounts).addRoutes(to: pages)
+        WebShelfController(site: site, imageRelay: imageRelay).addRoutes(to: pages)
+        WebConversationsController(site: site).addRoutes(to: pages)
+        WebDevicesController(site: site).addRoutes(to: pages)
+        WebSettingsController(site: site).addRoutes(to: pages)
+        publicPages.addPageRoutes(to: pages.group())
+    }
+
+    /// The public share pages and their oEmbed.
+    private var publicPages: PublicPagesController {
+        PublicPagesController(
+            storage: storage,
+            pages: web.pages,
+            origin: PublicOrigin(
+                publicURL: configuration.publicURL,
+                listenHost: configuration.host,
+                listenPort: configuration.port
+            )
         )
     }
 }

@@ -144,27 +144,27 @@ struct ShelfBenchCommand: AsyncParsableCommand {
         } else {
             (db, target) = try await seed(location, logger: logger)
         }
-        let first = try await db.shelf(userID: target, after: nil, limit: 20, now: Date())
+        let first = try await Shelf(storage: db).page(userID: target, after: nil, limit: 20, now: Date())
         print("first page: \(first.highlights.count) items")
         var cursors: [ShelfCursor] = []
         var page = first
         for _ in 0..<50 {
             guard let token = page.nextCursor, let cursor = ShelfCursor(token: token) else { break }
             cursors.append(cursor)
-            page = try await db.shelf(userID: target, after: cursor, limit: 20, now: Date())
+            page = try await Shelf(storage: db).page(userID: target, after: cursor, limit: 20, now: Date())
         }
-        for _ in 0..<20 { _ = try await db.shelf(userID: target, after: nil, limit: 20, now: Date()) }  // warm-up
+        for _ in 0..<20 { _ = try await Shelf(storage: db).page(userID: target, after: nil, limit: 20, now: Date()) }  // warm-up
         var firstPage: [Double] = []
         var showMore: [Double] = []
         for index in 0..<requests {
             firstPage.append(
-                try await Self.time { _ = try await db.shelf(userID: target, after: nil, limit: 20, now: Date()) }
+                try await Self.time { _ = try await Shelf(storage: db).page(userID: target, after: nil, limit: 20, now: Date()) }
             )
             // A shelf that fits on one page has no "Show more" to time.
             guard !cursors.isEmpty else { continue }
             let cursor = cursors[index % cursors.count]
             showMore.append(
-                try await Self.time { _ = try await db.shelf(userID: target, after: cursor, limit: 20, now: Date()) }
+                try await Self.time { _ = try await Shelf(storage: db).page(userID: target, after: cursor, limit: 20, now: Date()) }
             )
         }
         let showMoreLine =

@@ -175,7 +175,7 @@ struct DeviceLoginTests {
                 )
                 #expect(wrong.status == .unauthorized)
             }
-            #expect(fixture.context.signInLimiter.count == 1, "the address's bucket alone")
+            #expect(fixture.context.accounts.limiter.count == 1, "the address's bucket alone")
         }
     }
 }

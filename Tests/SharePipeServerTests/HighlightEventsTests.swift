@@ -255,7 +255,7 @@ struct HighlightEventsTests {
         try await ServerFixture.run { fixture, client in
             let hub = fixture.context.database.shelfChanges
             var streams: [EventStream] = []
-            for _ in 0..<ServerContext.maxEventStreamsPerUser {
+            for _ in 0..<HighlightEventsController.maxEventStreamsPerUser {
                 let stream = try await EventStream(port: client.port, token: fixture.appToken)
                 #expect(stream.status == .ok)
                 streams.append(stream)
@@ -263,7 +263,7 @@ struct HighlightEventsTests {
             for _ in 0..<200 where hub.subscriptions(of: fixture.user.id) < streams.count {
                 try await Task.sleep(for: .milliseconds(10))
             }
-            #expect(hub.subscriptions(of: fixture.user.id) == ServerContext.maxEventStreamsPerUser)
+            #expect(hub.subscriptions(of: fixture.user.id) == HighlightEventsController.maxEventStreamsPerUser)
             // Through the test's own client: the shared one opens at most 8 connections to a host.
             let ninth = try await client.execute(
                 uri: "/v1/highlights/events",

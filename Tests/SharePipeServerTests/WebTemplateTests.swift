@@ -23,6 +23,17 @@ struct WebTemplateTests {
         }
         try Data("<p>home</p>".utf8).write(to: folder.appendingPathComponent("home.mustache"))
         let pages = try await WebPages.load(from: folder.path)
-        #expect(pages.render(.home, [String: String]()).status == .ok)
+        let shelf = WebShelfPage(csrf: "c", user: .init(User.example), cards: [], nextCursor: nil)
+        #expect(pages.render(shelf).status == .ok)
     }
+}
+
+extension User {
+    static let example = User(
+        id: UUID(),
+        handle: "ada",
+        displayName: "Ada",
+        avatarURL: nil,
+        createdAt: Date()
+    )
 }

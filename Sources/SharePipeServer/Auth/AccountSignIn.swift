@@ -1,7 +1,15 @@
 import Foundation
 import SharePipeProtocol
 
-extension ServerContext {
+/// Signing in with a handle and password, and signing up: what the API's device sign-in and the web
+/// page's forms share, with the throttle that keeps passwords from being guessed.
+struct AccountSignIn: Sendable {
+    let storage: any Storage
+    /// Sign-in attempts per handle and per address, and sign-ups per address.
+    let limiter: RateLimiter
+    /// Whether anyone may make an account (``ServerConfiguration/allowSignUp``).
+    let allowSignUp: Bool
+
     /// The account whose handle and password these are. Attempts are limited per handle and per
     /// address (``ServerConfiguration/signInAttemptsPerFiveMinutes``), so passwords cannot be
     /// guessed quickly; past the limit the answer is 429 whatever the password.
@@ -14,7 +22,7 @@ extension ServerContext {
             (address.map { ["address \(ClientAddress.limitKey(for: $0))"] } ?? [])
             + (handle.map { ["handle \($0)"] } ?? [])
         for key in keys {
-            if let wait = signInLimiter.take(key) { throw ProblemDetails.rateLimited(retryAfter: wait) }
+            if let wait = limiter.take(key) { throw ProblemDetails.rateLimited(retryAfter: wait) }
         }
         var hash: String?
         if let handle { hash = try await storage.passwordHash(handle: handle) }
@@ -27,7 +35,7 @@ extension ServerContext {
     /// A new account from the sign-up form, when sign-up is open.
     func signUp(handle text: String, displayName: String, password: String, from address: String?) async throws -> User
     {
-        guard configuration.allowSignUp else { throw ProblemDetails.signUpClosed }
+        guard allowSignUp else { throw ProblemDetails.signUpClosed }
         var errors: [ProblemDetails.FieldError] = []
         let handle = User.handle(from: text.trimmingCharacters(in: .whitespaces))
         if handle == nil { errors.append(.init(pointer: "/handle", detail: User.handleRule)) }
@@ -45,7 +53,7 @@ extension ServerContext {
         if try await storage.user(handle: handle) != nil { throw ProblemDetails.handleTaken(handle) }
         // Each sign-up costs a bcrypt hash and makes an account: held to the sign-in limit per
         // address, so one client can neither keep the password pool busy nor make accounts without end.
-        if let address, let wait = signInLimiter.take("sign-up \(ClientAddress.limitKey(for: address))") {
+        if let address, let wait = limiter.take("sign-up \(ClientAddress.limitKey(for: address))") {
             throw ProblemDetails.rateLimited(retryAfter: wait)
         }
         let hash = try await Passwords.hash(password)

@@ -4,34 +4,27 @@ import HTTPTypes
 import Hummingbird
 import SharePipeProtocol
 
-extension ServerContext {
-    /// The Shared with You shelf and its actions. App tokens only; a link that is not on the
-    /// caller's shelf is 404.
-    func addHighlightRoutes(to router: Router<ServerRequestContext>) {
-        router.get("/v1/highlights") { request, _ in
-            let principal = try await self.principal(request, allowing: [.app])
-            let limit = try Self.limit(request, default: 20)
-            var cursor: ShelfCursor?
-            if let text = request.uri.queryParameters["cursor"] {
-                guard let parsed = ShelfCursor(token: String(text)) else { throw ProblemDetails.invalidCursor }
-                cursor = parsed
-            }
-            let page = try await self.storage.shelf(userID: principal.user.id, after: cursor, limit: limit, now: Date())
-            return try jsonResponse(page)
-        }
-        router.put("/v1/highlights/:id/pin") { request, context in
-            try await self.highlightAction(request, context) { database, user, link in
-                try await Self.validating("/") { try await storage.setPinned(true, linkID: link, userID: user) }
+/// `/v1/highlights`: the Shared with You shelf and its actions. App tokens only; a link that is not
+/// on the caller's shelf is 404.
+struct HighlightsController {
+    let storage: any Storage
+    private var shelf: Shelf { Shelf(storage: storage) }
+
+    func addRoutes(to group: RouterGroup<ServerRequestContext>) {
+        group.get(use: shelf)
+        group.put(":id/pin") { request, context in
+            try await action(context) { user, link in
+                try await RequestParameters.validating("/") {
+                    try await storage.setPinned(true, linkID: link, userID: user)
+                }
             }
         }
-        router.delete("/v1/highlights/:id/pin") { request, context in
-            try await self.highlightAction(request, context) { database, user, link in
-                try await storage.setPinned(false, linkID: link, userID: user)
-            }
+        group.delete(":id/pin") { request, context in
+            try await action(context) { user, link in try await storage.setPinned(false, linkID: link, userID: user) }
         }
-        router.post("/v1/highlights/:id/remove") { request, context in
-            try await self.highlightAction(request, context) { database, user, link in
-                let reason = try await Self.optionalBody(RemoveHighlight.self, request)?.reason
+        group.post(":id/remove") { request, context in
+            try await action(context) { user, link in
+                let reason = try await RequestParameters.optionalBody(RemoveHighlight.self, request)?.reason
                 if let reason, reason.count > 500 {
                     throw ProblemDetails.validationFailed([
                         .init(pointer: "/reason", detail: "Use at most 500 characters.")
@@ -40,69 +33,69 @@ extension ServerContext {
                 return try await storage.removeHighlight(linkID: link, userID: user, reason: reason)
             }
         }
-        router.post("/v1/highlights/:id/feedback") { request, context in
-            try await self.highlightAction(request, context) { database, user, link in
+        group.post(":id/feedback") { request, context in
+            try await action(context) { user, link in
                 let feedback = try await JSONRequestBody.decode(HighlightFeedback.self, from: request, limit: 1 << 10)
                 return try await storage.recordFeedback(feedback, linkID: link, userID: user)
             }
         }
-        router.post("/v1/highlights/:id/reply") { request, context in
-            let principal = try await self.principal(request, allowing: [.app])
-            let link = try Self.uuid(context, "id")
-            // Optional here: a client that sends one gets its reply posted once however often it retries.
-            let key =
-                request.headers[HTTPField.Name("Idempotency-Key")!] == nil ? nil : try Self.idempotencyKey(request)
-            let body = try await JSONRequestBody.decode(Reply.self, from: request, limit: 16 << 10)
-            let note = try Reply.note(body.note)
-            let outcome = try await self.storage.reply(
-                linkID: link,
-                userID: principal.user.id,
-                conversationID: body.conversationId,
-                note: note,
-                idempotency: key.map {
-                    Database.IdempotentRequest(
-                        key: $0,
-                        fingerprint: Reply.fingerprint(link: link, body.conversationId, note)
-                    )
-                }
-            )
-            switch outcome {
-            case .posted(let conversation, let message), .replayed(let conversation, let message):
-                var response = try jsonResponse(
-                    ReplyPosted(conversationId: conversation, messageId: message),
-                    status: .created
-                )
-                if case .replayed = outcome { response.headers[HTTPField.Name("Idempotent-Replayed")!] = "true" }
-                return response
-            default:
-                throw outcome.problem(listingChoices: true) ?? ProblemDetails.internalError
+        group.post(":id/reply", use: reply)
+    }
+
+    /// `GET /v1/highlights`: a page of the shelf, ranked.
+    @Sendable func shelf(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        let principal = try context.requirePrincipal()
+        let limit = try RequestParameters.limit(request, default: 20)
+        var cursor: ShelfCursor?
+        if let text = request.uri.queryParameters["cursor"] {
+            guard let parsed = ShelfCursor(token: String(text)) else { throw ProblemDetails.invalidCursor }
+            cursor = parsed
+        }
+        let page = try await shelf.page(userID: principal.user.id, after: cursor, limit: limit, now: Date())
+        return try jsonResponse(page)
+    }
+
+    /// `POST /v1/highlights/{id}/reply`: the link with a note, into the conversation it came from.
+    @Sendable func reply(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        let principal = try context.requirePrincipal()
+        let link = try RequestParameters.uuid(context, "id")
+        // Optional here: a client that sends one gets its reply posted once however often it retries.
+        let key = try RequestParameters.optionalIdempotencyKey(request)
+        let body = try await JSONRequestBody.decode(Reply.self, from: request, limit: 16 << 10)
+        let note = try Reply.note(body.note)
+        let outcome = try await storage.reply(
+            linkID: link,
+            userID: principal.user.id,
+            conversationID: body.conversationId,
+            note: note,
+            idempotency: key.map {
+                IdempotentRequest(key: $0, fingerprint: Reply.fingerprint(link: link, body.conversationId, note))
             }
+        )
+        switch outcome {
+        case .posted(let conversation, let message), .replayed(let conversation, let message):
+            var response = try jsonResponse(
+                ReplyPosted(conversationId: conversation, messageId: message),
+                status: .created
+            )
+            if case .replayed = outcome { response.headers[HTTPField.Name("Idempotent-Replayed")!] = "true" }
+            return response
+        default:
+            throw outcome.problem(listingChoices: true) ?? ProblemDetails.internalError
         }
     }
 
-    /// Runs an action on one of the caller's shelf items, once the token is checked: 204, or 404 when
-    /// it is not on their shelf.
-    private func highlightAction(
-        _ request: Request,
+    /// Runs an action on one of the caller's shelf items: 204, or 404 when it is not on their shelf.
+    private func action(
         _ context: ServerRequestContext,
-        _ action: (Database, UUID, UUID) async throws -> Bool
+        _ action: (_ user: UUID, _ link: UUID) async throws -> Bool
     ) async throws -> Response {
-        let principal = try await principal(request, allowing: [.app])
-        let link = try Self.uuid(context, "id")
-        guard try await action(database, principal.user.id, link) else {
+        let principal = try context.requirePrincipal()
+        let link = try RequestParameters.uuid(context, "id")
+        guard try await action(principal.user.id, link) else {
             throw ProblemDetails.notFound(detail: "No such item on your shelf.")
         }
         return Response(status: .noContent)
-    }
-
-    /// A JSON body that may be left out entirely: none is sent (no `Content-Type` and no length), or an
-    /// empty one is, which many HTTP clients send with `Content-Type: application/json`.
-    static func optionalBody<T: Decodable>(_ type: T.Type, _ request: Request) async throws -> T? {
-        let length = request.headers[.contentLength]
-        if length == "0" || (length == nil && request.headers[.contentType] == nil) {
-            return nil
-        }
-        return try await JSONRequestBody.decode(type, from: request, limit: 4 << 10)
     }
 }
 

@@ -5,19 +5,22 @@ import LinkPreview
 import LinkPreviewCore
 import SharePipeProtocol
 
-extension ServerContext {
-    func addPreviewRoutes(to router: Router<ServerRequestContext>) {
-        router.get("/v1/preview") { request, _ in
-            try await self.preview(request)
-        }
+/// `GET /v1/preview?url=`: a preview as a service for a signed-in account (app token), through the
+/// server's fetcher and its cache, at most ``ServerConfiguration/previewsPerMinute`` a minute per
+/// account.
+struct PreviewController {
+    let provider: MetadataProvider
+    /// The previews each account may ask for.
+    let limiter: RateLimiter
+    let metrics: ServerMetrics
+
+    func addRoutes(to group: RouterGroup<ServerRequestContext>) {
+        group.get(use: preview)
     }
 
-    /// `GET /v1/preview?url=`: a preview as a service for a signed-in account (app token), through
-    /// the server's fetcher and its cache, at most ``ServerConfiguration/previewsPerMinute`` a minute
-    /// per account.
-    func preview(_ request: Request) async throws -> Response {
-        let principal = try await principal(request, allowing: [.app])
-        if let wait = previewLimiter.take(principal.user.id.uuidString) {
+    @Sendable func preview(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        let principal = try context.requirePrincipal()
+        if let wait = limiter.take(principal.user.id.uuidString) {
             throw ProblemDetails.rateLimited(retryAfter: wait)
         }
         guard let text = request.uri.queryParameters["url"], let url = WebURLRules.parse(String(text)),

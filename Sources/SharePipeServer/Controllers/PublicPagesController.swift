@@ -4,61 +4,71 @@ import Hummingbird
 import LinkPreviewCore
 import SharePipeProtocol
 
-extension ServerContext {
-    /// Public share pages: `PUT`/`DELETE /v1/shares/{id}/public` publish and take down a share's page,
-    /// `GET /s/{id}` is the page (Open Graph and Twitter tags from the sharer's provided metadata and
-    /// the fetched preview, never a wall's), and `GET /oembed` describes it for oEmbed consumers.
-    func addPublicPageRoutes(to router: Router<ServerRequestContext>) {
-        router.put("/v1/shares/:id/public") { request, context in
-            let principal = try await self.principal(request, allowing: [.app])
-            let share = try Self.uuid(context, "id")
-            guard let page = try await self.storage.publishShare(id: share, userID: principal.user.id) else {
-                throw ProblemDetails.notFound(detail: "No such share of yours.")
-            }
-            return try jsonResponse(PublicPageView(id: page, url: self.baseURL(request) + "/s/" + page))
-        }
-        router.delete("/v1/shares/:id/public") { request, context in
-            let principal = try await self.principal(request, allowing: [.app])
-            let share = try Self.uuid(context, "id")
-            guard try await self.storage.unpublishShare(id: share, userID: principal.user.id) else {
-                throw ProblemDetails.notFound(detail: "No such share of yours.")
-            }
-            return Response(status: .noContent)
-        }
-        router.get("/s/:id") { request, context in
-            guard let id = context.parameters.get("id"), let page = try await self.storage.publicPage(id: id) else {
-                // A browser gets the message page, a crawler or API client problem+json (ProblemMiddleware).
-                throw ProblemDetails.notFound(detail: "This page does not exist, or was taken down.")
-            }
-            let base = self.baseURL(request)
-            var response = self.web.pages.render(
-                .publicPage,
-                PublicPageValues(page, pageURL: base + "/s/" + id, base: base)
-            )
-            // Cached, but checked with the server before each use: a page taken down is gone from the
-            // next request on, also for a cache that kept it (a max-age served it for minutes more).
-            response.headers[.cacheControl] = "public, no-cache"
-            return response
-        }
-        router.get("/oembed") { request, _ in
-            let query = request.uri.queryParameters
-            if let format = query["format"], format != "json" {
-                throw ProblemDetails.oEmbedFormatUnsupported(String(format))
-            }
-            guard let text = query["url"], let url = URL(string: String(text)),
-                url.pathComponents.count == 3, url.pathComponents[1] == "s",
-                let page = try await self.storage.publicPage(id: url.pathComponents[2])
-            else { throw ProblemDetails.notFound(detail: "No public SharePipe page at that URL.") }
-            return try jsonResponse(OEmbedLink(page, base: self.baseURL(request)))
-        }
+/// Public share pages: `PUT`/`DELETE /v1/shares/{id}/public` publish and take down a share's page,
+/// `GET /s/{id}` is the page (Open Graph and Twitter tags from the sharer's provided metadata and
+/// the fetched preview, never a wall's), and `GET /oembed` describes it for oEmbed consumers.
+struct PublicPagesController {
+    let storage: any Storage
+    let pages: WebPages
+    /// Where the pages say they are.
+    let origin: PublicOrigin
+
+    /// `PUT`/`DELETE /v1/shares/{id}/public` (an app token's group at `/v1/shares`).
+    func addPublishingRoutes(to group: RouterGroup<ServerRequestContext>) {
+        group.put(":id/public", use: publish)
+        group.delete(":id/public", use: unpublish)
     }
 
-    /// Where this server is reached: ``ServerConfiguration/publicURL``, else the request's own host.
-    func baseURL(_ request: Request) -> String {
-        if let url = configuration.publicURL?.absoluteString {
-            return url.hasSuffix("/") ? String(url.dropLast()) : url
+    /// `GET /s/{id}` (a page group: a browser gets the message page for a missing one).
+    func addPageRoutes(to group: RouterGroup<ServerRequestContext>) {
+        group.get("s/:id", use: page)
+    }
+
+    /// `GET /oembed` (machine-read: problem+json).
+    func addOEmbedRoute(to router: some RouterMethods<ServerRequestContext>) {
+        router.get("oembed", use: oEmbed)
+    }
+
+    @Sendable func publish(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        let principal = try context.requirePrincipal()
+        let share = try RequestParameters.uuid(context, "id")
+        guard let page = try await storage.publishShare(id: share, userID: principal.user.id) else {
+            throw ProblemDetails.notFound(detail: "No such share of yours.")
         }
-        return "http://" + (request.head.authority ?? "\(configuration.host):\(configuration.port)")
+        return try jsonResponse(PublicPageView(id: page, url: origin.base(for: request) + "/s/" + page))
+    }
+
+    @Sendable func unpublish(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        let principal = try context.requirePrincipal()
+        let share = try RequestParameters.uuid(context, "id")
+        guard try await storage.unpublishShare(id: share, userID: principal.user.id) else {
+            throw ProblemDetails.notFound(detail: "No such share of yours.")
+        }
+        return Response(status: .noContent)
+    }
+
+    @Sendable func page(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        guard let id = context.parameters.get("id"), let page = try await storage.publicPage(id: id) else {
+            throw ProblemDetails.notFound(detail: "This page does not exist, or was taken down.")
+        }
+        let base = origin.base(for: request)
+        var response = pages.render(PublicPageValues(page, pageURL: base + "/s/" + id, base: base))
+        // Cached, but checked with the server before each use: a page taken down is gone from the
+        // next request on, also for a cache that kept it (a max-age served it for minutes more).
+        response.headers[.cacheControl] = "public, no-cache"
+        return response
+    }
+
+    @Sendable func oEmbed(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        let query = request.uri.queryParameters
+        if let format = query["format"], format != "json" {
+            throw ProblemDetails.oEmbedFormatUnsupported(String(format))
+        }
+        guard let text = query["url"], let url = URL(string: String(text)),
+            url.pathComponents.count == 3, url.pathComponents[1] == "s",
+            let page = try await storage.publicPage(id: url.pathComponents[2])
+        else { throw ProblemDetails.notFound(detail: "No public SharePipe page at that URL.") }
+        return try jsonResponse(OEmbedLink(page, base: origin.base(for: request)))
     }
 }
 
@@ -69,7 +79,9 @@ struct PublicPageView: Encodable {
 }
 
 /// The values of `public.mustache`.
-struct PublicPageValues {
+struct PublicPageValues: WebPage {
+    static let template = WebTemplate.publicPage
+
     var title: String
     var summary: String?
     var siteName: String?
@@ -85,7 +97,7 @@ struct PublicPageValues {
     var note: String?
 
     init(_ page: PublicPage, pageURL: String, base: String) {
-        let card = ShelfDetails.card(link: page.link, provided: page.share.provided)
+        let card = Highlight.Card(link: page.link, provided: page.share.provided)
         let host = page.link.url.displayHost
         title = card.title ?? host
         summary = card.summary
@@ -129,7 +141,7 @@ struct OEmbedLink: Encodable {
     }
 
     init(_ page: PublicPage, base: String) {
-        let card = ShelfDetails.card(link: page.link, provided: page.share.provided)
+        let card = Highlight.Card(link: page.link, provided: page.share.provided)
         title = card.title ?? page.link.url.displayHost
         authorName = page.sharer.displayName
         providerURL = base + "/"

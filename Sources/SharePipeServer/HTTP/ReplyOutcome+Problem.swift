@@ -1,7 +1,7 @@
 import Foundation
 import SharePipeProtocol
 
-extension Database.ReplyOutcome {
+extension ReplyOutcome {
     /// Why the reply was not posted, as the API and the web page answer it; `nil` when it was.
     /// - Parameter listingChoices: Whether to name the conversations to choose from by id (for an API
     ///   client, which sends one back as `conversationId`; a page shows them as a menu instead).

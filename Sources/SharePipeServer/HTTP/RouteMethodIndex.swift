@@ -15,8 +15,29 @@ final class RouteMethodIndex: Sendable {
     }
 
     private let entries = Mutex<[Entry]>([])
+    /// The paths of the routes mounted as web pages (``PageRoutes``).
+    private let pagePaths = Mutex<[RouterPath]>([])
 
     init() {}
+
+    /// Records that `path` is a web page's: a problem there is shown to a browser as a page.
+    func markPage(_ path: RouterPath) {
+        pagePaths.withLock { $0.append(path) }
+    }
+
+    /// Whether a problem at `path` is the web page's to show: the path is a page route's; or no
+    /// route has it and its first segment is no other route's (a mistyped page address, not a
+    /// mistyped API or image path).
+    func servesPages(at path: some StringProtocol) -> Bool {
+        let segments = path.split(separator: "/")
+        let pages = pagePaths.withLock { $0 }
+        if pages.contains(where: { Self.path($0, fits: segments) }) { return true }
+        let routes = entries.withLock { $0 }
+        if routes.contains(where: { Self.path($0.path, fits: segments) }) { return false }
+        guard let first = segments.first else { return true }
+        let machineRoots = routes.map(\.path).filter { route in !pages.contains(route) }.compactMap(\.components.first)
+        return !machineRoots.contains { $0 ~= first }
+    }
 
     /// Takes the router's routes (``Router/routes``), adding `HEAD` wherever `GET` is, as the
     /// router's `autoGenerateHeadEndpoints` does.

@@ -3,7 +3,7 @@ import Synchronization
 /// Wakes one waiting worker loop: ``notify()`` before or during a ``wait(upTo:)`` ends that wait
 /// (a notification with nobody waiting is kept for the next wait); otherwise the wait ends after
 /// its timeout. Cancelling the waiting task ends the wait too. The wait says whether it was woken.
-final class WakeUpSignal: Sendable {
+public final class WakeUpSignal: Sendable {
     private struct State {
         var pending = false
         var waiter: (id: Int, continuation: CheckedContinuation<Bool, Never>)?
@@ -12,7 +12,11 @@ final class WakeUpSignal: Sendable {
 
     private let state = Mutex(State())
 
-    func notify() {
+    /// A signal nobody has notified yet.
+    public init() {}
+
+    /// Ends the current wait, or the next one when nobody waits.
+    public func notify() {
         let waiter = state.withLock { state -> CheckedContinuation<Bool, Never>? in
             guard let waiter = state.waiter else {
                 state.pending = true
@@ -27,7 +31,7 @@ final class WakeUpSignal: Sendable {
     /// Waits for ``notify()``, at most `timeout`: true when notified, false after the timeout or
     /// when cancelled.
     @discardableResult
-    func wait(upTo timeout: Duration) async -> Bool {
+    public func wait(upTo timeout: Duration) async -> Bool {
         let id = state.withLock { state -> Int in
             state.nextID += 1
             return state.nextID

@@ -9,9 +9,10 @@ import SharePipeProtocol
 /// status (the router's 404 for a path it has, asked with another method, as 405 with `Allow`),
 /// anything else as a logged 500 that reveals nothing.
 ///
-/// A browser's request for a web page (``wantsPage(_:)``) gets the same status and headers with
-/// the problem as an HTML page (`page`), so a mistyped link or a tampered form shows a page that says
-/// what happened instead of JSON.
+/// A browser's request for a web page (``wantsPage(_:)``: one that accepts HTML, at a path of the
+/// routes mounted as pages, ``PageRoutes``) gets the same status and headers with the problem as an
+/// HTML page (`page`), so a mistyped link or a tampered form shows a page that says what happened
+/// instead of JSON.
 struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The methods the router answers at each of its paths.
     let routes: RouteMethodIndex
@@ -24,7 +25,7 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         context: Context,
         next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        let wantsPage = Self.wantsPage(request)
+        let wantsPage = wantsPage(request)
         let problem: ProblemDetails
         var allowed: [String]?
         do {
@@ -81,14 +82,10 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     /// Whether a problem answers a browser asking for a page: a request that accepts `text/html`, to
-    /// a path outside the API and the machine-read documents (`/v1/`, `/oembed`, `/openapi.json`,
-    /// `/metrics`, `/health`, `/ready`, images and assets).
-    static func wantsPage(_ request: Request) -> Bool {
-        let path = request.routePath
-        let machinePrefixes = ["/v1/", "/img/", "/assets/"]
-        let machinePaths = ["/v1", "/oembed", "/openapi.json", "/metrics", "/health", "/ready"]
-        if machinePrefixes.contains(where: path.hasPrefix) || machinePaths.contains(path) { return false }
-        return request.headers[values: .accept].contains { $0.lowercased().contains("text/html") }
+    /// a path the web page's routes serve (``RouteMethodIndex/servesPages(at:)``).
+    func wantsPage(_ request: Request) -> Bool {
+        request.headers[values: .accept].contains { $0.lowercased().contains("text/html") }
+            && routes.servesPages(at: request.routePath)
     }
 
     static func response(_ problem: ProblemDetails) -> Response {

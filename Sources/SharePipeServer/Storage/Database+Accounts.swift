@@ -1,13 +1,6 @@
 public import Foundation
 import SQLKit
 
-/// Who a request acts as, from its bearer token.
-public struct Principal: Sendable, Hashable {
-    public var user: User
-    public var deviceID: UUID
-    public var scope: TokenScope
-}
-
 extension Database {
     /// Creates an account. Throws ``StorageError/Code/conflict`` when the handle is taken.
     public func createUser(handle: String, displayName: String, passwordHash: String?) async throws -> User {
@@ -79,14 +72,6 @@ extension Database {
         return (device, appToken, shareToken)
     }
 
-    /// What a presented token turned out to be.
-    public enum TokenCheck: Sendable, Hashable {
-        case valid(Principal)
-        case unknown
-        case revoked
-        case expired
-    }
-
     /// The principal a token stands for, or why it stands for none. The checks of concurrent
     /// requests go to the database together (``StorageBatches``).
     public func authenticate(token: String) async throws -> TokenCheck {
@@ -139,8 +124,8 @@ extension Database {
         }
     }
 
-    static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
-    static func date(_ milliseconds: Int64) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
+    static func milliseconds(_ date: Date) -> Int64 { date.millisecondsSince1970 }
+    static func date(_ milliseconds: Int64) -> Date { Date(millisecondsSince1970: milliseconds) }
 
     static func user(_ row: any SQLRow) throws -> User {
         User(

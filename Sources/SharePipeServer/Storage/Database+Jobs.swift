@@ -3,15 +3,6 @@ import LinkPreview
 public import LinkPreviewCore
 import SQLKit
 
-/// A preview job a worker holds.
-public struct PreviewJob: Sendable, Hashable {
-    public var id: UUID
-    public var linkID: UUID
-    public var url: URL
-    /// Attempts so far, this one included.
-    public var attempts: Int
-}
-
 extension Database {
     /// Queues a preview of `linkID`, due at `milliseconds`, unless it has a job queued or running
     /// already (one job per link, `jobs_one_per_link`: another server process may queue the same link

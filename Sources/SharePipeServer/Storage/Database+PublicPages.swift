@@ -1,13 +1,6 @@
 public import Foundation
 import SQLKit
 
-/// What a public share page shows.
-public struct PublicPage: Sendable, Hashable {
-    public var share: Share
-    public var link: Link
-    public var sharer: User
-}
-
 extension Database {
     /// Gives one of the user's shares a public page and returns its id (the existing one if it has
     /// one): 256 random bits, unguessable. Nil when the share is not the user's.

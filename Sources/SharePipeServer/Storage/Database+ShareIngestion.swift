@@ -7,19 +7,11 @@ extension Database {
     /// done, with their share, so only a database written by an earlier version holds such keys.
     static let abandonedAfterMilliseconds: Int64 = 60_000
 
-    /// What ``ingestShare(_:response:)`` did.
-    public enum IngestOutcome: Sendable {
-        case recorded(RecordedShare, status: Int, body: String)
-        case replay(status: Int, body: String)
-        case mismatch
-        case inFlight
-    }
-
     /// Takes the idempotency key and records the share, exactly once per key and user.
     ///
     /// The key is written once, done, with the share and its response, in the share's transaction,
     /// so a crash leaves either both or neither. While that transaction runs it holds the key: on
-    /// PostgreSQL a request with the same key that arrives meanwhile is told ``IngestOutcome/inFlight``
+    /// PostgreSQL a request with the same key that arrives meanwhile is told ``ShareIngestOutcome/inFlight``
     /// at once (a transaction-scoped advisory lock it cannot take); on SQLite, where writers run one
     /// at a time, it waits and gets the replay.
     ///
@@ -29,7 +21,7 @@ extension Database {
     public func ingestShare(
         _ incoming: IncomingShare,
         response: @escaping @Sendable (RecordedShare) throws -> (status: Int, body: String)
-    ) async throws -> IngestOutcome {
+    ) async throws -> ShareIngestOutcome {
         let outcome = try await ingestShareAndLink(incoming, response: response)
         if case .recorded(let recorded, _, _) = outcome { try await retryFailedPreview(of: recorded.link) }
         return outcome
@@ -53,7 +45,7 @@ extension Database {
     private func ingestShareAndLink(
         _ incoming: IncomingShare,
         response: @escaping @Sendable (RecordedShare) throws -> (status: Int, body: String)
-    ) async throws -> IngestOutcome {
+    ) async throws -> ShareIngestOutcome {
         if incoming.recipients.isEmpty, let outcome = try await ingestShareOfKnownLink(incoming, response: response) {
             return outcome
         }
@@ -92,7 +84,7 @@ extension Database {
         fingerprint: String,
         response: @Sendable (RecordedShare) throws -> (status: Int, body: String),
         in sql: any SQLDatabase
-    ) async throws -> IngestOutcome? {
+    ) async throws -> ShareIngestOutcome? {
         let now = Clock.millisecondsNow()
         guard try await tryLockForCreation(Self.idempotencyLockName(userID: userID, key: key), in: sql) else {
             return .inFlight
@@ -138,7 +130,7 @@ extension Database {
     private func ingestShareOfKnownLink(
         _ incoming: IncomingShare,
         response: @Sendable (RecordedShare) throws -> (status: Int, body: String)
-    ) async throws -> IngestOutcome? {
+    ) async throws -> ShareIngestOutcome? {
         guard let urlKey = URLNormalizer.key(for: incoming.url) else { return nil }
         // Links are never deleted, so a link found here is still there when the share is recorded.
         guard let link = try await batches.links.submit(urlKey) else { return nil }

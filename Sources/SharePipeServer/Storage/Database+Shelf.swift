@@ -6,10 +6,10 @@ extension Database {
     /// The most items a user may pin.
     public static let maxPins = 50
 
-    /// A page of `userID`'s shelf. The first page (no cursor): the suggested item, every pinned item
-    /// (newest pin first), then up to `limit` others by latest share; later pages: the next `limit`
-    /// others.
-    public func shelf(userID: UUID, after cursor: ShelfCursor?, limit: Int, now: Date) async throws -> HighlightPage {
+    /// The candidates of a page of `userID`'s shelf (``ShelfCandidates``): the first page (no cursor)
+    /// has the newest items that compete for the suggestion and every pinned item, in one round trip;
+    /// later pages the next `limit + 2` items after the cursor.
+    public func shelfCandidates(userID: UUID, after cursor: ShelfCursor?, limit: Int) async throws -> ShelfCandidates {
         try await run { sql in
             let user = userID.uuidString
             let columns = "link_id, last_shared_at, pinned_at, opens, summary_impressions, detail_views"
@@ -27,8 +27,6 @@ extension Database {
                     id: cursor.linkID
                 )
             }
-            // The first page also scores the newest items for the suggestion, and has the pins: one
-            // round trip for both.
             let fetch = cursor == nil ? max(HighlightScore.candidateCount, limit + 2) : limit + 2
             query.appendInterpolation(unsafeRaw: " ORDER BY last_shared_at DESC, link_id DESC LIMIT ")
             query.appendInterpolation(bind: fetch)
@@ -44,48 +42,18 @@ extension Database {
                 )
             }
             let rows = try await sql.raw(query).all().map(ShelfRow.init)
-            var feed = rows.filter { $0.pinnedAt == nil }.sorted {
-                ($0.lastSharedAt, $0.linkID) > ($1.lastSharedAt, $1.linkID)
-            }
-            let pinned = rows.filter { $0.pinnedAt != nil }.sorted {
-                ($0.pinnedAt ?? 0, $0.linkID) > ($1.pinnedAt ?? 0, $1.linkID)
-            }
-            let candidates = cursor == nil ? Array(feed.prefix(HighlightScore.candidateCount)) : []
-            // Sources for every candidate (the score needs them); links, with their previews to
-            // decode, only for what the page shows.
-            var details = try await ShelfDetails.loadSources(
-                userID: userID,
-                linkIDs: (feed + pinned).map(\.linkID),
-                in: sql
+            let sources = try await ShelfSources.load(userID: userID, linkIDs: rows.map(\.linkID), in: sql)
+            let candidates = rows.map(sources.candidate)
+            return ShelfCandidates(
+                feed: candidates.filter { $0.pinnedAt == nil },
+                pinned: candidates.filter { $0.pinnedAt != nil }
             )
-            var suggested = cursor?.suggestedLinkID
-            if cursor == nil {
-                suggested = HighlightScore.best(
-                    candidates.map { row in (key: row.linkID, signals: details.signals(for: row)) },
-                    now: now
-                )
-            }
-            feed.removeAll { $0.linkID == suggested }
-            let hasMore = feed.count > limit
-            let rest = Array(feed.prefix(limit))
-            try await details.loadLinks(((suggested.map { [$0] } ?? []) + (pinned + rest).map(\.linkID)), in: sql)
-            var items: [Highlight] = []
-            if cursor == nil, let suggested, let row = candidates.first(where: { $0.linkID == suggested }) {
-                items.append(contentsOf: details.highlight(for: row, suggested: true).map { [$0] } ?? [])
-            }
-            items += (pinned + rest).compactMap { details.highlight(for: $0, suggested: false) }
-            let next =
-                hasMore
-                ? rest.last.map {
-                    ShelfCursor(lastSharedAt: $0.lastSharedAt, linkID: $0.linkID, suggestedLinkID: suggested).token
-                }
-                : nil
-            return HighlightPage(highlights: items, nextCursor: next)
         }
     }
 
-    /// One item of the user's shelf (shown, not removed), for its page; nil when it is not on it.
-    public func highlight(userID: UUID, linkID: UUID) async throws -> Highlight? {
+    /// One item of the user's shelf (shown, or kept by a pin; not removed) as a candidate; nil when it
+    /// is not on it.
+    public func shelfCandidate(userID: UUID, linkID: UUID) async throws -> ShelfCandidate? {
         try await run { sql in
             guard
                 let row = try await sql.raw(
@@ -96,9 +64,20 @@ extension Database {
                     """
                 ).first().map(ShelfRow.init)
             else { return nil }
-            var details = try await ShelfDetails.loadSources(userID: userID, linkIDs: [row.linkID], in: sql)
-            try await details.loadLinks([row.linkID], in: sql)
-            return details.highlight(for: row, suggested: false)
+            return try await ShelfSources.load(userID: userID, linkIDs: [row.linkID], in: sql).candidate(row)
+        }
+    }
+
+    /// The links of `ids`, with their decoded previews, by id (those that exist).
+    public func links(ids: [UUID]) async throws -> [UUID: Link] {
+        guard !ids.isEmpty else { return [:] }
+        return try await run { sql in
+            var links: [UUID: Link] = [:]
+            for row in try await sql.raw("SELECT * FROM links WHERE id IN (\(binds: ids.map(\.uuidString)))").all() {
+                let link = try Database.link(row)
+                links[link.id] = link
+            }
+            return links
         }
     }
 
@@ -202,35 +181,6 @@ extension Database {
         }
     }
 
-    /// What a reply to a shelf item did.
-    public enum ReplyOutcome: Sendable, Hashable {
-        /// Posted into this conversation as this message.
-        case posted(conversationID: UUID, messageID: UUID)
-        /// An earlier reply with the same idempotency key and request posted this message; nothing new.
-        case replayed(conversationID: UUID, messageID: UUID)
-        /// The idempotency key was used for another request.
-        case keyReused
-        /// The link came from several conversations and none was chosen: these are the choices.
-        case chooseConversation([UUID])
-        /// Not on the user's shelf, or `conversationID` is not one it came from.
-        case notFound
-        /// On the user's shelf (kept there by a pin) but from no conversation they are still in:
-        /// there is nobody to reply to.
-        case noConversation
-    }
-
-    /// A request that must take effect at most once: the client's key, and a fingerprint of what it
-    /// asks (the same key with another fingerprint is another request, refused).
-    public struct IdempotentRequest: Sendable, Hashable {
-        public var key: String
-        public var fingerprint: String
-
-        public init(key: String, fingerprint: String) {
-            self.key = key
-            self.fingerprint = fingerprint
-        }
-    }
-
     /// Replies to a shelf item: posts the link with `note` into the conversation it came from (the
     /// chosen one when it came from several).
     ///
@@ -311,31 +261,6 @@ extension Database {
             }
             return .posted(conversationID: target, messageID: message)
         }
-    }
-}
-
-/// `POST /v1/highlights/{id}/feedback`: what the user did with an item, where.
-public struct HighlightFeedback: Sendable, Hashable, Codable {
-    public enum DisplayContext: String, Sendable, Hashable, Codable {
-        /// The card on the shelf.
-        case summary
-        /// The link's own page.
-        case detail
-    }
-
-    public enum Event: String, Sendable, Hashable, Codable {
-        /// Shown.
-        case impression
-        /// Opened.
-        case open
-    }
-
-    public var displayContext: DisplayContext
-    public var event: Event
-
-    public init(displayContext: DisplayContext, event: Event) {
-        self.displayContext = displayContext
-        self.event = event
     }
 }
 

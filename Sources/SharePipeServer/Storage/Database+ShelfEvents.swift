@@ -2,18 +2,6 @@ public import Foundation
 import PostgresNIO
 import SQLKit
 
-/// How a shelf item changed for its user.
-public enum ShelfChange: String, Sendable, Hashable, Codable {
-    case added, removed, updated
-}
-
-/// One change of a user's shelf, numbered per user (the `id` of the Server-Sent Event).
-public struct ShelfEvent: Sendable, Hashable {
-    public var sequence: Int64
-    public var change: ShelfChange
-    public var linkID: UUID
-}
-
 extension Database {
     /// Holds the lock that numbers `users`' shelf events until the transaction ends, taking them in
     /// the order given (sorted by the caller when several, so that transactions cannot deadlock).

@@ -66,7 +66,7 @@ public final class Database: Sendable {
     let batches: StorageBatches
     package let dialect: Dialect
     /// Wakes the live-change streams of users whose shelf changed.
-    let shelfChanges = ShelfChangeHub()
+    public let shelfChanges = ShelfChangeHub()
     public let location: Location
     let logger: Logger
 

@@ -3,11 +3,10 @@ import LinkPreviewCore
 import SQLKit
 import SharePipeProtocol
 
-/// Everything a page of shelf items shows beyond `shelf_items` itself, in two queries whatever the
-/// page size (three when a reply is a source of an item on it): the sources (attributions) with their
-/// sharers, conversations, the sharers' provided metadata and the user's affinity to them; and the
-/// links with their previews.
-struct ShelfDetails: Sendable {
+/// What the candidates of a page of the shelf carry beyond `shelf_items` itself, in one query whatever
+/// the page size (two when a reply is a source of an item on it): the sources (attributions) with
+/// their sharers, conversations, the sharers' provided metadata and the user's affinity to them.
+struct ShelfSources: Sendable {
     struct Source: Sendable {
         var conversationID: String
         var messageID: String
@@ -19,13 +18,12 @@ struct ShelfDetails: Sendable {
     var sources: [String: [Source]] = [:]
     var users: [String: User] = [:]
     var conversationTitles: [String: String] = [:]
-    var links: [String: Link] = [:]
     var provided: [String: ProvidedMetadata] = [:]
     var affinity: [String: Int] = [:]
 
     /// The sources of `linkIDs` with their sharers, conversations, affinity and provided metadata.
-    static func loadSources(userID: UUID, linkIDs: [String], in sql: any SQLDatabase) async throws -> ShelfDetails {
-        var details = ShelfDetails()
+    static func load(userID: UUID, linkIDs: [String], in sql: any SQLDatabase) async throws -> ShelfSources {
+        var details = ShelfSources()
         guard !linkIDs.isEmpty else { return details }
         let user = userID.uuidString
         let decoder = JSONDecoder()
@@ -105,15 +103,6 @@ struct ShelfDetails: Sendable {
         )
     }
 
-    /// The links (and their decoded previews) of `linkIDs`.
-    mutating func loadLinks(_ linkIDs: [String], in sql: any SQLDatabase) async throws {
-        guard !linkIDs.isEmpty else { return }
-        for row in try await sql.raw("SELECT * FROM links WHERE id IN (\(binds: linkIDs))").all() {
-            let link = try Database.link(row)
-            links[link.id.uuidString] = link
-        }
-    }
-
     /// The sources an item shows: those from conversations whose switch is on, or all of them when
     /// there are none such (a pinned item from a conversation switched off).
     func shownSources(_ linkID: String) -> [Source] {
@@ -122,21 +111,10 @@ struct ShelfDetails: Sendable {
         return visible.isEmpty ? all : visible
     }
 
-    func signals(for row: ShelfRow) -> HighlightScore.Signals {
-        let sharers = Set(shownSources(row.linkID).map(\.senderID))
-        return HighlightScore.Signals(
-            distinctSharers: sharers.count,
-            lastSharedAt: Database.date(row.lastSharedAt),
-            opens: row.opens,
-            summaryImpressions: row.summaryImpressions,
-            detailViews: row.detailViews,
-            sharerOpens: sharers.reduce(0) { $0 + (affinity[$1] ?? 0) }
-        )
-    }
-
-    func highlight(for row: ShelfRow, suggested: Bool) -> Highlight? {
-        guard let link = links[row.linkID] else { return nil }
-        let attributions = shownSources(row.linkID).compactMap { source -> Highlight.Attribution? in
+    /// The candidate `row` makes with its sources.
+    func candidate(_ row: ShelfRow) -> ShelfCandidate {
+        let shown = shownSources(row.linkID)
+        let attributions = shown.compactMap { source -> Highlight.Attribution? in
             guard let sharer = users[source.senderID] else { return nil }
             return Highlight.Attribution(
                 sharer: sharer,
@@ -146,27 +124,16 @@ struct ShelfDetails: Sendable {
                 sharedAt: Database.date(source.sharedAt)
             )
         }
-        return Highlight(
-            linkID: link.id,
-            url: link.url,
-            status: link.status,
-            card: Self.card(link: link, provided: provided[row.linkID]),
-            attributions: attributions,
+        return ShelfCandidate(
+            linkID: UUID(uuidString: row.linkID) ?? UUID(),
             lastSharedAt: Database.date(row.lastSharedAt),
             pinnedAt: row.pinnedAt.map(Database.date),
-            suggested: suggested
-        )
-    }
-
-    /// The card: provided fields win; the fetched preview fills the rest, unless it is a wall's.
-    static func card(link: Link, provided: ProvidedMetadata?) -> Highlight.Card {
-        let fetched = link.status == .wall ? nil : link.metadata
-        return Highlight.Card(
-            title: provided?.title ?? fetched?.title,
-            summary: provided?.summary ?? fetched?.summary,
-            siteName: provided?.siteName ?? fetched?.siteName,
-            iconURL: provided?.iconURL ?? fetched?.bestIcon()?.url,
-            imageURL: provided?.imageURL ?? fetched?.bestImage?.url
+            opens: row.opens,
+            summaryImpressions: row.summaryImpressions,
+            detailViews: row.detailViews,
+            attributions: attributions,
+            provided: provided[row.linkID],
+            sharerOpens: Set(shown.map(\.senderID)).reduce(0) { $0 + (affinity[$1] ?? 0) }
         )
     }
 }

@@ -24,7 +24,7 @@ public protocol Storage: Sendable {
     ) async throws -> (device: Device, appToken: String, shareToken: String)
     /// The principal a token stands for, or why it stands for none. The checks of concurrent
     /// requests go to the database together (``StorageBatches``).
-    func authenticate(token: String) async throws -> Database.TokenCheck
+    func authenticate(token: String) async throws -> TokenCheck
     func devices(userID: UUID) async throws -> [Device]
     /// Revokes one of the user's devices; false when it is not theirs or does not exist.
     func revokeDevice(id: UUID, userID: UUID) async throws -> Bool
@@ -114,11 +114,11 @@ public protocol Storage: Sendable {
     // MARK: Share ingestion
     /// Takes the idempotency key and records the share, exactly once per key and user: the key is
     /// written done, with the share and `response`'s answer, in one transaction. A request whose key
-    /// another request holds right now is ``Database/IngestOutcome/inFlight``.
+    /// another request holds right now is ``ShareIngestOutcome/inFlight``.
     func ingestShare(
         _ incoming: IncomingShare,
         response: @escaping @Sendable (RecordedShare) throws -> (status: Int, body: String)
-    ) async throws -> Database.IngestOutcome
+    ) async throws -> ShareIngestOutcome
 
     // MARK: Shares and links
     /// A user's shares, newest first, after a cursor (the last share of the previous page).
@@ -137,10 +137,12 @@ public protocol Storage: Sendable {
     func link(id: UUID, sharedBy userID: UUID) async throws -> Link?
 
     // MARK: The Shared with You shelf
-    /// A page of `userID`'s shelf at `now`: ranked, deduplicated by link, attributed, after a cursor.
-    func shelf(userID: UUID, after cursor: ShelfCursor?, limit: Int, now: Date) async throws -> HighlightPage
-    /// One link's highlight on `userID`'s shelf; nil when it is not there.
-    func highlight(userID: UUID, linkID: UUID) async throws -> Highlight?
+    /// The candidates of a page of `userID`'s shelf, after a cursor, for ``Shelf`` to rank.
+    func shelfCandidates(userID: UUID, after cursor: ShelfCursor?, limit: Int) async throws -> ShelfCandidates
+    /// One link's candidate on `userID`'s shelf; nil when it is not there.
+    func shelfCandidate(userID: UUID, linkID: UUID) async throws -> ShelfCandidate?
+    /// The links of `ids`, with their previews (for the items a shelf page shows).
+    func links(ids: [UUID]) async throws -> [UUID: Link]
     /// Pins or unpins a link on the user's shelf. False when it is not on their shelf (or removed).
     func setPinned(_ pinned: Bool, linkID: UUID, userID: UUID) async throws -> Bool
     /// Removes a link from the user's shelf for good: it never returns, even when shared again.
@@ -159,10 +161,14 @@ public protocol Storage: Sendable {
         userID: UUID,
         conversationID: UUID?,
         note: String?,
-        idempotency: Database.IdempotentRequest?
-    ) async throws -> Database.ReplyOutcome
+        idempotency: IdempotentRequest?
+    ) async throws -> ReplyOutcome
 
     // MARK: Shelf events
+    /// Live changes of the users' shelves: a stream subscribes to its user's and reads
+    /// ``shelfEvents(userID:after:limit:)`` when woken. Every change made through this storage
+    /// notifies it, and on PostgreSQL so does every change another server process makes.
+    var shelfChanges: ShelfChangeHub { get }
     /// `userID`'s shelf events after `sequence`, oldest first, at most `limit`.
     func shelfEvents(userID: UUID, after sequence: Int64, limit: Int) async throws -> [ShelfEvent]
     /// The latest and the oldest kept sequence numbers of `userID`'s shelf events (0 when none).

@@ -8,7 +8,7 @@ import SQLKit
 /// `json_each` on SQLite), so a batch is one statement whatever its size.
 struct StorageBatches: Sendable {
     /// Token hash → what the token stands for.
-    let tokens: RequestBatcher<String, Database.TokenCheck>
+    let tokens: RequestBatcher<String, TokenCheck>
     /// URL key → the link it names, if any.
     let links: RequestBatcher<String, Link?>
     /// A share of a known link with its idempotency key → whether it was recorded.
@@ -56,7 +56,7 @@ struct StorageBatches: Sendable {
         _ hashes: [String],
         dialect: Database.Dialect,
         connections: DatabaseConnections
-    ) async throws -> [Result<Database.TokenCheck, any Error>] {
+    ) async throws -> [Result<TokenCheck, any Error>] {
         let list = try Database.jsonText(Array(Set(hashes)))
         let rows = try await connections.read { sql in
             try await sql.raw(

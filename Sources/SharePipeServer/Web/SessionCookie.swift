@@ -24,12 +24,3 @@ enum SessionCookie {
         Cookie(name: name, value: "", maxAge: 0, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
     }
 }
-
-extension ServerContext {
-    /// The signed-in user of a browser request, from its session cookie.
-    func webUser(_ request: Request) async throws -> User? {
-        guard let token = request.cookies[SessionCookie.name]?.value, token.hasPrefix(DeviceToken.sessionPrefix)
-        else { return nil }
-        return try await storage.sessionUser(token: token)
-    }
-}

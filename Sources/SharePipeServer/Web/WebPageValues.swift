@@ -11,7 +11,8 @@ enum WebPageValues {
         }
     }
 
-    struct SignIn {
+    struct SignIn: WebPage {
+        static let template = WebTemplate.signin
         var title = "Sign in"
         var csrf: String
         var handle = ""
@@ -19,7 +20,8 @@ enum WebPageValues {
         var signUpOpen: Bool
     }
 
-    struct SignUp {
+    struct SignUp: WebPage {
+        static let template = WebTemplate.signup
         var title = "Create an account"
         var csrf: String
         var handle = ""
@@ -27,7 +29,8 @@ enum WebPageValues {
         var error: String?
     }
 
-    struct Message {
+    struct Message: WebPage {
+        static let template = WebTemplate.message
         var title: String
         var heading: String
         var message: String

@@ -34,10 +34,10 @@ struct WebPages: Sendable {
         return WebPages(library: library)
     }
 
-    /// Renders `template` with `values` as an HTML response.
-    func render(_ template: WebTemplate, _ values: some Any, status: HTTPResponse.Status = .ok) -> Response {
+    /// Renders `page` with its template as an HTML response.
+    func render<Page: WebPage>(_ page: Page, status: HTTPResponse.Status = .ok) -> Response {
         // Every template was found at start (``load(from:)``), so this cannot fail.
-        let html = library.render(values, withTemplate: template.rawValue) ?? ""
+        let html = library.render(page, withTemplate: Page.template.rawValue) ?? ""
         var headers = Self.pageHeaders
         headers[.contentType] = "text/html; charset=utf-8"
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
@@ -55,6 +55,13 @@ struct WebPages: Sendable {
         headers[.cacheControl] = "no-store"
         return headers
     }
+}
+
+/// The values of one template: each page's values are a type of their own, which names its template,
+/// so a page cannot be rendered with another page's values.
+protocol WebPage {
+    /// The template these values fill.
+    static var template: WebTemplate { get }
 }
 
 /// The pages the web templates make, by file name (`Web/Templates/<name>.mustache`).

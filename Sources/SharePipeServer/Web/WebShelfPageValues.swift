@@ -1,26 +1,46 @@
 /// The values of the signed-in pages' templates.
-struct WebShelfPage {
-    var title: String
+struct WebShelfPage: WebPage {
+    static let template = WebTemplate.home
+
+    var title = "Shared with You"
     var csrf: String
     var user: WebPageValues.Viewer
     var suggestedItems: [WebCardValues]
     var pinnedItems: [WebCardValues]
     var recentItems: [WebCardValues]
+    // Stored, not computed: the templates read values by reflection, which sees stored properties only.
     var hasSuggested: Bool
     var hasPinned: Bool
     var hasRecent: Bool
     var hasItems: Bool
     var nextCursor: String?
+
+    /// The shelf's page of `cards`, in its three parts: the suggestion, the pins, the newest.
+    init(csrf: String, user: WebPageValues.Viewer, cards: [WebCardValues], nextCursor: String?) {
+        self.csrf = csrf
+        self.user = user
+        suggestedItems = cards.filter(\.suggested)
+        pinnedItems = cards.filter { $0.pinned && !$0.suggested }
+        recentItems = cards.filter { !$0.pinned && !$0.suggested }
+        hasSuggested = !suggestedItems.isEmpty
+        hasPinned = !pinnedItems.isEmpty
+        hasRecent = !recentItems.isEmpty
+        hasItems = !cards.isEmpty
+        self.nextCursor = nextCursor
+    }
 }
 
-struct WebLinkPage {
+struct WebLinkPage: WebPage {
+    static let template = WebTemplate.link
     var title: String
     var csrf: String
     var user: WebPageValues.Viewer
     var item: WebCardValues
 }
 
-struct WebMinePage {
+struct WebMinePage: WebPage {
+    static let template = WebTemplate.mine
+
     struct Item {
         var url: String
         var label: String
@@ -35,7 +55,9 @@ struct WebMinePage {
     var hasShares: Bool
 }
 
-struct WebConversationsPage {
+struct WebConversationsPage: WebPage {
+    static let template = WebTemplate.conversations
+
     struct Item {
         var id: String
         var name: String
@@ -54,7 +76,9 @@ struct WebConversationsPage {
     var nextCursor: String?
 }
 
-struct WebDevicesPage {
+struct WebDevicesPage: WebPage {
+    static let template = WebTemplate.devices
+
     struct Item {
         var id: String
         var name: String
@@ -76,7 +100,8 @@ struct WebDevicesPage {
     var created: Created?
 }
 
-struct WebSettingsPage {
+struct WebSettingsPage: WebPage {
+    static let template = WebTemplate.settings
     var title = "Settings"
     var csrf: String
     var user: WebPageValues.Viewer

@@ -30,14 +30,3 @@ public struct Conversation: Sendable, Hashable, Codable {
     /// fill someone's conversations with tens of thousands of groups.
     public static let maxNewGroupsPerDay = 100
 }
-
-/// A link posted into a conversation, with the sender's note.
-public struct Message: Sendable, Hashable, Codable {
-    public var id: UUID
-    public var conversationID: UUID
-    public var senderID: UUID
-    public var linkID: UUID
-    public var url: URL
-    public var note: String?
-    public var createdAt: Date
-}

@@ -1,0 +1,143 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import SharePipeProtocol
+
+/// The signed-in shelf: Shared with You, a link's page, opening a link, My links, and the forms for
+/// pin, unpin, remove and reply. Every form post is CSRF-checked and answers 303 back to a page
+/// (post/redirect/get), so it works without JavaScript.
+struct WebShelfController {
+    let site: WebSite
+    let imageRelay: ImageRelay
+
+    private var shelf: Shelf { Shelf(storage: site.storage) }
+
+    /// Items on one page of the shelf.
+    static let itemsPerPage = 20
+
+    func addRoutes(to group: some RouterMethods<ServerRequestContext>) {
+        group.get(use: shelf)
+        group.get("links/:id", use: link)
+        group.get("go/:id", use: open)
+        group.get("mine", use: mine)
+        for (action, pinned) in [("pin", true), ("unpin", false)] {
+            group.post("highlights/:id/\(action)") { request, context in
+                try await setPinned(pinned, request, context)
+            }
+        }
+        group.post("highlights/:id/remove", use: remove)
+        group.post("highlights/:id/reply", use: reply)
+    }
+
+    /// `/`: the suggested item, the pinned ones, then the newest.
+    @Sendable func shelf(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        try await site.page(request) { user, csrf in
+            var cursor: ShelfCursor?
+            if let text = request.uri.queryParameters["cursor"] { cursor = ShelfCursor(token: String(text)) }
+            let now = Date()
+            let page = try await shelf.page(userID: user.id, after: cursor, limit: Self.itemsPerPage, now: now)
+            // Showing a card is a summary impression (the suggestion's "seen, not opened" signal).
+            if CSRFProtection.mayRecordSignals(request) {
+                try await site.storage.recordSummaryImpressions(linkIDs: page.highlights.map(\.linkID), userID: user.id)
+            }
+            let cards = page.highlights.map { WebCardValues($0, csrf: csrf, now: now, relay: imageRelay) }
+            return WebShelfPage(csrf: csrf, user: .init(user), cards: cards, nextCursor: page.nextCursor)
+        }
+    }
+
+    /// `/links/{id}`: one item of the shelf, with who shared it where and the reply form.
+    @Sendable func link(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        try await site.page(request) { user, csrf in
+            let link = try RequestParameters.uuid(context, "id")
+            guard let item = try await shelf.highlight(userID: user.id, linkID: link) else {
+                throw ProblemDetails.notFound(detail: "This link is not on your shelf.")
+            }
+            if CSRFProtection.mayRecordSignals(request) {
+                _ = try await site.storage.recordFeedback(
+                    HighlightFeedback(displayContext: .detail, event: .impression),
+                    linkID: link,
+                    userID: user.id
+                )
+            }
+            let card = WebCardValues(item, csrf: csrf, now: Date(), relay: imageRelay)
+            return WebLinkPage(title: card.cardTitle, csrf: csrf, user: .init(user), item: card)
+        }
+    }
+
+    /// `/go/{id}`: records the open, then on to the link.
+    @Sendable func open(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        guard let user = try await site.user(request) else { return Response.redirect(to: "/signin") }
+        let link = try RequestParameters.uuid(context, "id")
+        guard let item = try await shelf.highlight(userID: user.id, linkID: link) else {
+            throw ProblemDetails.notFound(detail: "This link is not on your shelf.")
+        }
+        let from: HighlightFeedback.DisplayContext =
+            request.uri.queryParameters["from"] == "detail" ? .detail : .summary
+        if CSRFProtection.mayRecordSignals(request) {
+            _ = try await site.storage.recordFeedback(
+                HighlightFeedback(displayContext: from, event: .open),
+                linkID: link,
+                userID: user.id
+            )
+        }
+        return Response.redirect(to: item.url.absoluteString)
+    }
+
+    /// `/mine`: what the user shared with nobody.
+    @Sendable func mine(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        try await site.page(request) { user, csrf in
+            // Shares to nobody, also those addressed only to oneself, found by the database among all of
+            // the user's shares (not among the newest 100, which may all have gone to others).
+            let shares = try await site.storage.savedShares(userID: user.id, limit: 100).map { share in
+                WebMinePage.Item(
+                    url: share.url.absoluteString,
+                    label: share.provided?.title ?? share.url.absoluteString,
+                    note: share.note,
+                    when: WebCardValues.ago(share.createdAt, now: Date())
+                )
+            }
+            return WebMinePage(
+                title: "My links",
+                csrf: csrf,
+                user: .init(user),
+                shares: shares,
+                hasShares: !shares.isEmpty
+            )
+        }
+    }
+
+    private func setPinned(_ pinned: Bool, _ request: Request, _ context: ServerRequestContext) async throws -> Response
+    {
+        try await site.form(request, WebCSRFForm.self) { user, _, _ in
+            let link = try RequestParameters.uuid(context, "id")
+            _ = try await RequestParameters.validating("/") {
+                try await site.storage.setPinned(pinned, linkID: link, userID: user.id)
+            }
+            return Response.redirect(to: "/#item-\(link.uuidString)")
+        }
+    }
+
+    @Sendable func remove(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        try await site.form(request, WebCSRFForm.self) { user, _, _ in
+            let link = try RequestParameters.uuid(context, "id")
+            _ = try await site.storage.removeHighlight(linkID: link, userID: user.id, reason: nil)
+            return Response.redirect(to: "/")
+        }
+    }
+
+    @Sendable func reply(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        try await site.form(request, WebReplyForm.self) { user, form, _ in
+            let link = try RequestParameters.uuid(context, "id")
+            let outcome = try await site.storage.reply(
+                linkID: link,
+                userID: user.id,
+                conversationID: form.conversationId.flatMap(UUID.init(uuidString:)),
+                note: try Reply.note(form.note),
+                idempotency: nil
+            )
+            // A reply that was not posted says why; it never looks sent.
+            if let problem = outcome.problem(listingChoices: false) { throw problem }
+            return Response.redirect(to: "/links/\(link.uuidString)")
+        }
+    }
+}

@@ -1,0 +1,8 @@
+public import Foundation
+
+/// Who a request acts as, from its bearer token.
+public struct Principal: Sendable, Hashable {
+    public var user: User
+    public var deviceID: UUID
+    public var scope: TokenScope
+}

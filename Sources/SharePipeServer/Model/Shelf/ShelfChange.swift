@@ -1,0 +1,4 @@
+/// How a shelf item changed for its user.
+public enum ShelfChange: String, Sendable, Hashable, Codable {
+    case added, removed, updated
+}
