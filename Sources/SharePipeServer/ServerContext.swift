@@ -24,16 +24,17 @@ public struct ServerContext: Sendable {
     let imageRelay: ImageRelay
     public let logger: Logger
 
-    /// Opens the database (migrating it) and starts the fetcher, whose cache is the database
-    /// (``DatabaseMetadataCache``).
+    /// Checks the configuration (``ServerConfiguration/validate()``), opens the database (migrating
+    /// it) and starts the fetcher, whose cache is the database (``DatabaseMetadataCache``).
     public static func start(
         configuration: ServerConfiguration,
         resolver: any HostResolver = SystemHostResolver(),
         logger: Logger
     ) async throws -> ServerContext {
+        try configuration.validate()
         let database = try await Database.open(configuration.database, logger: logger)
         let provider = try await MetadataProvider(
-            configuration: configuration.preview,
+            configuration: configuration.workers.preview,
             cache: DatabaseMetadataCache(database: database),
             resolver: resolver,
             logger: logger
@@ -61,24 +62,24 @@ public struct ServerContext: Sendable {
             maintenance: maintenance,
             metrics: metrics,
             previewLimiter: RateLimiter(
-                capacity: configuration.previewsPerMinute,
-                perSecond: Double(configuration.previewsPerMinute) / 60
+                capacity: configuration.limits.previewsPerMinute,
+                perSecond: Double(configuration.limits.previewsPerMinute) / 60
             ),
             accounts: AccountSignIn(
                 storage: database,
                 limiter: RateLimiter(
-                    capacity: configuration.signInAttemptsPerFiveMinutes,
-                    perSecond: Double(configuration.signInAttemptsPerFiveMinutes) / 300
+                    capacity: configuration.limits.signInAttemptsPerFiveMinutes,
+                    perSecond: Double(configuration.limits.signInAttemptsPerFiveMinutes) / 300
                 ),
-                allowSignUp: configuration.allowSignUp
+                allowSignUp: configuration.web.allowSignUp
             ),
             web: web,
             site: WebSite(
                 storage: database,
                 pages: web.pages,
-                secureCookies: configuration.secureCookies,
-                sessionLifetime: configuration.sessionLifetime,
-                publicURL: configuration.publicURL
+                secureCookies: configuration.web.secureCookies,
+                sessionLifetime: configuration.web.sessionLifetime,
+                publicURL: configuration.listener.publicURL
             ),
             imageRelay: ImageRelay(secret: try await database.secret(named: "image-relay")),
             logger: logger

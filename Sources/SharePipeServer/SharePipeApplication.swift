@@ -20,15 +20,15 @@ extension ServerContext {
     ) -> some ApplicationProtocol {
         let router = Router(context: ServerRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.middlewares.add(RequestIDMiddleware())
-        router.middlewares.add(ClientAddressMiddleware(trustedProxies: configuration.trustedProxies))
+        router.middlewares.add(ClientAddressMiddleware(trustedProxies: configuration.listener.trustedProxies))
         router.middlewares.add(MetricsMiddleware(metrics: metrics))
         router.middlewares.add(HeadRequestMiddleware())
         let routes = RouteMethodIndex()
         router.middlewares.add(ProblemMiddleware(routes: routes) { [site] problem in site.messagePage(problem) })
         router.middlewares.add(
             RateLimitMiddleware(
-                requestsPerSecondPerToken: configuration.requestsPerSecondPerToken,
-                requestsPerSecondPerAddress: configuration.requestsPerSecondPerAddress,
+                requestsPerSecondPerToken: configuration.limits.requestsPerSecondPerToken,
+                requestsPerSecondPerAddress: configuration.limits.requestsPerSecondPerAddress,
                 now: configuration.rateLimitClock
             )
         )
@@ -47,15 +47,15 @@ extension ServerContext {
                         HTTP1ConnectionHandler(
                             headLimit: decoder.maxHeaderListSize,
                             maxHeaders: decoder.maxHeaderFieldCount,
-                            maxBodyBytes: configuration.maxBodyBytes
+                            maxBodyBytes: configuration.limits.maxBodyBytes
                         )
                     ],
-                    idleTimeout: TimeAmount(configuration.connectionIdleTimeout),
+                    idleTimeout: TimeAmount(configuration.listener.connectionIdleTimeout),
                     httpDecoderConfiguration: decoder
                 )
             ),
             configuration: .init(
-                address: .hostname(configuration.host, port: configuration.port),
+                address: .hostname(configuration.listener.host, port: configuration.listener.port),
                 serverName: "SharePipe"
             ),
             services: [worker, maintenance, ShelfChangeListener(database: database, logger: logger)],
@@ -70,7 +70,7 @@ extension ServerContext {
     private func addAPIRoutes(to v1: RouterGroup<ServerRequestContext>) {
         let appOrShare = TokenAuthenticator(storage: storage, allowing: [.app, .share])
         let app = TokenAuthenticator(storage: storage, allowing: [.app])
-        SharesController(storage: storage, worker: worker, maxBodyBytes: configuration.maxBodyBytes)
+        SharesController(storage: storage, worker: worker, maxBodyBytes: configuration.limits.maxBodyBytes)
             .addRoutes(to: v1.group("shares").add(middleware: appOrShare))
         publicPages.addPublishingRoutes(to: v1.group("shares").add(middleware: app))
         LinksController(storage: storage).addRoutes(to: v1.group("links").add(middleware: app))
@@ -82,7 +82,7 @@ extension ServerContext {
         HighlightEventsController(
             storage: storage,
             authenticator: app,
-            recheckInterval: configuration.shelfEventRecheckInterval
+            recheckInterval: configuration.retention.shelfEventRecheckInterval
         ).addRoutes(to: v1.group("highlights/events").add(middleware: app))
         HighlightsController(storage: storage).addRoutes(to: v1.group("highlights").add(middleware: app))
         PreviewController(provider: provider, limiter: previewLimiter, metrics: metrics)
@@ -105,9 +105,9 @@ extension ServerContext {
             storage: storage,
             pages: web.pages,
             origin: PublicOrigin(
-                publicURL: configuration.publicURL,
-                listenHost: configuration.host,
-                listenPort: configuration.port
+                publicURL: configuration.listener.publicURL,
+                listenHost: configuration.listener.host,
+                listenPort: configuration.listener.port
             )
         )
     }

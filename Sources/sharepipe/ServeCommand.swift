@@ -115,98 +115,87 @@ struct ServeCommand: AsyncParsableCommand {
         return listed.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
-    /// Why `network` cannot be a trusted proxy range: one holding every address would let any client
-    /// name its own address; an IPv4-mapped IPv6 range never matches, as peers are compared as IPv4.
-    static func trustProblem(_ network: IPNetwork) -> String? {
-        // Shorter than the widest private ranges (10.0.0.0/8, fc00::/7): such ranges, alone or two
-        // halves together (0.0.0.0/1 and 128.0.0.0/1), hold public addresses, whose clients could
-        // then choose their own.
-        if network.prefixLength < (network.address.isIPv4 ? 8 : 7) {
-            return "would trust every address, or public ones, so clients could choose their own: "
-                + "name the proxies' addresses or networks (/8 or longer; /7 or longer for IPv6)."
-        }
-        if !network.address.isIPv4, network.prefixLength >= 96, network.address.unmappedIPv4 != nil {
-            return "is an IPv4-mapped range, which never matches: write the IPv4 range (10.0.0.0/8)."
-        }
-        return nil
-    }
-
+    /// Reads what only the command line has (environment variables, option texts), then lets the
+    /// server's own checks (``ServerConfiguration/validate()``) refuse what it cannot run with, under
+    /// the option's name.
     func validate() throws {
         let environment = ProcessInfo.processInfo.environment
-        if host.trimmingCharacters(in: .whitespaces).isEmpty {
-            let source = environment["SHAREPIPE_HOST"] == host ? "SHAREPIPE_HOST" : "--host"
-            throw ValidationError(
-                "\(source) is empty: give an address to listen on (127.0.0.1, 0.0.0.0, ::)"
-                    + (source == "SHAREPIPE_HOST" ? ", or unset it for 127.0.0.1." : ".")
-            )
-        }
         if let value = environment["SHAREPIPE_SIGN_UP"], Self.signUp(fromEnvironment: environment) == nil {
             throw ValidationError("SHAREPIPE_SIGN_UP must be on or off (got “\(value)”).")
         }
         _ = try Self.port(option: port, environment: environment)
-        try OptionRange.check(previewWorkers, in: 1...64, option: "--preview-workers")
-        // A burst is twice the rate: past a million a second a limit limits nothing, and twice a
-        // number near Int.max would overflow.
-        try OptionRange.check(requestsPerSecondPerToken, in: 0...1_000_000, option: "--requests-per-second-per-token")
-        try OptionRange.check(
-            requestsPerSecondPerAddress,
-            in: 0...1_000_000,
-            option: "--requests-per-second-per-address"
-        )
-        guard (1024...(16 << 20)).contains(maxBodyBytes) else {
-            throw ValidationError("--max-body-bytes must be between 1 KiB and 16 MiB (got \(maxBodyBytes)).")
-        }
         for rule in allowFetchFrom where AllowRule(rule) == nil {
             throw ValidationError(
                 "--allow-fetch-from '\(rule)' is neither a CIDR range (10.0.0.0/8) nor a host name (wiki.corp)."
             )
         }
-        for port in allowFetchPort where !(1...65535).contains(port) {
-            throw ValidationError("--allow-fetch-port \(port) is not a port (1–65535).")
-        }
         let proxySource = trustedProxy.isEmpty ? "SHAREPIPE_TRUSTED_PROXIES" : "--trusted-proxy"
-        for proxy in trustedProxyTexts {
-            guard let network = IPNetwork(proxy) else {
-                throw ValidationError(
-                    "\(proxySource) '\(proxy)' is not an address or CIDR range (10.0.0.5, 10.0.0.0/8, fd00::/8)."
-                )
-            }
-            if let problem = Self.trustProblem(network) {
-                throw ValidationError("\(proxySource) '\(proxy)' \(problem)")
-            }
+        for proxy in trustedProxyTexts where IPNetwork(proxy) == nil {
+            throw ValidationError(
+                "\(proxySource) '\(proxy)' is not an address or CIDR range (10.0.0.5, 10.0.0.0/8, fd00::/8)."
+            )
         }
-        _ = try database.location()
-        if let publicURL = publicURLText {
+        if let publicURL = publicURLText, URL(string: publicURL) == nil {
             let source = self.publicURL == nil ? "SHAREPIPE_PUBLIC_URL" : "--public-url"
-            guard let url = URL(string: publicURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
-                url.host() != nil
-            else { throw ValidationError("\(source) must be an absolute http or https URL (got \(publicURL)).") }
+            throw ValidationError("\(source) must be an absolute http or https URL (got \(publicURL)).")
         }
+        let configuration = try serverConfiguration()
+        do {
+            try configuration.validate()
+        } catch {
+            throw ValidationError("\(optionName(of: error.field)) \(error.message)")
+        }
+    }
+
+    /// The option (or environment variable) that sets a configuration field.
+    func optionName(of field: String) -> String {
+        let environment = ProcessInfo.processInfo.environment
+        switch field {
+        case "listener.host": return environment["SHAREPIPE_HOST"] == host ? "SHAREPIPE_HOST" : "--host"
+        case "listener.port": return port == nil ? "SHAREPIPE_PORT" : "--port"
+        case "listener.publicURL": return publicURL == nil ? "SHAREPIPE_PUBLIC_URL" : "--public-url"
+        case "listener.trustedProxies": return trustedProxy.isEmpty ? "SHAREPIPE_TRUSTED_PROXIES" : "--trusted-proxy"
+        case "limits.maxBodyBytes": return "--max-body-bytes"
+        case "workers.previewWorkers": return "--preview-workers"
+        case "limits.requestsPerSecondPerToken": return "--requests-per-second-per-token"
+        case "limits.requestsPerSecondPerAddress": return "--requests-per-second-per-address"
+        case "workers.preview.policy.addresses.allowedPorts": return "--allow-fetch-port"
+        default: return field
+        }
+    }
+
+    /// The server's configuration from the options (checked by ``validate()``).
+    func serverConfiguration() throws -> ServerConfiguration {
+        var configuration = ServerConfiguration(
+            listener: .init(
+                host: host,
+                port: listeningPort,
+                publicURL: publicURLText.flatMap(URL.init(string:)),
+                trustedProxies: trustedProxyTexts.compactMap(IPNetwork.init)
+            ),
+            database: try database.location(),
+            workers: .init(previewWorkers: previewWorkers),
+            limits: .init(
+                maxBodyBytes: maxBodyBytes,
+                requestsPerSecondPerToken: requestsPerSecondPerToken,
+                requestsPerSecondPerAddress: requestsPerSecondPerAddress
+            ),
+            web: .init(allowSignUp: signUp, secureCookies: secureCookies)
+        )
+        configuration.workers.preview.policy.addresses.allowList = allowFetchFrom.compactMap(AllowRule.init)
+        configuration.workers.preview.policy.addresses.allowedPorts.formUnion(allowFetchPort)
+        configuration.workers.preview.policy.addresses.allowanceWording = AllowanceWording(
+            networkOption: "--allow-fetch-from",
+            portOption: "--allow-fetch-port"
+        )
+        return configuration
     }
 
     func run() async throws {
         var logger = Logger(label: "sharepipe")
         logger.logLevel = .info
         let port = listeningPort
-        var configuration = ServerConfiguration(
-            host: host,
-            port: port,
-            database: try database.location(),
-            maxBodyBytes: maxBodyBytes,
-            previewWorkers: previewWorkers,
-            requestsPerSecondPerToken: requestsPerSecondPerToken,
-            requestsPerSecondPerAddress: requestsPerSecondPerAddress,
-            allowSignUp: signUp,
-            secureCookies: secureCookies
-        )
-        configuration.publicURL = publicURLText.flatMap(URL.init(string:))
-        configuration.trustedProxies = trustedProxyTexts.compactMap(IPNetwork.init)
-        configuration.preview.policy.addresses.allowList = allowFetchFrom.compactMap(AllowRule.init)
-        configuration.preview.policy.addresses.allowedPorts.formUnion(allowFetchPort)
-        configuration.preview.policy.addresses.allowanceWording = AllowanceWording(
-            networkOption: "--allow-fetch-from",
-            portOption: "--allow-fetch-port"
-        )
+        let configuration = try serverConfiguration()
         // The SQLite file is checked first, so a folder or a file that is not SQLite is said in words.
         try database.check(configuration.database, need: .existingOrNew)
         let context: ServerContext

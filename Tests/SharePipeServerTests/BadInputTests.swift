@@ -24,7 +24,7 @@ struct BadInputTests {
 
     @Test("Each bad request gets its 4xx problem+json", arguments: TestDatabase.all)
     func table(database: TestDatabase) async throws {
-        try await ServerFixture.run(on: database, configure: { $0.requestsPerSecondPerAddress = 0 }) {
+        try await ServerFixture.run(on: database, configure: { $0.limits.requestsPerSecondPerAddress = 0 }) {
             fixture,
             client in
             let world = try await BadInputWorld.make(fixture, client: client)
@@ -394,7 +394,7 @@ struct BadInputTests {
 
     @Test("A connection that never finishes its request's head is closed after the idle timeout")
     func idleConnections() async throws {
-        try await ServerFixture.run(configure: { $0.connectionIdleTimeout = .seconds(1) }) { _, client in
+        try await ServerFixture.run(configure: { $0.listener.connectionIdleTimeout = .seconds(1) }) { _, client in
             let port = client.port
             // Far above the 1 s timeout on a slow machine, far below "never".
             let silent = try await RawHTTPExchange.send("", port: port, timeout: .seconds(30))

@@ -34,8 +34,8 @@ struct CircuitBreakerJobTests {
             on: database,
             allowLoopbackPort: site.port,
             configure: {
-                $0.previewWorkers = 1
-                $0.circuitBreaker = CircuitBreakerSettings(failureThreshold: 2, cooldown: .seconds(600))
+                $0.workers.previewWorkers = 1
+                $0.workers.circuitBreaker = CircuitBreakerSettings(failureThreshold: 2, cooldown: .seconds(600))
             }
         ) { fixture, client in
             var linkIDs: [String] = []
@@ -89,12 +89,12 @@ struct CircuitBreakerJobTests {
         try await ServerFixture.run(
             allowLoopbackPort: site.port,
             configure: {
-                $0.previewWorkers = 1
-                $0.circuitBreaker = CircuitBreakerSettings(failureThreshold: 2, cooldown: .seconds(600))
+                $0.workers.previewWorkers = 1
+                $0.workers.circuitBreaker = CircuitBreakerSettings(failureThreshold: 2, cooldown: .seconds(600))
                 // No retries: a failed job retried (5 s on) meets its failure in the preview cache and is
                 // postponed too, which on a loaded machine came before the check below that only the
                 // breaker postpones.
-                $0.maxPreviewAttempts = 1
+                $0.workers.maxPreviewAttempts = 1
             }
         ) { fixture, client in
             for index in 1...4 {
@@ -140,9 +140,9 @@ struct CircuitBreakerJobTests {
         try await ServerFixture.run(
             allowLoopbackPort: down.port,
             configure: {
-                $0.preview.policy.addresses.allowedPorts.insert(up.port)
-                $0.previewWorkers = 1
-                $0.circuitBreaker = CircuitBreakerSettings(failureThreshold: 2, cooldown: .seconds(600))
+                $0.workers.preview.policy.addresses.allowedPorts.insert(up.port)
+                $0.workers.previewWorkers = 1
+                $0.workers.circuitBreaker = CircuitBreakerSettings(failureThreshold: 2, cooldown: .seconds(600))
             }
         ) { fixture, client in
             for index in 1...3 {

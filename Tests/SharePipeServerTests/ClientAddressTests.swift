@@ -55,8 +55,8 @@ struct ClientAddressTests {
         other: Int
     ) async throws {
         try await ServerFixture.run(configure: {
-            $0.signInAttemptsPerFiveMinutes = 2
-            $0.trustedProxies = proxies
+            $0.limits.signInAttemptsPerFiveMinutes = 2
+            $0.listener.trustedProxies = proxies
         }) { _, client in
             func attempt(_ handle: String, from address: String) async throws -> Int {
                 var headers = ServerFixture.headers(token: nil, json: true)

@@ -147,7 +147,7 @@ struct DeviceLoginTests {
 
     @Test("Past the sign-in limit a handle gets 429 with Retry-After, even with the right password")
     func throttled() async throws {
-        try await ServerFixture.run(configure: { $0.signInAttemptsPerFiveMinutes = 2 }) { fixture, client in
+        try await ServerFixture.run(configure: { $0.limits.signInAttemptsPerFiveMinutes = 2 }) { fixture, client in
             try await Self.addGrace(fixture)
             for _ in 0..<2 {
                 let wrong = try await Self.login(client, #"{"handle": "grace", "password": "guess1234", "name": "x"}"#)

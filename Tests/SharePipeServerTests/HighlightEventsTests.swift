@@ -110,7 +110,7 @@ struct HighlightEventsTests {
         }
         // Only a notification can wake the second server's stream in time: it never reads again
         // on its own.
-        try await ServerFixture.run(on: postgres, configure: { $0.shelfEventRecheckInterval = .seconds(3600) }) {
+        try await ServerFixture.run(on: postgres, configure: { $0.retention.shelfEventRecheckInterval = .seconds(3600) }) {
             fixture,
             client in
             let world = try await ShelfWorld.make(fixture, client)
@@ -139,7 +139,7 @@ struct HighlightEventsTests {
 
     @Test("Revoking a device ends its open stream within the recheck interval", arguments: TestDatabase.all)
     func revokedDeviceStreamEnds(database: TestDatabase) async throws {
-        try await ServerFixture.run(on: database, configure: { $0.shelfEventRecheckInterval = .seconds(1) }) {
+        try await ServerFixture.run(on: database, configure: { $0.retention.shelfEventRecheckInterval = .seconds(1) }) {
             fixture,
             client in
             let port = client.port
@@ -156,7 +156,7 @@ struct HighlightEventsTests {
 
     @Test("A change whose notification was lost still reaches the stream", arguments: TestDatabase.all)
     func lostNotification(database: TestDatabase) async throws {
-        try await ServerFixture.run(on: database, configure: { $0.shelfEventRecheckInterval = .seconds(1) }) {
+        try await ServerFixture.run(on: database, configure: { $0.retention.shelfEventRecheckInterval = .seconds(1) }) {
             fixture,
             client in
             let port = client.port

@@ -51,7 +51,7 @@ struct MaintenanceTests {
         try await ServerFixture.run(
             on: database,
             allowLoopbackPort: site.port,
-            configure: { $0.preview.cacheLifetime = 0...3600 }
+            configure: { $0.workers.preview.cacheLifetime = 0...3600 }
         ) { fixture, client in
             let linkID = try await PreviewJobTests.shareLink(site.url("/plan"), key: "r1", fixture, client)
             let ready = try await PreviewJobTests.settledLink(linkID, client: client, token: fixture.appToken)
@@ -75,7 +75,7 @@ struct MaintenanceTests {
         "Past its retention a key's stored response is forgotten, not the key: a retry still gets its share"
     )
     func forgetsOldResponses() async throws {
-        try await ServerFixture.run(configure: { $0.idempotencyKeyRetention = .zero }) { fixture, client in
+        try await ServerFixture.run(configure: { $0.retention.idempotencyKeyRetention = .zero }) { fixture, client in
             func post(_ url: String) async throws -> HTTPResponse.Status {
                 try await client.execute(
                     uri: "/v1/shares",

@@ -201,7 +201,7 @@ struct PreviewJobTests {
         try await ServerFixture.run(
             on: database,
             allowLoopbackPort: site.port,
-            configure: { $0.preview.cacheLifetime = 0...0 }
+            configure: { $0.workers.preview.cacheLifetime = 0...0 }
         ) { fixture, client in
             let storage = fixture.context.database
             let id = try await Self.shareLink(site.url("/plan"), key: "o1", fixture, client)
@@ -383,7 +383,7 @@ struct PreviewJobTests {
             let link = UUID()
             let url = site.url("/crashes")
             let past = Int64(Date().timeIntervalSince1970 * 1000) - 60_000
-            let attempts = fixture.context.configuration.maxPreviewAttempts
+            let attempts = fixture.context.configuration.workers.maxPreviewAttempts
             try await storage.transaction { sql in
                 try await sql.raw(
                     """

@@ -53,7 +53,7 @@ struct RateLimitTests {
         try await ServerFixture.run(
             requestsPerSecondPerToken: 0,
             configure: {
-                $0.requestsPerSecondPerAddress = 1
+                $0.limits.requestsPerSecondPerAddress = 1
                 $0.rateLimitClock = { frozen }
             }
         ) { fixture, client in

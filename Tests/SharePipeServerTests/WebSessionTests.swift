@@ -250,7 +250,7 @@ struct WebSessionTests {
     /// server sees; every form post was refused before.
     @Test("Behind a proxy, a form post from the public URL's origin is taken; another origin is still refused")
     func postsBehindAProxy() async throws {
-        try await ServerFixture.run(configure: { $0.publicURL = URL(string: "https://share.example.com") }) {
+        try await ServerFixture.run(configure: { $0.listener.publicURL = URL(string: "https://share.example.com") }) {
             _,
             client in
             _ = try await Self.signUp(client, "grace")
@@ -271,7 +271,7 @@ struct WebSessionTests {
 
     @Test("Sign-up can be closed; a taken handle and a short password are refused with the reason")
     func signUpRules() async throws {
-        try await ServerFixture.run(configure: { $0.allowSignUp = false }) { _, client in
+        try await ServerFixture.run(configure: { $0.web.allowSignUp = false }) { _, client in
             var browser = Browser()
             let page = try await browser.get(client, "/signup")
             #expect(page.status == .forbidden)
@@ -312,7 +312,7 @@ struct WebSessionTests {
     /// throttled form also came back without `Retry-After`.
     @Test("Sign-ups from one address stop at the sign-in limit, with Retry-After; a taken handle costs none")
     func signUpLimit() async throws {
-        try await ServerFixture.run(configure: { $0.signInAttemptsPerFiveMinutes = 2 }) { _, client in
+        try await ServerFixture.run(configure: { $0.limits.signInAttemptsPerFiveMinutes = 2 }) { _, client in
             var browser = Browser()
             let csrf = try #require(Browser.csrf(in: try await browser.get(client, "/signup")))
             func signUp(_ handle: String) async throws -> LiveResponse {
@@ -336,7 +336,7 @@ struct WebSessionTests {
 
     @Test("With secure cookies on, the session and CSRF cookies carry Secure")
     func secureCookies() async throws {
-        try await ServerFixture.run(configure: { $0.secureCookies = true }) { _, client in
+        try await ServerFixture.run(configure: { $0.web.secureCookies = true }) { _, client in
             var browser = Browser()
             let page = try await browser.get(client, "/signin")
             #expect(page.headers[values: .setCookie].allSatisfy { $0.contains("Secure") })

@@ -17,7 +17,7 @@ struct MaintenanceService: Service {
     func run() async throws {
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             await runOnce()
-            try? await gracefulShutdownSleep(configuration.maintenanceInterval)
+            try? await gracefulShutdownSleep(configuration.retention.maintenanceInterval)
         }
     }
 
@@ -25,16 +25,16 @@ struct MaintenanceService: Service {
     /// next round, and does not keep the rest from running.
     func runOnce() async {
         let refreshes = await step("refreshes") {
-            try await storage.enqueueRefreshes(limit: configuration.refreshesPerRound)
+            try await storage.enqueueRefreshes(limit: configuration.retention.refreshesPerRound)
         }
         if refreshes > 0 { worker.notify() }
         let keys = await step("idempotency keys") {
-            let retention = Double(configuration.idempotencyKeyRetention.components.seconds)
+            let retention = Double(configuration.retention.idempotencyKeyRetention.components.seconds)
             return try await storage.forgetIdempotencyResponses(createdBefore: Date().addingTimeInterval(-retention))
         }
         let sessions = await step("sessions") { try await storage.deleteExpiredSessions() }
         let cached = await step("preview cache") {
-            let cacheAge = Double(configuration.previewCacheRetention.components.seconds)
+            let cacheAge = Double(configuration.retention.previewCacheRetention.components.seconds)
             return try await storage.prunePreviewCache(storedBefore: Date().addingTimeInterval(-cacheAge))
         }
         _ = await step("shelf events") {

@@ -31,7 +31,7 @@ final class PreviewWorker: Service, Sendable {
         self.provider = provider
         self.configuration = configuration
         self.logger = logger
-        self.breaker = Mutex(HostCircuitBreaker(settings: configuration.circuitBreaker))
+        self.breaker = Mutex(HostCircuitBreaker(settings: configuration.workers.circuitBreaker))
     }
 
     /// Tells the worker a job was queued, so it does not wait for its next poll.
@@ -42,7 +42,7 @@ final class PreviewWorker: Service, Sendable {
             await withTaskGroup(of: Void.self) { group in
                 var running = 0
                 while !Task.isShuttingDownGracefully && !Task.isCancelled {
-                    if running >= configuration.previewWorkers {
+                    if running >= configuration.workers.previewWorkers {
                         _ = await group.next()
                         running -= 1
                         continue
@@ -63,7 +63,7 @@ final class PreviewWorker: Service, Sendable {
 
     private func claim() async -> PreviewJob? {
         do {
-            return try await storage.claimPreviewJob(lease: configuration.jobLease)
+            return try await storage.claimPreviewJob(lease: configuration.workers.jobLease)
         } catch {
             logger.error("claiming a preview job failed", metadata: ["error": "\(error)"])
             return nil
@@ -80,9 +80,9 @@ final class PreviewWorker: Service, Sendable {
         // down with it (a crash, the process killed for its memory, or a restart) and was taken again
         // when its lease ran out. A page that does that every time would be fetched after every
         // restart, for ever; like any job, it has its attempts and no more.
-        if job.attempts > configuration.maxPreviewAttempts {
+        if job.attempts > configuration.workers.maxPreviewAttempts {
             let reason =
-                "The preview could not be made in \(configuration.maxPreviewAttempts) attempts "
+                "The preview could not be made in \(configuration.workers.maxPreviewAttempts) attempts "
                 + "(the last one never finished)."
             logger.error("preview job abandoned", metadata: ["link.id": "\(job.linkID)", "fetch.url": "\(job.url)"])
             try? await storage.failPreviewJob(job, reason: reason, retryAt: nil)
@@ -117,7 +117,7 @@ final class PreviewWorker: Service, Sendable {
             let failure = PreviewJobFailure(
                 after: error,
                 attempts: job.attempts,
-                maxAttempts: configuration.maxPreviewAttempts,
+                maxAttempts: configuration.workers.maxPreviewAttempts,
                 now: Date(),
                 backoff: Self.backoff(attempt:)
             )

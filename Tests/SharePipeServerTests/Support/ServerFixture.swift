@@ -23,13 +23,13 @@ struct ServerFixture: Sendable {
         configure: (inout ServerConfiguration) -> Void = { _ in },
         _ body: @escaping @Sendable (ServerFixture, LiveClient) async throws -> Void
     ) async throws {
-        var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, database: database.location)
-        configuration.previewsPerMinute = previewsPerMinute
-        configuration.requestsPerSecondPerToken = requestsPerSecondPerToken
+        var configuration = ServerConfiguration(listener: .init(host: "127.0.0.1", port: 0), database: database.location)
+        configuration.limits.previewsPerMinute = previewsPerMinute
+        configuration.limits.requestsPerSecondPerToken = requestsPerSecondPerToken
         configure(&configuration)
         if let port {
-            configuration.preview.policy.addresses.allowList = [.network(IPNetwork("127.0.0.0/8")!)]
-            configuration.preview.policy.addresses.allowedPorts.insert(port)
+            configuration.workers.preview.policy.addresses.allowList = [.network(IPNetwork("127.0.0.0/8")!)]
+            configuration.workers.preview.policy.addresses.allowedPorts.insert(port)
         }
         let context = try await ServerContext.start(
             configuration: configuration,
