@@ -175,6 +175,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "SharePipeProtocolTests",
+            dependencies: ["SharePipeProtocol", "LinkPreviewCore"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "SharePipeKitTests",
             dependencies: ["SharePipeKit", "LinkPreviewCore", "LinkPreviewTesting", "TestSupport"],
             swiftSettings: swiftSettings
