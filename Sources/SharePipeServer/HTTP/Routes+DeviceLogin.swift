@@ -12,9 +12,7 @@ extension ServerContext {
         router.post("/v1/devices") { request, context in
             let login = try await JSONRequestBody.decode(DeviceLogin.self, from: request, limit: 4 << 10)
             guard let name = Device.name(from: login.name) else {
-                throw ProblemDetails.validationFailed([
-                    .init(pointer: "/name", detail: "Use 1–\(Device.maxNameLength) characters for the device's name.")
-                ])
+                throw ProblemDetails.validationFailed([.init(pointer: "/name", detail: Device.nameRule)])
             }
             let user = try await self.signIn(
                 handle: login.handle,
@@ -31,32 +29,5 @@ extension ServerContext {
             response.headers[.cacheControl] = "no-store"
             return response
         }
-    }
-}
-
-/// The body of `POST /v1/devices`.
-struct DeviceLogin: Decodable {
-    var handle: String
-    var password: String
-    /// A name for the device, such as "Ada's iPhone".
-    var name: String
-}
-
-/// The answer to `POST /v1/devices`: the only time the tokens are shown.
-struct DeviceCreated: Codable {
-    var device: Device
-    var appToken: String
-    var shareToken: String
-}
-
-extension Device {
-    /// The longest device name, in characters.
-    public static let maxNameLength = 100
-
-    /// `text` as a device name is kept (trimmed of white space and line breaks), or nil when that is
-    /// empty or over ``maxNameLength`` characters.
-    public static func name(from text: String) -> String? {
-        let name = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        return (1...maxNameLength).contains(name.count) ? name : nil
     }
 }

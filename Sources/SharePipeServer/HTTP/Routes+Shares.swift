@@ -51,7 +51,7 @@ extension ServerContext {
             var headers = HTTPFields()
             headers[HTTPField.Name("Idempotent-Replayed")!] = "true"
             // The stored response is its status and body; its Location is the share the body names.
-            if let id = ShareCreated.shareID(inBody: body.utf8) { headers[.location] = "/v1/shares/\(id.uuidString)" }
+            if let id = ShareCreated.shareID(in: body.utf8) { headers[.location] = "/v1/shares/\(id.uuidString)" }
             return jsonResponse(encoded: body, status: HTTPResponse.Status(code: status), headers: headers)
         case .mismatch:
             throw ProblemDetails.idempotencyKeyReused
@@ -81,19 +81,5 @@ extension ServerContext {
             )
         }
         return key
-    }
-}
-
-/// The body of a 201 from `POST /v1/shares`.
-struct ShareCreated: Codable {
-    var share: Share
-    var link: Link
-
-    /// The id of the share a stored body names (`share.id`), or `nil` when it names none.
-    static func shareID(inBody body: some Collection<UInt8>) -> UUID? {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any],
-            let share = object["share"] as? [String: Any], let id = share["id"] as? String
-        else { return nil }
-        return UUID(uuidString: id)
     }
 }

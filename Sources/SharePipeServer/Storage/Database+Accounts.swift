@@ -1,5 +1,6 @@
 public import Foundation
 import SQLKit
+public import SharePipeProtocol
 
 /// Who a request acts as, from its bearer token.
 public struct Principal: Sendable, Hashable {

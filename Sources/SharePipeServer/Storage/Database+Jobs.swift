@@ -2,6 +2,7 @@ public import Foundation
 import LinkPreview
 public import LinkPreviewCore
 import SQLKit
+import SharePipeProtocol
 
 /// A preview job a worker holds.
 public struct PreviewJob: Sendable, Hashable {

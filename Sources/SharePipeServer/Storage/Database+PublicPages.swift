@@ -1,5 +1,6 @@
 public import Foundation
 import SQLKit
+public import SharePipeProtocol
 
 /// What a public share page shows.
 public struct PublicPage: Sendable, Hashable {

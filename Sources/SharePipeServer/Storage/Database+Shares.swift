@@ -1,7 +1,7 @@
 public import Foundation
 import LinkPreviewCore
 import SQLKit
-import SharePipeProtocol
+public import SharePipeProtocol
 
 /// A share as recorded, with its link.
 public struct RecordedShare: Sendable, Hashable, Codable {
