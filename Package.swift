@@ -52,9 +52,11 @@ let package = Package(
             name: "LinkPreviewCore",
             swiftSettings: swiftSettings
         ),
-        // The wire contract the server and its clients share: what a share submission may be (read,
-        // validated, limited as the server does) and RFC 9457 problems. Foundation only, so the Kit can
-        // refuse a share the server would refuse before it saves it.
+        // The wire contract the server and its clients share: every body both sides read (a share
+        // submission and its answer, device sign-in, the account, device, share and link values), the
+        // rules for handles and device names, what a share submission may be (read, validated, limited
+        // as the server does) and RFC 9457 problems. Foundation only, so the Kit can refuse a share the
+        // server would refuse before it saves it.
         .target(
             name: "SharePipeProtocol",
             dependencies: ["LinkPreviewCore"],
@@ -175,8 +177,15 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "SharePipeProtocolTests",
+            dependencies: ["SharePipeProtocol", "LinkPreviewCore"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "SharePipeKitTests",
-            dependencies: ["SharePipeKit", "LinkPreviewCore", "LinkPreviewTesting", "TestSupport"],
+            dependencies: [
+                "SharePipeKit", "SharePipeProtocol", "LinkPreviewCore", "LinkPreviewTesting", "TestSupport",
+            ],
             swiftSettings: swiftSettings
         ),
         // Tests with several processes (and, later, a real PostgreSQL) — see STYLE.md.

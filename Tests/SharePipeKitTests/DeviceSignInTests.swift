@@ -1,9 +1,11 @@
 import Foundation
 import LinkPreviewTesting
 import SharePipeKit
+import SharePipeProtocol
 import Testing
 
-/// Signing in against real HTTP servers on loopback that are not SharePipe servers.
+/// Signing in against real HTTP servers on loopback: one answering as the SharePipe server does, and
+/// ones that are not SharePipe servers.
 struct DeviceSignInTests {
     static func failure(_ response: LoopbackResponse) async throws -> (DeviceSignIn.Failure, LoopbackHTTPServer) {
         let server = try await LoopbackHTTPServer.start { request in
@@ -17,6 +19,26 @@ struct DeviceSignInTests {
         }
         try await server.shutdown()
         return (try #require(failure), server)
+    }
+
+    @Test("The server's DeviceCreated answer gives the device, the account and both tokens")
+    func signsIn() async throws {
+        let created = DeviceCreated(
+            device: Device(id: UUID(), userID: UUID(), name: "d", createdAt: Date(timeIntervalSince1970: 1_700_000)),
+            appToken: "spa_app",
+            shareToken: "sps_share"
+        )
+        let body = try Array(APIJSON.encoder().encode(created))
+        let server = try await LoopbackHTTPServer.start { request in
+            request.path == "/v1/devices" && request.method == "POST"
+                ? LoopbackResponse(status: 201, headers: [("Content-Type", "application/json")], body: .whole(body))
+                : LoopbackResponse(status: 404)
+        }
+        let signIn = DeviceSignIn(server: server.url("/"))
+        let result = try await signIn.signIn(handle: "ada", password: "pw", deviceName: "d")
+        try await server.shutdown()
+        #expect(result.deviceID == created.device.id && result.userID == created.device.userID)
+        #expect(result.appToken == "spa_app" && result.shareToken == "sps_share")
     }
 
     @Test("A redirect is named, not followed")

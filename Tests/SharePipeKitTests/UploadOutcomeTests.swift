@@ -1,6 +1,7 @@
 import Foundation
 import LinkPreviewCore
 import SharePipeKit
+import SharePipeProtocol
 import Testing
 
 struct UploadOutcomeTests {
@@ -20,6 +21,20 @@ struct UploadOutcomeTests {
         let id = UUID(uuidString: "6F9619FF-8B86-D011-B42D-00C04FC964FF")
         #expect(Self.classify(201, [:], Self.created) == .uploaded(shareID: id))
         #expect(Self.classify(201, ["idempotent-replayed": "true"], Self.created) == .replayed(shareID: id))
+    }
+
+    @Test("The server's own ShareCreated answer is a delivery of the share it names")
+    func serversAnswerIsADelivery() throws {
+        let share = Share(
+            id: UUID(),
+            userID: UUID(),
+            linkID: UUID(),
+            url: URL(string: "https://example.com/a")!,
+            createdAt: Date(timeIntervalSince1970: 1_700_000_000)
+        )
+        let link = Link(id: share.linkID, url: share.url, createdAt: share.createdAt)
+        let body = String(decoding: try APIJSON.encoder().encode(ShareCreated(share: share, link: link)), as: UTF8.self)
+        #expect(Self.classify(201, ["Content-Type": "application/json"], body) == .uploaded(shareID: share.id))
     }
 
     /// A Wi-Fi portal's page, an empty answer, a proxy's redirect: none recorded the share, so taking

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import LinkPreviewCore
+import SharePipeProtocol
 import Testing
 
 @testable import SharePipeServer

@@ -8,6 +8,7 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import SQLKit
+import SharePipeProtocol
 import Testing
 
 @testable import SharePipeServer

@@ -1,5 +1,6 @@
 import Foundation
 import SQLKit
+import SharePipeProtocol
 import SharePipeServer
 import Testing
 

@@ -6,6 +6,7 @@ import LinkPreview
 import LinkPreviewCore
 import LinkPreviewTesting
 import SQLKit
+import SharePipeProtocol
 import Synchronization
 import Testing
 

@@ -6,6 +6,7 @@ import HummingbirdTesting
 import NIOFoundationCompat
 import NIOHTTP1
 import SQLKit
+import SharePipeProtocol
 import TestSupport
 import Testing
 

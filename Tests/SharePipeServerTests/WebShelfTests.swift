@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import SQLKit
+import SharePipeProtocol
 import SharePipeServer
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import SharePipeProtocol
 import Testing
 
 @testable import SharePipeServer

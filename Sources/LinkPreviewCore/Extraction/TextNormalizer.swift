@@ -6,7 +6,7 @@
 /// The text is read as UTF-8 bytes, scalar by scalar, and the result is written as bytes: no
 /// `Unicode.Scalar.Properties` lookup and no `String` append per scalar. Whitespace is Unicode's
 /// `White_Space` set (``isNonASCIIWhitespace(_:)``) plus U+200B ZERO WIDTH SPACE and U+FEFF; controls
-/// are C0 (other than the whitespace among them), DEL and C1.
+/// are ``ControlCharacters`` (C0 other than the whitespace among them, DEL and C1).
 enum TextNormalizer {
     /// The cleaned text, or nil when nothing is left.
     ///
@@ -33,11 +33,11 @@ enum TextNormalizer {
             let isControl: Bool
             if length == 1 {
                 isSpace = lead == 0x20 || (0x09...0x0D).contains(lead)
-                isControl = lead < 0x20 || lead == 0x7F
+                isControl = ControlCharacters.contains(UInt32(lead))
             } else {
                 let scalar = decode(bytes, at: index, length: length)
                 isSpace = isNonASCIIWhitespace(scalar) || scalar == 0x200B || scalar == 0xFEFF
-                isControl = scalar <= 0x9F
+                isControl = ControlCharacters.contains(scalar)
             }
             defer { index += length }
             if isSpace {

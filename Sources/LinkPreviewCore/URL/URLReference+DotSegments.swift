@@ -1,7 +1,8 @@
 import Foundation
 
 /// Removal of `.` and `..` path segments (RFC 3986 section 5.2.4), which Foundation applies when it
-/// merges a relative reference but not to an absolute one.
+/// merges a relative reference but not to an absolute one: the one remover, for ``URLResolver``'s
+/// references and ``URLNormalizer``'s links alike.
 extension URLReference {
     /// Whether a percent-encoded path has a `.` or `..` segment (`%2e` counting as `.`).
     static func hasDotSegments(_ path: String) -> Bool {

@@ -1,4 +1,5 @@
 public import Foundation
+import SharePipeProtocol
 
 #if canImport(FoundationNetworking)
 public import FoundationNetworking
@@ -61,8 +62,8 @@ public struct DeviceSignIn: Sendable {
         request.httpMethod = "POST"
         request.timeoutInterval = Self.timeout.timeInterval
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = try JSONSerialization.data(
-            withJSONObject: ["handle": handle, "password": password, "name": deviceName]
+        request.httpBody = try APIJSON.encoder().encode(
+            DeviceLogin(handle: handle, password: password, name: deviceName)
         )
         let data: Data
         let response: HTTPURLResponse
@@ -77,21 +78,21 @@ public struct DeviceSignIn: Sendable {
             )
         }
         let status = response.statusCode
-        let problem = UploadOutcome.problemMessage(data)
+        let problem = UploadOutcome.problemMessage(data, status: status)
         switch status {
         case 201:
-            guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-                let device = object["device"] as? [String: Any],
-                let deviceID = (device["id"] as? String).flatMap(UUID.init(uuidString:)),
-                let userID = (device["userID"] as? String).flatMap(UUID.init(uuidString:)),
-                let appToken = object["appToken"] as? String, let shareToken = object["shareToken"] as? String
-            else {
+            guard let created = try? APIJSON.decoder().decode(DeviceCreated.self, from: data) else {
                 throw Failure(
                     kind: .unreachable,
                     message: "\(server.absoluteString) did not answer like a SharePipe server."
                 )
             }
-            return Result(deviceID: deviceID, userID: userID, appToken: appToken, shareToken: shareToken)
+            return Result(
+                deviceID: created.device.id,
+                userID: created.device.userID,
+                appToken: created.appToken,
+                shareToken: created.shareToken
+            )
         case 401:
             throw Failure(kind: .invalidCredentials, message: "Wrong handle or password. Check them and try again.")
         case 429:

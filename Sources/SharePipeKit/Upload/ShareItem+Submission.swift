@@ -3,9 +3,10 @@ import LinkPreviewCore
 import SharePipeProtocol
 
 extension ShareItem {
-    /// The body of `POST /v1/shares` for this item (the server's `ShareSubmission`): the URL or the
-    /// text, the note, recipients, and the provided metadata's title, summary, site name, best icon
-    /// and best image. Attachments stay on the device: the server's API has no attachment upload yet.
+    /// The body of `POST /v1/shares` for this item (a `ShareSubmission.Body`, which the server reads
+    /// into its `ShareSubmission`): the URL or the text, the note, recipients, and the provided
+    /// metadata's title, summary, site name, best icon and best image. Attachments stay on the device:
+    /// the server's API has no attachment upload yet.
     ///
     /// The server takes a link or text with a link, not both; an app that shares a link with words
     /// beside it (its title, a comment) has those words sent as the note, after the sharer's own note
@@ -16,37 +17,42 @@ extension ShareItem {
     /// provided title, summary and site name to their lengths (ending in "…"), and a provided icon or
     /// image URL the server would not take is left out.
     public func submissionBody() throws -> Data {
+        try APIJSON.encoder().encode(submission)
+    }
+
+    /// What ``submissionBody()`` writes.
+    private var submission: ShareSubmission.Body {
         let limits = ShareLimits.default
-        var body: [String: Any] = [:]
-        if let url { body["url"] = url.absoluteString }
+        var body = ShareSubmission.Body(url: url?.absoluteString)
         var wordsBeside: String?
         if let text = Self.nonBlank(text) {
             if let url {
                 if text != url.absoluteString { wordsBeside = text }
             } else {
-                body["text"] = text
+                body.text = text
             }
         }
-        if let note = Self.note(own: Self.nonBlank(note), wordsBeside: wordsBeside, limit: limits.maxNoteLength) {
-            body["note"] = note
-        }
-        if !recipients.isEmpty { body["recipients"] = recipients }
+        body.note = Self.note(own: Self.nonBlank(note), wordsBeside: wordsBeside, limit: limits.maxNoteLength)
+        if !recipients.isEmpty { body.recipients = recipients }
         if let provided {
-            var fields: [String: Any] = [:]
-            if let title = provided.title { fields["title"] = Self.fitted(title, to: limits.maxTitleLength) }
-            if let summary = provided.summary { fields["summary"] = Self.fitted(summary, to: limits.maxSummaryLength) }
-            if let siteName = provided.siteName {
-                fields["siteName"] = Self.fitted(siteName, to: limits.maxSiteNameLength)
-            }
-            for (key, url) in [("iconURL", provided.bestIcon()?.url), ("imageURL", provided.bestImage?.url)] {
-                guard let url, case .success = WebURLRules.check(url, field: key, maxLength: limits.maxURLLength) else {
-                    continue
-                }
-                fields[key] = url.absoluteString
-            }
-            if !fields.isEmpty { body["provided"] = fields }
+            var fields = ShareSubmission.Body.Provided(
+                title: provided.title.map { Self.fitted($0, to: limits.maxTitleLength) },
+                summary: provided.summary.map { Self.fitted($0, to: limits.maxSummaryLength) },
+                siteName: provided.siteName.map { Self.fitted($0, to: limits.maxSiteNameLength) }
+            )
+            fields.iconURL = Self.acceptedURL(provided.bestIcon()?.url, field: "iconURL", limits: limits)
+            fields.imageURL = Self.acceptedURL(provided.bestImage?.url, field: "imageURL", limits: limits)
+            if !fields.isEmpty { body.provided = fields }
         }
-        return try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys, .withoutEscapingSlashes])
+        return body
+    }
+
+    /// `url` as sent, or `nil` when the server would not take it (it is left out rather than cost the share).
+    private static func acceptedURL(_ url: URL?, field: String, limits: ShareLimits) -> String? {
+        guard let url, case .success = WebURLRules.check(url, field: field, maxLength: limits.maxURLLength) else {
+            return nil
+        }
+        return url.absoluteString
     }
 
     /// The note sent: the sharer's own note whole (too long, the server refuses it with the reason,

@@ -22,7 +22,7 @@ extension UploadOutcome {
         let retryAfter = header("Retry-After").flatMap { retryAfterDelay($0, now: Date()) }
         switch status {
         case 201:
-            guard let shareID = Self.shareID(in: body) else {
+            guard let shareID = ShareCreated.shareID(in: body) else {
                 return .transient(
                     reason:
                         "HTTP 201 without the share the server recorded: the address may not be a SharePipe server.",
@@ -44,15 +44,16 @@ extension UploadOutcome {
                     + "redirect points. If the server moved, sign in with its new address.",
                 retryAfter: nil
             )
-        case 429 where isProblem(header) && problemType(body) == ProblemDetails.TypeURI.allowanceUsedUp:
+        case 429 where isProblem(header) && ProblemDetails.read(body, status: status)?.type == allowanceUsedUp:
             // About this item alone (it starts a group): the items after it may go now.
             return .postponed(
-                reason: "HTTP 429: " + (problemMessage(body) ?? "the account started as many groups as a day allows"),
+                reason: "HTTP 429: "
+                    + (problemMessage(body, status: status) ?? "the account started as many groups as a day allows"),
                 retryAfter: retryAfter ?? .seconds(60)
             )
         case 408, 409, 425, 429:
             return .transient(
-                reason: "HTTP \(status): " + (problemMessage(body) ?? "try again later"),
+                reason: "HTTP \(status): " + (problemMessage(body, status: status) ?? "try again later"),
                 retryAfter: retryAfter ?? .seconds(1)
             )
         case 400...499 where !isProblem(header):
@@ -62,15 +63,18 @@ extension UploadOutcome {
                 retryAfter: retryAfter
             )
         case 401, 403:
-            return .unauthorized(status: status, message: problemMessage(body) ?? "The server refused the token.")
+            return .unauthorized(
+                status: status,
+                message: problemMessage(body, status: status) ?? "The server refused the token."
+            )
         case 400...499:
             return .rejected(
                 status: status,
-                message: problemMessage(body) ?? "The server refused the share (HTTP \(status))."
+                message: problemMessage(body, status: status) ?? "The server refused the share (HTTP \(status))."
             )
         default:
             return .transient(
-                reason: "HTTP \(status): " + (problemMessage(body) ?? "server error"),
+                reason: "HTTP \(status): " + (problemMessage(body, status: status) ?? "server error"),
                 retryAfter: retryAfter
             )
         }
@@ -85,6 +89,8 @@ extension UploadOutcome {
         return .seconds(max(0, Int(date.timeIntervalSince(now).rounded(.up))))
     }
 
+    private static let allowanceUsedUp = ProblemDetails.TypeURI.allowanceUsedUp
+
     /// Whether the answer is an RFC 9457 problem (`application/problem+json`, parameters allowed).
     private static func isProblem(_ header: (String) -> String?) -> Bool {
         guard let contentType = header("Content-Type") else { return false }
@@ -92,25 +98,18 @@ extension UploadOutcome {
         return essence.trimmingCharacters(in: .whitespaces).lowercased() == "application/problem+json"
     }
 
-    /// The problem's `type` URI, when the body is a problem that names one.
-    static func problemType(_ body: Data) -> String? {
-        (try? JSONSerialization.jsonObject(with: body) as? [String: Any])?["type"] as? String
-    }
-
-    /// The problem's `detail` and each field error's detail, or `nil` when the body is not a problem.
+    /// The problem's `detail` (else its `title`) and each field error's detail, or `nil` when the body is
+    /// not a problem (``ProblemDetails/read(_:status:)``; `status` is the response's).
     ///
     /// The server's words are shown to people (an alert, a terminal) and kept with a refused share, so
     /// they are made plain text first (``plainText(_:)``): a terminal would act on an escape sequence a
     /// hostile or broken server put in them, every time `inbox list` showed the refusal again.
-    static func problemMessage(_ body: Data) -> String? {
-        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return nil }
+    static func problemMessage(_ body: Data, status: Int) -> String? {
+        guard let problem = ProblemDetails.read(body, status: status) else { return nil }
         var parts: [String] = []
-        if let detail = object["detail"] as? String ?? object["title"] as? String { parts.append(detail) }
-        for error in object["errors"] as? [[String: Any]] ?? [] {
-            if let detail = error["detail"] as? String {
-                let pointer = (error["pointer"] as? String).map { "\($0): " } ?? ""
-                parts.append(pointer + detail)
-            }
+        if let detail = problem.detail ?? (problem.title.isEmpty ? nil : problem.title) { parts.append(detail) }
+        for error in problem.errors ?? [] {
+            parts.append("\(error.pointer): \(error.detail)")
         }
         return parts.isEmpty ? nil : plainText(parts.joined(separator: " "))
     }
@@ -121,12 +120,5 @@ extension UploadOutcome {
     /// A server's words as one line of plain text, at most ``maxMessageLength`` characters.
     static func plainText(_ text: String) -> String {
         PlainText.line(text, maxLength: maxMessageLength)
-    }
-
-    private static func shareID(in body: Data) -> UUID? {
-        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
-            let share = object["share"] as? [String: Any], let id = share["id"] as? String
-        else { return nil }
-        return UUID(uuidString: id)
     }
 }

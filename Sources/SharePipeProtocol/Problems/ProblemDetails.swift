@@ -92,17 +92,44 @@ public struct ProblemDetails: Error, Sendable, Codable, Hashable {
     }
 
     /// Decodes a problem; a missing `type` means `about:blank` and a missing `title` the empty
-    /// string, as RFC 9457 § 3.1 allows.
+    /// string, as RFC 9457 § 3.1 allows. A missing `status` is the response's when the problem is
+    /// read with ``read(_:status:)`` (the member is advisory, § 3.1.3), else an error.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.type = try container.decodeIfPresent(String.self, forKey: .type) ?? "about:blank"
         self.title = try container.decodeIfPresent(String.self, forKey: .title) ?? ""
-        self.status = try container.decode(Int.self, forKey: .status)
+        if let status = try container.decodeIfPresent(Int.self, forKey: .status) {
+            self.status = status
+        } else if let status = decoder.userInfo[Self.responseStatus] as? Int {
+            self.status = status
+        } else {
+            throw DecodingError.keyNotFound(
+                CodingKeys.status,
+                .init(codingPath: container.codingPath, debugDescription: "A problem needs its `status`.")
+            )
+        }
         self.detail = try container.decodeIfPresent(String.self, forKey: .detail)
         self.instance = try container.decodeIfPresent(String.self, forKey: .instance)
         self.errors = try container.decodeIfPresent([FieldError].self, forKey: .errors)
         self.retryAfter = try container.decodeIfPresent(Int.self, forKey: .retryAfter)
     }
+
+    /// Reads an `application/problem+json` body as a client does, or `nil` when it is no problem.
+    ///
+    /// ```swift
+    /// if let problem = ProblemDetails.read(body, status: response.statusCode) { show(problem.detail ?? problem.title) }
+    /// ```
+    /// - Parameters:
+    ///   - body: The response body.
+    ///   - status: The response's status, which a body without a `status` member is taken to have.
+    public static func read(_ body: some Collection<UInt8>, status: Int) -> ProblemDetails? {
+        let decoder = JSONDecoder()
+        decoder.userInfo[responseStatus] = status
+        return try? decoder.decode(ProblemDetails.self, from: Data(body))
+    }
+
+    /// Where ``read(_:status:)`` hands the response's status to the decoder.
+    private static let responseStatus = CodingUserInfoKey(rawValue: "sharepipe.problem.response-status")!
 
     /// The problem as `application/problem+json` bytes: keys sorted, absent members omitted,
     /// slashes unescaped, no whitespace, so equal problems serialise to equal bytes.

@@ -65,36 +65,31 @@ extension ShareSubmission {
         }
 
         var reader = JSONMemberReader()
-        let raw = RawSubmission(reading: object, with: &reader)
+        let written = Body(reading: object, with: &reader)
         guard reader.typeErrors.isEmpty else {
             return .failure(.wrongFieldTypes(reader.typeErrors))
         }
-        return raw.validated(limits: limits)
+        return written.validated(limits: limits)
     }
 }
 
-/// The body's members with the right JSON types, before their values are checked.
-private struct RawSubmission {
-    var url: String?
-    var text: String?
-    var note: String?
-    var title: String?
-    var summary: String?
-    var iconURL: String?
-    var imageURL: String?
-    var siteName: String?
-    var recipients: [String]?
-
-    init(reading object: [String: Any], with reader: inout JSONMemberReader) {
-        url = reader.string(object, "url", at: "/url")
-        text = reader.string(object, "text", at: "/text")
-        note = reader.string(object, "note", at: "/note")
+extension ShareSubmission.Body {
+    /// The body's members that have the right JSON types; each one of the wrong type is left out and
+    /// recorded in `reader`.
+    fileprivate init(reading object: [String: Any], with reader: inout JSONMemberReader) {
+        self.init(
+            url: reader.string(object, "url", at: "/url"),
+            text: reader.string(object, "text", at: "/text"),
+            note: reader.string(object, "note", at: "/note")
+        )
         if let provided = reader.object(object, "provided", at: "/provided") {
-            title = reader.string(provided, "title", at: "/provided/title")
-            summary = reader.string(provided, "summary", at: "/provided/summary")
-            iconURL = reader.string(provided, "iconURL", at: "/provided/iconURL")
-            imageURL = reader.string(provided, "imageURL", at: "/provided/imageURL")
-            siteName = reader.string(provided, "siteName", at: "/provided/siteName")
+            self.provided = Provided(
+                title: reader.string(provided, "title", at: "/provided/title"),
+                summary: reader.string(provided, "summary", at: "/provided/summary"),
+                iconURL: reader.string(provided, "iconURL", at: "/provided/iconURL"),
+                imageURL: reader.string(provided, "imageURL", at: "/provided/imageURL"),
+                siteName: reader.string(provided, "siteName", at: "/provided/siteName")
+            )
         }
         if let items = reader.array(object, "recipients", at: "/recipients") {
             var strings: [String] = []
@@ -105,7 +100,8 @@ private struct RawSubmission {
         }
     }
 
-    func validated(limits: ShareLimits) -> Result<ShareSubmission, ProblemDetails> {
+    /// The submission these members make, or every rule they break.
+    fileprivate func validated(limits: ShareLimits) -> Result<ShareSubmission, ProblemDetails> {
         var errors: [ProblemDetails.FieldError] = []
         func record<Value>(_ pointer: String, _ result: Result<Value, FieldProblem>) -> Value? {
             switch result {
@@ -148,22 +144,28 @@ private struct RawSubmission {
 
         let note =
             record("/note", Self.clean(note, field: "`note`", multiline: true, maxLength: limits.maxNoteLength)) ?? nil
-        let provided = ProvidedMetadata(
+        let written = provided ?? Provided()
+        let metadata = ProvidedMetadata(
             title: record(
                 "/provided/title",
-                Self.clean(title, field: "`provided.title`", multiline: false, maxLength: limits.maxTitleLength)
+                Self.clean(written.title, field: "`provided.title`", multiline: false, maxLength: limits.maxTitleLength)
             ) ?? nil,
             summary: record(
                 "/provided/summary",
-                Self.clean(summary, field: "`provided.summary`", multiline: true, maxLength: limits.maxSummaryLength)
+                Self.clean(
+                    written.summary,
+                    field: "`provided.summary`",
+                    multiline: true,
+                    maxLength: limits.maxSummaryLength
+                )
             ) ?? nil,
-            iconURL: iconURL.flatMap {
+            iconURL: written.iconURL.flatMap {
                 record(
                     "/provided/iconURL",
                     WebURLRules.check($0, field: "`provided.iconURL`", maxLength: limits.maxURLLength)
                 )
             },
-            imageURL: imageURL.flatMap {
+            imageURL: written.imageURL.flatMap {
                 record(
                     "/provided/imageURL",
                     WebURLRules.check($0, field: "`provided.imageURL`", maxLength: limits.maxURLLength)
@@ -172,7 +174,7 @@ private struct RawSubmission {
             siteName: record(
                 "/provided/siteName",
                 Self.clean(
-                    siteName,
+                    written.siteName,
                     field: "`provided.siteName`",
                     multiline: false,
                     maxLength: limits.maxSiteNameLength
@@ -209,7 +211,7 @@ private struct RawSubmission {
                 url: link,
                 text: cleanedText,
                 note: note,
-                provided: provided,
+                provided: metadata,
                 recipients: parsedRecipients
             )
         )

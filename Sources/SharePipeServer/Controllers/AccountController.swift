@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import SharePipeProtocol
 
 /// `GET /v1/me`: who the app token signs in as, and from which device.
 struct AccountController {

@@ -28,9 +28,7 @@ struct DevicesController {
     @Sendable func signIn(_ request: Request, context: ServerRequestContext) async throws -> Response {
         let login = try await JSONRequestBody.decode(DeviceLogin.self, from: request, limit: 4 << 10)
         guard let name = Device.name(from: login.name) else {
-            throw ProblemDetails.validationFailed([
-                .init(pointer: "/name", detail: "Use 1–\(Device.maxNameLength) characters for the device's name.")
-            ])
+            throw ProblemDetails.validationFailed([.init(pointer: "/name", detail: Device.nameRule)])
         }
         let user = try await accounts.signIn(
             handle: login.handle,
@@ -62,19 +60,4 @@ struct DevicesController {
         else { throw ProblemDetails.notFound(detail: "No such device of yours.") }
         return Response(status: .noContent)
     }
-}
-
-/// The body of `POST /v1/devices`.
-struct DeviceLogin: Decodable {
-    var handle: String
-    var password: String
-    /// A name for the device, such as "Ada's iPhone".
-    var name: String
-}
-
-/// The answer to `POST /v1/devices`: the only time the tokens are shown.
-struct DeviceCreated: Codable {
-    var device: Device
-    var appToken: String
-    var shareToken: String
 }

@@ -56,7 +56,7 @@ struct SharesController {
             var headers = HTTPFields()
             headers[HTTPField.Name("Idempotent-Replayed")!] = "true"
             // The stored response is its status and body; its Location is the share the body names.
-            if let id = ShareCreated.shareID(inBody: body.utf8) { headers[.location] = "/v1/shares/\(id.uuidString)" }
+            if let id = ShareCreated.shareID(in: body.utf8) { headers[.location] = "/v1/shares/\(id.uuidString)" }
             return jsonResponse(encoded: body, status: HTTPResponse.Status(code: status), headers: headers)
         case .mismatch:
             throw ProblemDetails.idempotencyKeyReused
@@ -95,20 +95,6 @@ struct SharesController {
             principal.scope == .app || share.deviceID == principal.deviceID
         else { throw ProblemDetails.notFound(detail: "No such share of yours.") }
         return try jsonResponse(share)
-    }
-}
-
-/// The body of a 201 from `POST /v1/shares`.
-struct ShareCreated: Codable {
-    var share: Share
-    var link: Link
-
-    /// The id of the share a stored body names (`share.id`), or `nil` when it names none.
-    static func shareID(inBody body: some Collection<UInt8>) -> UUID? {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any],
-            let share = object["share"] as? [String: Any], let id = share["id"] as? String
-        else { return nil }
-        return UUID(uuidString: id)
     }
 }
 

@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import SharePipeProtocol
 
 /// A JSON response from an already encoded body.
 func jsonResponse(encoded body: String, status: HTTPResponse.Status = .ok, headers extra: HTTPFields = [:]) -> Response

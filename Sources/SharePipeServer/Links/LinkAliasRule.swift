@@ -1,4 +1,5 @@
 import Foundation
+import LinkPreviewCore
 
 /// Which URLs a link's preview makes lead to that link from then on (its aliases): the URL the fetch
 /// ended at after redirects, and the page's canonical URL, when they are the link's own URL written

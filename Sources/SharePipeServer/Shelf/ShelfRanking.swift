@@ -1,4 +1,5 @@
 import Foundation
+import SharePipeProtocol
 
 /// Orders a page of the shelf from its candidates, with no I/O: on the first page the suggested item
 /// (the best ``HighlightScore`` among the newest ``HighlightScore/candidateCount``), then every pinned

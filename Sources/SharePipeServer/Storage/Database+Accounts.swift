@@ -1,5 +1,6 @@
 public import Foundation
 import SQLKit
+public import SharePipeProtocol
 
 extension Database {
     /// Creates an account. Throws ``StorageError/Code/conflict`` when the handle is taken.

@@ -2,6 +2,7 @@ public import Foundation
 import LinkPreview
 public import LinkPreviewCore
 import SQLKit
+import SharePipeProtocol
 
 extension Database {
     /// Queues a preview of `linkID`, due at `milliseconds`, unless it has a job queued or running

@@ -1,5 +1,6 @@
 public import Foundation
 import SQLKit
+import SharePipeProtocol
 
 extension Database {
     /// Gives one of the user's shares a public page and returns its id (the existing one if it has

@@ -1,5 +1,6 @@
 public import Foundation
 import SQLKit
+public import SharePipeProtocol
 
 extension Database {
     /// Starts a web session for `userID` and returns its cookie value, shown once; only its SHA-256

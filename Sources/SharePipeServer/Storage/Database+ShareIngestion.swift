@@ -1,4 +1,5 @@
 import Foundation
+import LinkPreviewCore
 import SQLKit
 import SharePipeProtocol
 

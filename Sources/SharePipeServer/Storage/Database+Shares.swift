@@ -1,7 +1,7 @@
 public import Foundation
 import LinkPreviewCore
 import SQLKit
-import SharePipeProtocol
+public import SharePipeProtocol
 
 extension Database {
     /// A user's shares, newest first, after a cursor (the last share of the previous page).

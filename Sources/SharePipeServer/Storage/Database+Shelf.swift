@@ -1,6 +1,7 @@
 public import Foundation
 import LinkPreviewCore
 import SQLKit
+public import SharePipeProtocol
 
 extension Database {
     /// The most items a user may pin.

@@ -1,5 +1,6 @@
 public import Foundation
 public import LinkPreviewCore
+public import SharePipeProtocol
 
 /// What the server keeps, in the domain's terms: accounts, devices and tokens, shares and links,
 /// preview jobs, conversations, the shelf, web sessions and public pages. The routes, the preview

@@ -1,5 +1,6 @@
 import Foundation
 import SQLKit
+import SharePipeProtocol
 
 /// The statements a busy server runs most — token checks, link lookups and plain shares — each
 /// run for many concurrent requests at once (``RequestBatcher``): one statement (on PostgreSQL one

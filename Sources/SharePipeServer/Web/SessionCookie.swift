@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import SharePipeProtocol
 
 /// The web session cookie: the session token (`spw_…`, stored only as its SHA-256), `HttpOnly`,
 /// `SameSite=Lax` (sent when following a link to SharePipe, never with another site's posts),

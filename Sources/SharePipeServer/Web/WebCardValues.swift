@@ -1,4 +1,5 @@
 import Foundation
+import SharePipeProtocol
 
 /// What `card.mustache` and `link.mustache` show of a shelf item.
 struct WebCardValues {

@@ -1,3 +1,5 @@
+import SharePipeProtocol
+
 /// What the templates are rendered with (read by name through reflection; see `Templates/`).
 enum WebPageValues {
     /// The signed-in user in the page header.

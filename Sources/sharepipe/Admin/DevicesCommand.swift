@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SharePipeProtocol
 import SharePipeServer
 
 /// `sharepipe devices add HANDLE NAME`: a device and its two tokens, printed once.
@@ -26,22 +27,12 @@ struct DevicesCommand: AsyncParsableCommand {
 
         func validate() throws {
             _ = try User.handle(argument: handle)
-            _ = try Self.deviceName(from: name, option: "The device's name")
-        }
-
-        /// The device name as the server's `POST /v1/devices` keeps it: trimmed, within
-        /// ``Device/maxNameLength``; `option` names it in the message.
-        static func deviceName(from text: String, option: String) throws -> String {
-            guard let name = Device.name(from: text) else {
-                let count = text.trimmingCharacters(in: .whitespacesAndNewlines).count
-                throw ValidationError("\(option) must be 1–\(Device.maxNameLength) characters (got \(count)).")
-            }
-            return name
+            _ = try Device.name(argument: name, option: "The device's name")
         }
 
         func run() async throws {
             let handle = try User.handle(argument: handle)
-            let name = try Self.deviceName(from: name, option: "The device's name")
+            let name = try Device.name(argument: name, option: "The device's name")
             let database = try await self.database.open(.existing, logger: .admin)
             guard let user = try await database.user(handle: handle) else {
                 try await database.close()

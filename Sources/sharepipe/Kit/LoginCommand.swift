@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import SharePipeKit
-import SharePipeServer
+import SharePipeProtocol
 
 #if canImport(Glibc)
 import Glibc
@@ -32,7 +32,7 @@ struct LoginCommand: AsyncParsableCommand {
     func validate() throws {
         _ = try serverURL()
         if let handle { _ = try Self.handle(from: handle) }
-        _ = try DevicesCommand.Add.deviceName(from: deviceName, option: "--device-name")
+        _ = try Device.name(argument: deviceName, option: "--device-name")
     }
 
     /// `--server` with its scheme lowercased (`HTTP://…` is a valid URL that URLSession refuses as
@@ -48,7 +48,7 @@ struct LoginCommand: AsyncParsableCommand {
         return url
     }
 
-    /// The handle as the server keeps it (``User/handle(from:)``: lower-cased, without a leading `@`).
+    /// The handle as the server keeps it (``User/handle(argument:)``: lower-cased, without a leading `@`).
     static func handle(from text: String) throws -> String {
         try User.handle(argument: text.trimmingCharacters(in: .whitespaces))
     }
@@ -83,7 +83,7 @@ struct LoginCommand: AsyncParsableCommand {
             result = try await DeviceSignIn(server: url, transport: AsyncHTTPTransport.shared).signIn(
                 handle: handle,
                 password: password,
-                deviceName: DevicesCommand.Add.deviceName(from: deviceName, option: "--device-name")
+                deviceName: Device.name(argument: deviceName, option: "--device-name")
             )
         } catch let failure as DeviceSignIn.Failure {
             throw CLIError(failure.message)

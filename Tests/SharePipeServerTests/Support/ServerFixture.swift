@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import LinkPreview
 import Logging
+import SharePipeProtocol
 import SharePipeServer
 
 /// A server on an in-memory database with one account and device, driven through Hummingbird's

@@ -110,8 +110,8 @@ extension JSONLDText {
         } else {
             value = UInt32(digits, radix: 10)
         }
-        guard let value, value >= 0x20 || value == 0x09 || value == 0x0A || value == 0x0D,
-            !(0x7F...0x9F).contains(value), let scalar = Unicode.Scalar(value)
+        guard let value, !ControlCharacters.contains(value) || value == 0x09 || value == 0x0A || value == 0x0D,
+            let scalar = Unicode.Scalar(value)
         else { return nil }
         return Array(String(scalar).utf8)
     }

@@ -1,4 +1,5 @@
 public import Foundation
+public import SharePipeProtocol
 
 /// Who a request acts as, from its bearer token.
 public struct Principal: Sendable, Hashable {

@@ -1,4 +1,5 @@
 public import Foundation
+public import SharePipeProtocol
 
 /// A conversation between users: direct (two people, one per pair) or a group. Shares with
 /// recipients become ``Message``s in conversations; what others share there lands on each member's

@@ -1,3 +1,4 @@
+public import SharePipeProtocol
 /// What a public share page shows.
 public struct PublicPage: Sendable, Hashable {
     public var share: Share

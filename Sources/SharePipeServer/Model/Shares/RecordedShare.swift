@@ -1,3 +1,4 @@
+public import SharePipeProtocol
 /// A share as recorded, with its link.
 public struct RecordedShare: Sendable, Hashable, Codable {
     public var share: Share

@@ -1,4 +1,5 @@
 import Foundation
+public import SharePipeProtocol
 
 /// Where a page of shares ends: the next page starts after it.
 public struct ShareCursor: Sendable, Hashable {

@@ -1,4 +1,5 @@
 public import Foundation
+public import SharePipeProtocol
 
 /// One item of a user's Shared with You shelf: a link others shared into the user's conversations,
 /// once however often it was shared, with everyone who shared it where.

@@ -1,6 +1,5 @@
 import Foundation
 import SharePipeProtocol
-import SharePipeServer
 import Testing
 
 /// The layers before values are checked: size (413), syntax (400), JSON types (400).

@@ -1,6 +1,5 @@
 import Foundation
 import SharePipeProtocol
-import SharePipeServer
 import Testing
 
 struct ProblemDetailsTests {
@@ -124,6 +123,24 @@ struct ProblemDetailsTests {
         #expect(problem.title == "")
         #expect(problem.status == 502)
         #expect(problem.errors == nil)
+    }
+
+    /// A client reads what the server wrote, and a problem from a server that leaves out the
+    /// advisory `status` (RFC 9457 § 3.1.3) still says what went wrong.
+    @Test("A client reads the server's problem; a body without `status` takes the response's")
+    func clientReadsProblems() throws {
+        let invalid = ProblemDetails.validationFailed([.init(pointer: "/note", detail: "long")])
+        #expect(ProblemDetails.read(invalid.jsonData(), status: 422) == invalid)
+        let notFound = #"{"title":"Not found","detail":"No route."}"#
+        let bare = try #require(ProblemDetails.read(Data(notFound.utf8), status: 404))
+        #expect(bare.status == 404 && bare.type == "about:blank" && bare.detail == "No route.")
+        // A status in the body is the body's.
+        #expect(ProblemDetails.read(Data(#"{"status":503}"#.utf8), status: 500)?.status == 503)
+        for body in ["", "<html></html>", "[]", #"{"status":"422"}"#] {
+            #expect(ProblemDetails.read(Data(body.utf8), status: 400) == nil, "\(body)")
+        }
+        // Decoded without a response, a problem must name its status.
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(ProblemDetails.self, from: Data("{}".utf8)) }
     }
 
     @Test func describesItselfForLogs() {

@@ -1,5 +1,3 @@
-import LinkPreviewCore
-
 /// Percent-encoding normalisation of an already percent-encoded URL component (RFC 3986 §6.2.2.1, §6.2.2.2).
 enum PercentEncoding {
     /// The component with escapes of unreserved characters decoded, the hex digits of every other escape

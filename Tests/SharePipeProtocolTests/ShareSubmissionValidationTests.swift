@@ -1,6 +1,5 @@
 import Foundation
 import SharePipeProtocol
-import SharePipeServer
 import Testing
 
 /// Value rules: each broken rule is a 422 `validation-failed` naming the field by pointer.

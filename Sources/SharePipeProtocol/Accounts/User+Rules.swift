@@ -1,9 +1,13 @@
 import Foundation
-import SharePipeProtocol
 
 extension User {
     /// `text` as a handle (lower-cased, without a leading `@`), or nil when it breaks the rule: 1–32
     /// of `a`–`z`, `0`–`9` and `_`, any letter case. The same rule as ``ShareRecipient``'s.
+    ///
+    /// ```swift
+    /// User.handle(from: "@Ada")   // "ada"
+    /// User.handle(from: "a b")    // nil
+    /// ```
     public static func handle(from text: String) -> String? {
         let bare = text.hasPrefix("@") ? String(text.dropFirst()) : text
         guard case .user(let handle) = ShareRecipient(parsing: "@" + bare) else { return nil }

@@ -1,5 +1,5 @@
 import Foundation
-import SharePipeServer
+import LinkPreviewCore
 import Testing
 
 /// One shared URL and the canonical URL it must normalise to.

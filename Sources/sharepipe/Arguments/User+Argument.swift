@@ -1,5 +1,5 @@
 import ArgumentParser
-import SharePipeServer
+import SharePipeProtocol
 
 extension User {
     /// A handle given on the command line, as the server keeps it (``User/handle(from:)``: lower-cased,

@@ -1,5 +1,4 @@
 public import Foundation
-import LinkPreviewCore
 
 /// Turns a shared URL into its canonical form, so that sharing the same page twice gives the same link.
 ///
@@ -125,7 +124,11 @@ extension URLNormalizer {
 
         host = canonicalAlias(of: host)
         var path = PercentEncoding.normalized(components.percentEncodedPath)
-        path = path.isEmpty ? "/" : DotSegments.removed(from: path)
+        if path.isEmpty {
+            path = "/"
+        } else if URLReference.hasDotSegments(path) {
+            path = URLReference.removingDotSegments(fromPath: path)
+        }
         var query = QueryParameters(components.percentEncodedQuery.map(PercentEncoding.normalized) ?? "")
         let fragment = components.percentEncodedFragment.map(PercentEncoding.normalized).flatMap { fragment in
             isClientSideRoute(fragment) ? fragment : nil

@@ -1,6 +1,5 @@
 import Foundation
 import SharePipeProtocol
-import SharePipeServer
 import Testing
 
 /// An idempotent replay is recognised by its canonical body: equal for the same share however it

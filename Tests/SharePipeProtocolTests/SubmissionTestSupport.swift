@@ -1,6 +1,5 @@
 import Foundation
 import SharePipeProtocol
-import SharePipeServer
 import Testing
 
 /// Decodes a JSON string as a `POST /v1/shares` body.

@@ -1,5 +1,4 @@
 import SharePipeProtocol
-import SharePipeServer
 import Testing
 
 struct ShareSubmissionContentTypeTests {
