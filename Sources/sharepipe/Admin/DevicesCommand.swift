@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SharePipeCLISupport
 import SharePipeServer
 
 /// `sharepipe devices add HANDLE NAME`: a device and its two tokens, printed once.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import SharePipeCLISupport
 import SharePipeServer
 
 /// `sharepipe users add HANDLE`: an account, straight in the database (the first one, or when
