@@ -109,7 +109,7 @@ let package = Package(
             dependencies: ["LinkPreviewCore", "SharePipeProtocol"],
             swiftSettings: swiftSettings
         ),
-        // A scriptable loopback HTTP server for the fetcher's tests and benchmarks.
+        // What tests and benchmarks share: a scriptable loopback HTTP server, and the CPU a process used.
         .target(
             name: "LinkPreviewTesting",
             dependencies: [
@@ -120,15 +120,38 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // What both command-line tools need: one-line errors, option checks, path checks.
+        .target(
+            name: "SharePipeCLISupport",
+            dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: swiftSettings
+        ),
+        // The command line a user runs: the server, its accounts, previews, and the app's roles.
         .executableTarget(
             name: "sharepipe",
             dependencies: [
-                "LinkPreviewCore", "LinkPreview", "LinkPreviewTesting", "SharePipeServer", "SharePipeKit",
-                "SharePipeProtocol",
+                "LinkPreviewCore", "LinkPreview", "SharePipeServer", "SharePipeKit", "SharePipeProtocol",
+                "SharePipeCLISupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The developer's tool, shipped to no user: benchmarks and conformance runs against test corpora.
+        .executableTarget(
+            name: "sharepipe-dev",
+            dependencies: [
+                "LinkPreviewCore", "LinkPreview", "LinkPreviewTesting", "SharePipeServer", "SharePipeKit",
+                "SharePipeCLISupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -141,6 +164,7 @@ let package = Package(
         // What several test targets share: the rules that keep the suite's timing tests honest, and helpers.
         .target(
             name: "TestSupport",
+            dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Tests/TestSupport",
             swiftSettings: swiftSettings
         ),
@@ -203,7 +227,16 @@ let package = Package(
         .testTarget(
             name: "SharePipeCLITests",
             dependencies: [
-                "sharepipe", "LinkPreviewCore", "LinkPreview", "LinkPreviewTesting", "SharePipeKit", "TestSupport",
+                "sharepipe", "LinkPreviewCore", "LinkPreview", "LinkPreviewTesting", "SharePipeKit", "SharePipeCLISupport",
+                "TestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SharePipeDevTests",
+            dependencies: [
+                "sharepipe-dev", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

@@ -3,5 +3,5 @@
 # AsyncHTTPClient fetch of the same loopback pages, in the same run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift build -c release --product sharepipe
-exec .build/release/sharepipe bench-fetch "$@"
+swift build -c release --product sharepipe-dev
+exec .build/release/sharepipe-dev bench-fetch "$@"

@@ -3,5 +3,5 @@
 # fsync durability, next to a raw fsync'd write + rename + unlink loop in the same run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift build -c release --product sharepipe
-exec .build/release/sharepipe bench-inbox "$@"
+swift build -c release --product sharepipe-dev
+exec .build/release/sharepipe-dev bench-inbox "$@"

@@ -7,8 +7,8 @@
 #   scripts/bench-shelf.sh [extra bench-shelf options, e.g. --requests 1000]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift build -c release --product sharepipe >/dev/null
-bin=.build/release/sharepipe
+swift build -c release --product sharepipe-dev >/dev/null
+bin=.build/release/sharepipe-dev
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 echo "== SQLite (a WAL file in $work)"

@@ -3,5 +3,5 @@
 # the same run. Set up the peers once with: python3 ../shared/bench/peers.py --setup
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift build -c release --product sharepipe
-exec .build/release/sharepipe bench "$@"
+swift build -c release --product sharepipe-dev
+exec .build/release/sharepipe-dev bench "$@"

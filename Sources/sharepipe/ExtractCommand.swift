@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LinkPreviewCore
+import SharePipeCLISupport
 
 #if canImport(Glibc)
 import Glibc
@@ -113,10 +114,4 @@ struct ExtractCommand: AsyncParsableCommand {
         }
         return data
     }
-}
-
-/// An error the CLI reports as one line, without a stack of types.
-struct CLIError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LinkPreview
 import LinkPreviewCore
+import SharePipeCLISupport
 
 /// `sharepipe preview URL…`: fetch previews the way a server would, safely, several at a time.
 struct PreviewCommand: AsyncParsableCommand {

@@ -4,6 +4,7 @@ import Hummingbird
 import LinkPreview
 import Logging
 import NIOCore
+import SharePipeCLISupport
 import SharePipeServer
 
 /// `sharepipe serve`: the server, on an embedded SQLite file by default.

@@ -1,6 +1,7 @@
 import ArgumentParser
 
-/// The `sharepipe` command line.
+/// The `sharepipe` command line: what a user runs. Benchmarks and conformance runs are in
+/// `sharepipe-dev`.
 @main
 struct SharePipe: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -8,9 +9,8 @@ struct SharePipe: AsyncParsableCommand {
         abstract: "Share links with rich previews that tell the truth.",
         subcommands: [
             ServeCommand.self, UsersCommand.self, DevicesCommand.self, PreviewCommand.self, ExtractCommand.self,
-            ConformanceCommand.self, BenchCommand.self, FetchBenchCommand.self, ShelfBenchCommand.self,
-            // SharePipeKit (issue 6): the app's and the share extension's roles.
-            LoginCommand.self, ShareCommand.self, InboxCommand.self, InboxBenchCommand.self,
+            // The app's and the share extension's roles, through SharePipeKit.
+            LoginCommand.self, ShareCommand.self, InboxCommand.self,
         ]
     )
 }

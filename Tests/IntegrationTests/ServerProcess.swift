@@ -10,12 +10,12 @@ struct ServerProcess {
     let process: Process
     let port: Int
 
-    static var executable: URL { SharePipeExecutable.url }
+    static var executable: URL { SharePipeExecutable.product.url }
 
     /// Runs `sharepipe ARGS…` to completion and returns what it printed.
     @discardableResult
     static func run(_ arguments: [String]) async throws -> String {
-        try await SharePipeExecutable.run(arguments).output
+        try await SharePipeExecutable.product.run(arguments).output
     }
 
     /// Starts `sharepipe serve` on a free port and waits until `/health` answers.

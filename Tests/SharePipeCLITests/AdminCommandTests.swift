@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SharePipeServer
+import TestSupport
 import Testing
 
 @testable import sharepipe
@@ -12,7 +13,7 @@ struct AdminCommandTests {
     /// It used to make a stray ./sharepipe.sqlite, and its hint then made the account there.
     @Test("devices add where there is no database makes none and says where it looked")
     func devicesAddNeedsADatabase() async throws {
-        let folder = try SharePipeProcess.temporaryFolder()
+        let folder = try TemporaryFolder.make()
         defer { try? FileManager.default.removeItem(at: folder) }
         let result = try await SharePipeProcess.run(["devices", "add", "ada", "phone"], in: folder)
         #expect(result.status != 0)
@@ -25,7 +26,7 @@ struct AdminCommandTests {
     /// left a stray empty file by that name.
     @Test("An in-memory database is refused by the commands that keep accounts, and makes no file")
     func inMemoryRefused() async throws {
-        let folder = try SharePipeProcess.temporaryFolder()
+        let folder = try TemporaryFolder.make()
         defer { try? FileManager.default.removeItem(at: folder) }
         for database in ["sqlite::memory:", ":memory:"] {
             let result = try await SharePipeProcess.run(
@@ -41,7 +42,7 @@ struct AdminCommandTests {
 
     @Test("devices add @ada finds ada, and a missing account is named with its database")
     func devicesAddNormalisesTheHandle() async throws {
-        let folder = try SharePipeProcess.temporaryFolder()
+        let folder = try TemporaryFolder.make()
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = folder.appendingPathComponent("server.sqlite").path
         let created = try await SharePipeProcess.run(["users", "add", "@Ada", "--database", database])
@@ -108,21 +109,21 @@ struct AdminCommandTests {
     func namesFollowTheServersLimits() {
         let long = String(repeating: "x", count: 10_000)
         for name in [long, "", "   "] {
-            let message = KitCommandTests.parseMessage(UsersCommand.self, ["add", "ada", "--display-name", name])
+            let message = UsersCommand.message(parsing: ["add", "ada", "--display-name", name])
             #expect(message.contains("--display-name must be 1–64 characters"), "\(message)")
         }
-        #expect(KitCommandTests.parseMessage(UsersCommand.self, ["add", "ada", "--display-name", "Ada L."]) == "")
+        #expect(UsersCommand.message(parsing: ["add", "ada", "--display-name", "Ada L."]) == "")
         for name in [String(repeating: "y", count: 100_000), ""] {
-            let message = KitCommandTests.parseMessage(DevicesCommand.self, ["add", "ada", name])
+            let message = DevicesCommand.message(parsing: ["add", "ada", name])
             #expect(message.contains("The device's name must be 1–100 characters"), "\(message)")
         }
-        let handle = KitCommandTests.parseMessage(DevicesCommand.self, ["add", "bad handle!", "phone"])
+        let handle = DevicesCommand.message(parsing: ["add", "bad handle!", "phone"])
         #expect(handle.contains("'bad handle!' is not a handle."), "\(handle)")
     }
 
     @Test("users add without a password says the account cannot sign in")
     func usersAddWithoutAPassword() async throws {
-        let folder = try SharePipeProcess.temporaryFolder()
+        let folder = try TemporaryFolder.make()
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = folder.appendingPathComponent("server.sqlite").path
         // An empty SHAREPIPE_PASSWORD is no password, not a password that is too short.
@@ -136,7 +137,7 @@ struct AdminCommandTests {
 
     @Test("A database path that cannot be a database is explained, not reported as cantOpen")
     func databasePathsThatCannotWork() async throws {
-        let folder = try SharePipeProcess.temporaryFolder()
+        let folder = try TemporaryFolder.make()
         defer { try? FileManager.default.removeItem(at: folder) }
         let notSQLite = folder.appendingPathComponent("notes.txt")
         try Data("not a database at all".utf8).write(to: notSQLite)

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import LinkPreviewCore
+import SharePipeCLISupport
+import TestSupport
 import Testing
 
 @testable import sharepipe
@@ -65,7 +67,7 @@ struct ExtractCommandTests {
 
     /// `<(cat page.html)`, a FIFO and /dev/null were refused with "You don't have permission".
     @Test func readsPipesAndDevicesAsStreams() async throws {
-        let folder = try SharePipeProcess.temporaryFolder()
+        let folder = try TemporaryFolder.make()
         defer { try? FileManager.default.removeItem(at: folder) }
         let fifo = folder.appendingPathComponent("page.fifo").path
         #expect(mkfifo(fifo, 0o600) == 0)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SharePipeKit
+import TestSupport
 import Testing
 
 @testable import sharepipe
@@ -12,28 +13,17 @@ struct KitCommandTests {
         FileManager.default.temporaryDirectory.appendingPathComponent("sharepipe-cli-\(UUID().uuidString)").path
     }
 
-    static func parseMessage(_ type: any ParsableCommand.Type, _ arguments: [String]) -> String {
-        do {
-            _ = try type.parseAsRoot(arguments)
-            return ""
-        } catch {
-            return type.message(for: error)
-        }
-    }
-
     @Test func shareNeedsAContainerAndAnHTTPLink() async throws {
-        #expect(Self.parseMessage(ShareCommand.self, ["https://example.com/"]).contains("--container DIR"))
-        let message = Self.parseMessage(ShareCommand.self, ["ftp://example.com/", "--container", Self.container()])
+        #expect(ShareCommand.message(parsing: ["https://example.com/"]).contains("--container DIR"))
+        let message = ShareCommand.message(parsing: ["ftp://example.com/", "--container", Self.container()])
         #expect(message.contains("must use http or https, not `ftp`"), "\(message)")
-        let userinfo = Self.parseMessage(
-            ShareCommand.self,
-            ["https://ada:pw@example.com/", "--container", Self.container()]
+        let userinfo = ShareCommand.message(
+            parsing: ["https://ada:pw@example.com/", "--container", Self.container()]
         )
         #expect(userinfo.contains("must not contain a user name or password"), "\(userinfo)")
         // An invisible character is shown, not printed as it is.
-        let hidden = Self.parseMessage(
-            ShareCommand.self,
-            ["http://exa\u{01}mple.com/", "--container", Self.container()]
+        let hidden = ShareCommand.message(
+            parsing: ["http://exa\u{01}mple.com/", "--container", Self.container()]
         )
         #expect(hidden.contains("exa\\u{01}mple"), "\(hidden)")
     }
@@ -203,19 +193,18 @@ struct KitCommandTests {
     @Test func loginRefusesABadServerHandleOrDeviceName() async throws {
         let container = Self.container()
         defer { try? FileManager.default.removeItem(atPath: container) }
-        let bad = Self.parseMessage(
-            LoginCommand.self,
-            ["--server", "example.com", "--handle", "ada", "--container", container]
+        let bad = LoginCommand.message(
+            parsing: ["--server", "example.com", "--handle", "ada", "--container", container]
         )
         #expect(bad.contains("--server needs an http(s) URL"), "\(bad)")
-        let handle = Self.parseMessage(
-            LoginCommand.self,
-            ["--server", "http://127.0.0.1:1", "--handle", "bad handle!", "--container", container]
+        let handle = LoginCommand.message(
+            parsing: ["--server", "http://127.0.0.1:1", "--handle", "bad handle!", "--container", container]
         )
         #expect(handle.contains("'bad handle!' is not a handle."), "\(handle)")
-        let device = Self.parseMessage(
-            LoginCommand.self,
-            ["--server", "http://127.0.0.1:1", "--handle", "ada", "--device-name", "", "--container", container]
+        let device = LoginCommand.message(
+            parsing: [
+                "--server", "http://127.0.0.1:1", "--handle", "ada", "--device-name", "", "--container", container,
+            ]
         )
         #expect(device.contains("--device-name must be 1–100 characters"), "\(device)")
         #expect(!FileManager.default.fileExists(atPath: container + "/credentials.json"))
@@ -224,7 +213,7 @@ struct KitCommandTests {
     /// `login --handle @Ada` said "Signed in as @@ada" and stored "@ada"; an empty SHAREPIPE_PASSWORD
     /// was sent as the password.
     @Test func loginKeepsTheHandleAsTheServerDoes() async throws {
-        let folder = try SharePipeProcess.temporaryFolder()
+        let folder = try TemporaryFolder.make()
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = folder.appendingPathComponent("server.sqlite").path
         let password = "correct horse battery"
@@ -290,12 +279,11 @@ struct ServeOptionTests {
                 "\(result.output)"
             )
         }
-        let option = KitCommandTests.parseMessage(ServeCommand.self, ["--port", "70000"])
+        let option = ServeCommand.message(parsing: ["--port", "70000"])
         #expect(option.contains("--port must be 1–65535 (got 70000)."), "\(option)")
         // Twice this rate, the burst, overflowed: serve trapped after running its migrations.
-        let rate = KitCommandTests.parseMessage(
-            ServeCommand.self,
-            ["--requests-per-second-per-token", "9223372036854775807"]
+        let rate = ServeCommand.message(
+            parsing: ["--requests-per-second-per-token", "9223372036854775807"]
         )
         #expect(rate.contains("--requests-per-second-per-token must be 0–1000000"), "\(rate)")
         let url = try await SharePipeProcess.run(["serve"], environment: ["SHAREPIPE_PUBLIC_URL": "ftp://x"])
@@ -305,7 +293,7 @@ struct ServeOptionTests {
         #expect(host.status == 64, "\(host.output)")
         #expect(host.output.contains("SHAREPIPE_HOST is empty: give an address to listen on"), "\(host.output)")
         #expect(!host.output.contains("migration"), "\(host.output)")
-        let hostOption = KitCommandTests.parseMessage(ServeCommand.self, ["--host", " "])
+        let hostOption = ServeCommand.message(parsing: ["--host", " "])
         #expect(hostOption.contains("--host is empty"), "\(hostOption)")
     }
 
@@ -317,11 +305,11 @@ struct ServeOptionTests {
             ("128.0.0.0/1", "would trust every address"), ("8000::/1", "would trust every address"),
             ("::ffff:10.0.0.0/104", "IPv4-mapped range"),
         ] {
-            let message = KitCommandTests.parseMessage(ServeCommand.self, ["--trusted-proxy", value])
+            let message = ServeCommand.message(parsing: ["--trusted-proxy", value])
             #expect(message.contains(problem), "\(message)")
         }
         for value in ["10.0.0.1/8", "proxy.internal", "10.0.0.0/33", ""] {
-            let message = KitCommandTests.parseMessage(ServeCommand.self, ["--trusted-proxy", value])
+            let message = ServeCommand.message(parsing: ["--trusted-proxy", value])
             #expect(message.contains("--trusted-proxy '\(value)' is not an address or CIDR range"), "\(message)")
         }
     }

@@ -59,7 +59,7 @@ struct LoginPromptTests {
         defer { posix_spawnattr_destroy(&attributes) }
         posix_spawnattr_setflags(&attributes, PseudoTerminalCalls.spawnNewSession)
 
-        let executable = SharePipeExecutable.url.path
+        let executable = SharePipeExecutable.product.url.path
         let environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SHAREPIPE_") }
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]

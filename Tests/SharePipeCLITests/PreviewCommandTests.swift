@@ -3,6 +3,7 @@ import Foundation
 import LinkPreview
 import LinkPreviewCore
 import LinkPreviewTesting
+import SharePipeCLISupport
 import Synchronization
 import TestSupport
 import Testing
@@ -92,7 +93,7 @@ struct PreviewCommandArgumentTests {
             Self.refusal(["https://example.com/", "--cache", ""])
                 == "--cache needs a folder, e.g. --cache ~/.cache/sharepipe."
         )
-        let folder = try SharePipeProcess.temporaryFolder()
+        let folder = try TemporaryFolder.make()
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("afile")
         try Data().write(to: file)

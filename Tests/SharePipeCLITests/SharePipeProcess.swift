@@ -10,7 +10,7 @@ enum SharePipeProcess {
         var output: String
     }
 
-    static var executable: URL { SharePipeExecutable.url }
+    static var executable: URL { SharePipeExecutable.product.url }
 
     /// Runs `sharepipe ARGS…` in `folder` to completion (``SharePipeExecutable/run(_:in:environment:)``).
     static func run(
@@ -18,15 +18,12 @@ enum SharePipeProcess {
         in folder: URL? = nil,
         environment: [String: String] = [:]
     ) async throws -> Result {
-        let (status, output) = try await SharePipeExecutable.run(arguments, in: folder, environment: environment)
+        let (status, output) = try await SharePipeExecutable.product.run(
+            arguments,
+            in: folder,
+            environment: environment
+        )
         return Result(status: status, output: output)
-    }
-
-    /// A new empty folder under the temporary directory; the caller removes it.
-    static func temporaryFolder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sharepipe-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
     }
 
     /// `sharepipe serve` on a free port with `database`, once it says it listens; the caller

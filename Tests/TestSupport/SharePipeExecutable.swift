@@ -1,17 +1,32 @@
 public import Foundation
 
-/// The `sharepipe` executable the tests run as a user runs it: `SHAREPIPE_EXECUTABLE` when set (to
-/// test another build), else the one built beside the test bundle (`swift build --build-tests`
-/// builds it too).
-public enum SharePipeExecutable {
-    public static var url: URL {
-        if let path = ProcessInfo.processInfo.environment["SHAREPIPE_EXECUTABLE"] { return URL(fileURLWithPath: path) }
+/// One of the package's executables, run by the tests as a user runs it: `sharepipe`, the product,
+/// or `sharepipe-dev`, the developer's tool. The binary is the one an environment variable names
+/// (`SHAREPIPE_EXECUTABLE`, `SHAREPIPE_DEV_EXECUTABLE`: to test another build), else the one built
+/// beside the test bundle (`swift build --build-tests` builds both).
+public struct SharePipeExecutable: Sendable {
+    /// The file's name in the build folder.
+    public let name: String
+    /// The environment variable that names another binary to test.
+    public let overrideVariable: String
+
+    /// `sharepipe`, what a user runs.
+    public static let product = SharePipeExecutable(name: "sharepipe", overrideVariable: "SHAREPIPE_EXECUTABLE")
+    /// `sharepipe-dev`, the benchmarks and conformance runs.
+    public static let developer = SharePipeExecutable(
+        name: "sharepipe-dev",
+        overrideVariable: "SHAREPIPE_DEV_EXECUTABLE"
+    )
+
+    /// The binary the tests run.
+    public var url: URL {
+        if let path = ProcessInfo.processInfo.environment[overrideVariable] { return URL(fileURLWithPath: path) }
         let here = Bundle.main.bundleURL
-        let candidates = [here, here.deletingLastPathComponent()].map { $0.appendingPathComponent("sharepipe") }
+        let candidates = [here, here.deletingLastPathComponent()].map { $0.appendingPathComponent(name) }
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
     }
 
-    /// Runs `sharepipe ARGS…` in `folder` to completion: its exit status and what it printed
+    /// Runs the executable with `ARGS…` in `folder` to completion: its exit status and what it printed
     /// (standard output and standard error together). `environment` is added to this process's,
     /// without the SHAREPIPE_ variables of whoever runs the tests.
     ///
@@ -19,7 +34,7 @@ public enum SharePipeExecutable {
     /// share would stall every other test meanwhile (their HTTP clients then time out). And one child
     /// runs at a time: dozens of debug binaries starting at once take both cores from the tests
     /// that time things.
-    public static func run(
+    public func run(
         _ arguments: [String],
         in folder: URL? = nil,
         environment: [String: String] = [:]
@@ -31,13 +46,13 @@ public enum SharePipeExecutable {
 
     private static let oneAtATime = DispatchSemaphore(value: 1)
 
-    private static func runBlocking(
+    private func runBlocking(
         _ arguments: [String],
         in folder: URL?,
         environment: [String: String]
     ) throws -> (status: Int32, output: String) {
-        oneAtATime.wait()
-        defer { oneAtATime.signal() }
+        Self.oneAtATime.wait()
+        defer { Self.oneAtATime.signal() }
         let process = Process()
         process.executableURL = url
         process.arguments = arguments

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import SharePipeCLISupport
 import SharePipeServer
 
 /// `--database`: a SQLite file path (default ./sharepipe.sqlite), `sqlite::memory:`, or a PostgreSQL

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SharePipeCLISupport
 import SharePipeProtocol
 import SharePipeServer
 

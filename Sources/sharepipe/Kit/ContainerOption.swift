@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SharePipeCLISupport
 import SharePipeKit
 
 /// `--container DIR`: the folder that plays the App Group container shared by the app and its share

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SharePipeCLISupport
 import SharePipeKit
 
 /// `sharepipe inbox list|drain|clear`: the app's role over the container's inbox.

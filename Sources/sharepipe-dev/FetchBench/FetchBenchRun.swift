@@ -1,4 +1,5 @@
 import Foundation
+import LinkPreviewTesting
 
 /// The figures of one workload run at one concurrency: throughput and latency percentiles.
 struct FetchBenchRun {

@@ -1,7 +1,7 @@
 import Foundation
 import LinkPreviewCore
 
-/// The workloads `sharepipe bench` measures.
+/// The workloads `sharepipe-dev bench` measures.
 enum BenchmarkWorkloads {
     /// Bytes per read, as a fetcher receives them.
     static let chunkSize = 16 * 1024

@@ -1,10 +1,10 @@
 import Foundation
 
-/// CPU time (user + system) a process has used, from `/proc/PID/stat`, for telling whether a run
-/// kept the cores busy.
-enum ProcessCPU {
+/// CPU time (user + system) a process has used, from `/proc/PID/stat`: for a benchmark, whether a run
+/// kept the cores busy; for a test, that a process waiting spends no CPU.
+public enum ProcessCPU {
     /// Seconds of CPU `pid` (default: this process) has used; 0 where `/proc` is missing.
-    static func seconds(pid: Int32? = nil) -> Double {
+    public static func seconds(pid: Int32? = nil) -> Double {
         let path = "/proc/\(pid.map(String.init) ?? "self")/stat"
         guard let text = try? String(contentsOfFile: path, encoding: .utf8),
             let close = text.lastIndex(of: ")")

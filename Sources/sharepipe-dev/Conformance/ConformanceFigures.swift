@@ -1,4 +1,5 @@
 import Foundation
+import SharePipeCLISupport
 
 /// The figures a conformance run measured, by name (`tokenizer.passed`, `extraction.whole.title`, …),
 /// and the ratchet check against the floors recorded in the repository.

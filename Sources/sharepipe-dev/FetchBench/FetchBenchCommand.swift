@@ -8,8 +8,9 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
+import SharePipeCLISupport
 
-/// `sharepipe bench-fetch`: previews per second through `MetadataProvider` against a loopback
+/// `sharepipe-dev bench-fetch`: previews per second through `MetadataProvider` against a loopback
 /// server holding the corpus under many host names, side by side with a raw AsyncHTTPClient fetch
 /// of the same URLs in the same run; bytes read per page; peak memory at 256 concurrent 1 MiB pages.
 struct FetchBenchCommand: AsyncParsableCommand {

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 #if canImport(Glibc)
 import Glibc
@@ -8,12 +8,12 @@ import Darwin
 
 /// Checks a path before SQLite opens it, so that what would be "cantOpen" or "notADatabase" is said
 /// in words: a folder, a folder that is missing or not writable, a file that is not SQLite.
-enum SQLiteFileCheck {
+package enum SQLiteFileCheck {
     /// What is wrong with `path` as a SharePipe SQLite database, or nil when SQLite may open it.
     ///
     /// - Parameter mustExist: whether a missing file is a problem (a command that needs accounts in it)
     ///   rather than a database to create.
-    static func problem(atPath path: String, mustExist: Bool) -> String? {
+    package static func problem(atPath path: String, mustExist: Bool) -> String? {
         var isFolder: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
         if exists, isFolder.boolValue {
@@ -52,10 +52,10 @@ enum SQLiteFileCheck {
     }
 
     /// The first 16 bytes of every SQLite database file.
-    static let header = Data("SQLite format 3\0".utf8)
+    package static let header = Data("SQLite format 3\0".utf8)
 
     /// What to say about a file that is not a SQLite database.
-    static func notADatabase(_ path: String) -> String {
+    package static func notADatabase(_ path: String) -> String {
         "\(path) is not a SharePipe database (not a SQLite file): pass --database with the server's "
             + "database, or with a path where a new one may be made."
     }

@@ -1,17 +1,18 @@
 import ArgumentParser
 import Foundation
+import TestSupport
 import Testing
 
-@testable import sharepipe
+@testable import sharepipe_dev
 
 /// The benchmark commands: they remove only what they made, and refuse numbers they cannot use
 /// instead of trapping or printing nonsense.
-@Suite("sharepipe bench, bench-fetch, bench-inbox, bench-shelf")
+@Suite("sharepipe-dev bench, bench-fetch, bench-inbox, bench-shelf")
 struct BenchCommandTests {
     /// It used to delete the folder it was given and everything in it.
     @Test("bench-inbox --folder keeps what was in the folder")
     func benchInboxKeepsTheFolder() async throws {
-        let folder = try SharePipeProcess.temporaryFolder()
+        let folder = try TemporaryFolder.make()
         defer { try? FileManager.default.removeItem(at: folder) }
         let notes = folder.appendingPathComponent("sub/notes.txt")
         try FileManager.default.createDirectory(
@@ -19,7 +20,7 @@ struct BenchCommandTests {
             withIntermediateDirectories: true
         )
         try Data("important".utf8).write(to: notes)
-        let result = try await SharePipeProcess.run([
+        let result = try await SharePipeExecutable.developer.run([
             "bench-inbox", "--folder", folder.path, "--items", "3", "--rounds", "1",
         ])
         #expect(result.status == 0, "\(result.output)")
@@ -30,7 +31,7 @@ struct BenchCommandTests {
             "its own subfolder is gone"
         )
 
-        let file = try await SharePipeProcess.run([
+        let file = try await SharePipeExecutable.developer.run([
             "bench-inbox", "--folder", notes.path, "--items", "3", "--rounds", "1",
         ])
         #expect(file.status == 64)
@@ -48,7 +49,7 @@ struct BenchCommandTests {
     @Test("bench-shelf on PostgreSQL needs a schema of its own and never seeds over a server's", arguments: postgres)
     func benchShelfOnPostgres(url: String) async throws {
         let small = ["--messages", "100", "--users", "10", "--items", "20", "--conversations", "2", "--requests", "2"]
-        let withoutSchema = try await SharePipeProcess.run(["bench-shelf", "--database", url] + small)
+        let withoutSchema = try await SharePipeExecutable.developer.run(["bench-shelf", "--database", url] + small)
         #expect(withoutSchema.status == 64)
         #expect(
             withoutSchema.output.contains("seeds PostgreSQL only in a schema of its own"),
@@ -57,32 +58,36 @@ struct BenchCommandTests {
         // A server's schema, with an account in it.
         let schema = "server_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
         let server = url + (url.contains("?") ? "&" : "?") + "schema=\(schema)"
-        let added = try await SharePipeProcess.run(
+        let added = try await SharePipeExecutable.product.run(
             ["users", "add", "ada", "--database", server],
             environment: ["SHAREPIPE_PASSWORD": "correct horse"]
         )
         #expect(added.status == 0, "\(added.output)")
-        let refused = try await SharePipeProcess.run(["bench-shelf", "--database", server, "--replace"] + small)
+        let refused = try await SharePipeExecutable.developer.run(
+            ["bench-shelf", "--database", server, "--replace"] + small
+        )
         #expect(refused.status != 0)
         #expect(refused.output.contains("holds data bench-shelf did not seed"), "\(refused.output)")
-        let device = try await SharePipeProcess.run(["devices", "add", "ada", "phone", "--database", server])
+        let device = try await SharePipeExecutable.product.run(["devices", "add", "ada", "phone", "--database", server])
         #expect(device.status == 0, "the account is still there: \(device.output)")
     }
 
     /// It used to delete whatever was at --database: a folder, a server's database.
     @Test("bench-shelf --database refuses a path that exists, and --replace only replaces its own seed")
     func benchShelfKeepsWhatIsThere() async throws {
-        let folder = try SharePipeProcess.temporaryFolder()
+        let folder = try TemporaryFolder.make()
         defer { try? FileManager.default.removeItem(at: folder) }
         let notes = folder.appendingPathComponent("notes.txt")
         try Data("important".utf8).write(to: notes)
         let small = ["--messages", "100", "--users", "10", "--items", "20", "--conversations", "2", "--requests", "2"]
 
-        let onFolder = try await SharePipeProcess.run(["bench-shelf", "--database", folder.path] + small)
+        let onFolder = try await SharePipeExecutable.developer.run(["bench-shelf", "--database", folder.path] + small)
         #expect(onFolder.status == 64)
         #expect(onFolder.output.contains("is a folder"), "\(onFolder.output)")
         for extra in [[], ["--replace"]] {
-            let onFile = try await SharePipeProcess.run(["bench-shelf", "--database", notes.path] + small + extra)
+            let onFile = try await SharePipeExecutable.developer.run(
+                ["bench-shelf", "--database", notes.path] + small + extra
+            )
             #expect(onFile.status == 64, "\(extra)")
             #expect(
                 onFile.output.contains(
@@ -95,17 +100,21 @@ struct BenchCommandTests {
 
         // A shelf that fits on one page used to trap (index out of range); its own seed may be replaced.
         let database = folder.appendingPathComponent("shelf.sqlite").path
-        let seeded = try await SharePipeProcess.run(["bench-shelf", "--database", database] + small)
+        let seeded = try await SharePipeExecutable.developer.run(["bench-shelf", "--database", database] + small)
         #expect(seeded.status == 0, "\(seeded.output)")
         #expect(seeded.output.contains("show more: not timed (the shelf fits on its first page"), "\(seeded.output)")
-        let again = try await SharePipeProcess.run(["bench-shelf", "--database", database] + small)
+        let again = try await SharePipeExecutable.developer.run(["bench-shelf", "--database", database] + small)
         #expect(again.status == 64, "\(again.output)")
-        let replaced = try await SharePipeProcess.run(["bench-shelf", "--database", database, "--replace"] + small)
+        let replaced = try await SharePipeExecutable.developer.run(
+            ["bench-shelf", "--database", database, "--replace"] + small
+        )
         #expect(replaced.status == 0, "\(replaced.output)")
         // Through a link to its own seed: refused by name, the seed left as it was.
         let link = folder.appendingPathComponent("link.sqlite").path
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "shelf.sqlite")  // relative
-        let throughLink = try await SharePipeProcess.run(["bench-shelf", "--database", link, "--replace"] + small)
+        let throughLink = try await SharePipeExecutable.developer.run(
+            ["bench-shelf", "--database", link, "--replace"] + small
+        )
         #expect(throughLink.status == 64, "\(throughLink.output)")
         #expect(throughLink.output.contains("is a link to \(database)"), "\(throughLink.output)")
         #expect(ShelfBenchCommand.isSeededByThisBenchmark(database))
@@ -132,10 +141,10 @@ struct BenchCommandTests {
             ),
         ]
         for (command, arguments, expected) in cases {
-            let message = KitCommandTests.parseMessage(command, arguments)
+            let message = command.message(parsing: arguments)
             #expect(message.contains(expected), "\(command) \(arguments): \(message)")
         }
-        #expect(KitCommandTests.parseMessage(FetchBenchCommand.self, ["--concurrency", "1, 16,128"]) == "")
+        #expect(FetchBenchCommand.message(parsing: ["--concurrency", "1, 16,128"]) == "")
     }
 
 }

@@ -1,5 +1,6 @@
 import Foundation
 import LinkPreviewCore
+import SharePipeCLISupport
 
 /// Compares our extraction with the reference extractor's output in `pages.json`, field by field,
 /// after the folding the corpus README prescribes (typographic quotes → ASCII, `…` → `...`, no-break

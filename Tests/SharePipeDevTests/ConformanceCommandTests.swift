@@ -1,11 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
-@testable import sharepipe
+@testable import sharepipe_dev
 
-/// `sharepipe conformance --floor`: a run that measured nothing, or a floor that is never checked,
+/// `sharepipe-dev conformance --floor`: a run that measured nothing, or a floor that is never checked,
 /// must not pass.
-@Suite("sharepipe conformance")
+@Suite("sharepipe-dev conformance")
 struct ConformanceCommandTests {
     static func floorFile(_ json: String, in folder: URL) throws -> String {
         let file = folder.appendingPathComponent("floor-\(UUID().uuidString).json")
@@ -15,13 +16,17 @@ struct ConformanceCommandTests {
 
     @Test("A missing or empty corpus is an error that says what to pass")
     func missingCorpus() async throws {
-        let folder = try SharePipeProcess.temporaryFolder()
+        let folder = try TemporaryFolder.make()
         defer { try? FileManager.default.removeItem(at: folder) }
         let floor = try Self.floorFile(#"{"tokenizer.passed": 5187}"#, in: folder)
-        let missing = try await SharePipeProcess.run(["conformance", "--corpus", "/nonexistent", "--floor", floor])
+        let missing = try await SharePipeExecutable.developer.run([
+            "conformance", "--corpus", "/nonexistent", "--floor", floor,
+        ])
         #expect(missing.status == 64, "\(missing.output)")
         #expect(missing.output.contains("No corpus folder at /nonexistent: pass --corpus DIR"), "\(missing.output)")
-        let empty = try await SharePipeProcess.run(["conformance", "--corpus", folder.path, "--floor", floor])
+        let empty = try await SharePipeExecutable.developer.run([
+            "conformance", "--corpus", folder.path, "--floor", floor,
+        ])
         #expect(empty.status == 64, "\(empty.output)")
         #expect(empty.output.contains("so nothing would be measured"), "\(empty.output)")
     }
@@ -30,7 +35,7 @@ struct ConformanceCommandTests {
     /// file; one that was JSON but not a list measured nothing and said nothing.
     @Test("A pages.json that is not JSON, or not a list of pages, is named with what to do")
     func damagedPagesJSON() async throws {
-        let folder = try SharePipeProcess.temporaryFolder()
+        let folder = try TemporaryFolder.make()
         defer { try? FileManager.default.removeItem(at: folder) }
         let pages = folder.appendingPathComponent("pages.json")
         for (text, problem) in [
@@ -39,7 +44,7 @@ struct ConformanceCommandTests {
         ] {
             try Data(text.utf8).write(to: pages)
             for command in [["conformance"], ["bench", "--peers", ""]] {
-                let result = try await SharePipeProcess.run(command + ["--corpus", folder.path])
+                let result = try await SharePipeExecutable.developer.run(command + ["--corpus", folder.path])
                 #expect(result.status == 1, "\(command): \(result.output)")
                 #expect(result.output.contains("\(pages.path) \(problem)"), "\(command): \(result.output)")
                 #expect(result.output.contains("restore it from the corpus"), "\(command): \(result.output)")
@@ -50,10 +55,12 @@ struct ConformanceCommandTests {
     /// bench-fetch divided by the number of pages: an empty corpus trapped after the memory round.
     @Test("bench-fetch on a corpus that lists no pages says so")
     func fetchBenchWithoutPages() async throws {
-        let folder = try SharePipeProcess.temporaryFolder()
+        let folder = try TemporaryFolder.make()
         defer { try? FileManager.default.removeItem(at: folder) }
         try Data("[]".utf8).write(to: folder.appendingPathComponent("pages.json"))
-        let result = try await SharePipeProcess.run(["bench-fetch", "--corpus", folder.path, "--rounds", "1"])
+        let result = try await SharePipeExecutable.developer.run([
+            "bench-fetch", "--corpus", folder.path, "--rounds", "1",
+        ])
         #expect(result.status == 1, "\(result.output)")
         #expect(result.output.contains("pages.json lists no pages; give a corpus with some."), "\(result.output)")
     }
@@ -67,7 +74,7 @@ struct ConformanceCommandTests {
 
     @Test("The floor file is read before the run: missing, not JSON, or naming an unknown figure")
     func badFloorFiles() async throws {
-        let folder = try SharePipeProcess.temporaryFolder()
+        let folder = try TemporaryFolder.make()
         defer { try? FileManager.default.removeItem(at: folder) }
         // A corpus part that does not exist is never read: the floor is refused first.
         try FileManager.default.createDirectory(
@@ -85,7 +92,9 @@ struct ConformanceCommandTests {
             ),
         ]
         for (floor, expected) in cases {
-            let result = try await SharePipeProcess.run(["conformance", "--corpus", folder.path, "--floor", floor])
+            let result = try await SharePipeExecutable.developer.run([
+                "conformance", "--corpus", folder.path, "--floor", floor,
+            ])
             #expect(result.status == 64, "\(floor): \(result.output)")
             #expect(result.output.contains(expected), "\(floor): \(result.output)")
             #expect(!result.output.contains("NSCocoaErrorDomain"))
@@ -115,7 +124,7 @@ struct ConformanceCommandTests {
     /// On Linux JSONSerialization's numbers 0 and 1 passed for true and false, and were refused.
     @Test("Floors of 0, 1 and 1.0 are numbers")
     func smallFloors() throws {
-        let folder = try SharePipeProcess.temporaryFolder()
+        let folder = try TemporaryFolder.make()
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = try Self.floorFile(
             #"{"tokenizer.passed": 1, "encoding.prescanDecidedPassed": 0, "extraction.whole.title": 1.0}"#,
@@ -131,7 +140,7 @@ struct ConformanceCommandTests {
     /// floors are percentages.
     @Test("A page the corpus lists but that cannot be read fails the run, naming it")
     func missingPage() throws {
-        let folder = try SharePipeProcess.temporaryFolder()
+        let folder = try TemporaryFolder.make()
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(
             at: folder.appendingPathComponent("pages"),

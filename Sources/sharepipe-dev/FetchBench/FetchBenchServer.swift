@@ -1,7 +1,8 @@
 import Foundation
 import LinkPreviewTesting
+import SharePipeCLISupport
 
-/// The benchmark's server in a child process: `sharepipe bench-fetch --serve-only` started with the
+/// The benchmark's server in a child process: `sharepipe-dev bench-fetch --serve-only` started with the
 /// same corpus, which prints `PORT n` and serves until its standard input closes.
 final class FetchBenchServer {
     let process: Process

@@ -1,4 +1,5 @@
 import Foundation
+import SharePipeCLISupport
 
 /// A JSON file of the corpus (`pages.json`, an html5lib `.test` file) read with an error that names
 /// the file and says what to do, not Foundation's "The data is not in the correct format."

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SharePipeCLISupport
 import SharePipeKit
 
 #if canImport(Glibc)
@@ -8,7 +9,7 @@ import Glibc
 import Darwin
 #endif
 
-/// `sharepipe bench-inbox`: inbox enqueue + claim + complete per second, with fsync durability, next
+/// `sharepipe-dev bench-inbox`: inbox enqueue + claim + complete per second, with fsync durability, next
 /// to a raw loop that does the same durable file work (write a temporary file, fsync, rename into the
 /// folder, fsync the folder, unlink) in the same run. The goal is ≥ 0.7× the raw loop.
 struct InboxBenchCommand: AsyncParsableCommand {
@@ -106,8 +107,8 @@ struct InboxBenchCommand: AsyncParsableCommand {
                 }
             }
         }
-        let rawMedian = Self.median(rawRates)
-        let inboxMedian = Self.median(inboxRates)
+        let rawMedian = BenchmarkTimer.median(rawRates)
+        let inboxMedian = BenchmarkTimer.median(inboxRates)
         for (label, rates, median) in [
             ("raw write+fsync+rename+fsync(dir)+unlink", rawRates, rawMedian),
             ("inbox add+claimNext+complete", inboxRates, inboxMedian),
@@ -152,13 +153,6 @@ struct InboxBenchCommand: AsyncParsableCommand {
             }
             try inbox.complete(claim.item.id)
         }
-    }
-
-    static func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        guard !sorted.isEmpty else { return 0 }
-        return sorted.count % 2 == 1
-            ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
     }
 }
 

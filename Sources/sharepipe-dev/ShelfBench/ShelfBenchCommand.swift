@@ -2,9 +2,10 @@ import ArgumentParser
 import Foundation
 import Logging
 import SQLKit
+import SharePipeCLISupport
 import SharePipeServer
 
-/// `sharepipe bench-shelf`: seeds 1,000,000 messages over 10,000 users (one user with 20,000 shelf
+/// `sharepipe-dev bench-shelf`: seeds 1,000,000 messages over 10,000 users (one user with 20,000 shelf
 /// items across 200 conversations) and times that user's shelf: the first page and "Show more".
 struct ShelfBenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
+import SharePipeCLISupport
 
-/// `sharepipe conformance`: measures LinkPreviewCore against the shared test corpora.
+/// `sharepipe-dev conformance`: measures LinkPreviewCore against the shared test corpora.
 struct ConformanceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "conformance",
