@@ -14,6 +14,8 @@ struct PostgresURLTests {
         #expect(url.username == "ada" && url.password == "s@cret" && url.database == "shares")
         #expect(url.schema == "team_a" && url.poolSize == 16)
         #expect(try PostgresURL("postgres://ada@db.example/shares?pool_size=4").poolSize == 4)
+        #expect(try PostgresURL("postgres://ada@db.example/shares").operationTimeout == .seconds(30))
+        #expect(try PostgresURL("postgres://ada@db.example/shares?operation_timeout=90").operationTimeout == .seconds(90))
         #expect(try PostgresURL("postgres://ada@db.example/shares").endpoint == .tcp(host: "db.example", port: 5432))
     }
 
@@ -58,6 +60,7 @@ struct PostgresURLTests {
             ("mysql://ada@db.example/shares", "is not a postgres:// URL"),
             ("postgres+uds://ada@/#shares", "names no socket"),
             ("postgres://ada@db.example/shares?pool_size=0", "has pool_size=0: it takes 1–100 connections"),
+            ("postgres://ada@db.example/shares?operation_timeout=0", "has operation_timeout=0: it takes 1–3600 seconds"),
         ]
         for (text, problem) in cases {
             #expect(throws: StorageError.self, "\(text)") { try PostgresURL(text) }

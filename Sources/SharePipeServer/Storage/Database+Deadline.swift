@@ -1,8 +1,9 @@
 import Synchronization
 
 extension Database {
-    /// How long a PostgreSQL operation may take before its caller stops waiting: 30 s, far more than any
-    /// statement of the server needs, and less than a client waits.
+    /// How long a PostgreSQL operation may take before its caller stops waiting, unless the URL's
+    /// `operation_timeout` says otherwise: 30 s, far more than any statement of the server needs, and
+    /// less than a client waits.
     static let operationDeadline: Duration = .seconds(30)
 
     /// Runs `operation` in a task of its own and waits for it at most `deadline`. Past it the operation is

@@ -32,6 +32,14 @@ extension Database.Dialect {
         case .sqlite: "json_each(\(bind: list)) AS \(unsafeRaw: alias)"
         }
     }
+
+    /// ``rows(of:as:)`` with each text's place in the list in `alias.ord` (increasing from the first).
+    func numberedRows(of list: String, as alias: String) -> SQLQueryString {
+        switch self {
+        case .postgres: "jsonb_array_elements_text(\(bind: list)::jsonb) WITH ORDINALITY AS \(unsafeRaw: alias)(value, ord)"
+        case .sqlite: "(SELECT value, key AS ord FROM json_each(\(bind: list))) AS \(unsafeRaw: alias)"
+        }
+    }
 }
 
 extension Database {

@@ -46,6 +46,12 @@ extension Database {
                 """
             }
         try await sql.raw("INSERT INTO shelf_events (user_id, seq, change, link_id, created_at) \(rows)").run()
+        try await notifyShelfChange(userID: userID, in: sql)
+    }
+
+    /// Announces that `userID`'s shelf has new events: on PostgreSQL when the transaction commits, on
+    /// SQLite at once.
+    func notifyShelfChange(userID: UUID, in sql: any SQLDatabase) async throws {
         if dialect == .postgres {
             try await sql.raw("SELECT pg_notify(\(bind: Self.shelfChannel), \(bind: userID.uuidString))").run()
         } else {

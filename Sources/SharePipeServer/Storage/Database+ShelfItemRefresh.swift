@@ -2,71 +2,101 @@ import Foundation
 import SQLKit
 
 extension Database {
-    /// Links refreshed per round of statements: each round reads and writes that many items and their
-    /// events, so one round's statements stay small whatever the group brought.
-    static let shelfRefreshSlice = 500
+    /// Links refreshed per round of statements, so that one round's parameter (a JSON array of ids,
+    /// 390 KB at most) stays bounded whatever the group brought. Rounds are few and large: PostgreSQL
+    /// may read all of the user's items once per round (a hash join, its best plan when the list is
+    /// long), so 40 rounds of 500 over 20,000 items read them 40 times.
+    static let shelfRefreshSlice = 10_000
 
     /// Recomputes shelf items of `userID` from their sources: visible when one of them is in a
     /// conversation whose switch is on, dated by the latest such source (by the latest of all when none
     /// is). A removed item stays removed; an item without sources stays only as a pin or a removal.
     /// Records each change the user sees (added, updated, removed), in the order of `linkIDs`.
     ///
-    /// Under ten statements of a few binds per 500 links, not eight per link: leaving a group, or
-    /// turning its switch, refreshes every link it brought, and one at a time 20,000 of them took 5 s
-    /// on SQLite (holding its one writer) and ran past PostgreSQL's 30 s deadline, so the user could
-    /// not leave at all.
+    /// Three statements per 10,000 links, and none of them sends rows back: leaving a group, or turning
+    /// its switch, refreshes every link it brought. One at a time, 20,000 of them took 5 s on SQLite
+    /// (holding its one writer) and ran past PostgreSQL's 30 s deadline; reading each round's items back
+    /// to compare them in Swift still took seconds on a loaded machine. The database now compares them.
     func refreshShelfItems(userID: UUID, linkIDs: [UUID], in sql: any SQLDatabase) async throws {
+        guard !linkIDs.isEmpty else { return }
+        try await lockShelfEvents(of: [userID], in: sql)
+        let first = try await lastShelfEvent(userID: userID, in: sql)
         for start in stride(from: 0, to: linkIDs.count, by: Self.shelfRefreshSlice) {
-            let slice = Array(linkIDs[start..<min(start + Self.shelfRefreshSlice, linkIDs.count)])
-            try await refreshShelfItemSlice(userID: userID, linkIDs: slice, in: sql)
+            let slice = linkIDs[start..<min(start + Self.shelfRefreshSlice, linkIDs.count)]
+            try await refreshShelfItemSlice(userID: userID, list: try Self.jsonText(slice.map(\.uuidString)), in: sql)
+        }
+        if try await lastShelfEvent(userID: userID, in: sql) != first {
+            try await notifyShelfChange(userID: userID, in: sql)
         }
     }
 
-    /// One round: the slice's ids travel as one JSON parameter, and the items are written from their
-    /// sources by the database itself (`INSERT … SELECT … GROUP BY … RETURNING`), so a round is a few
-    /// statements of a few binds each, not thousands of binds to encode, send and read back.
-    private func refreshShelfItemSlice(userID: UUID, linkIDs: [UUID], in sql: any SQLDatabase) async throws {
+    /// One round over `list`, a JSON array of link ids: the events first, from the items as they are
+    /// and as they will be, then the items themselves.
+    private func refreshShelfItemSlice(userID: UUID, list: String, in sql: any SQLDatabase) async throws {
         let user = userID.uuidString
-        let ids = linkIDs.map(\.uuidString)
-        let list = try Self.jsonText(ids)
-        let before = try await shownShelfItems(userID: userID, list: list, in: sql)
-        // Sources count only in conversations the user is still in; an item is visible when one of them
-        // is in a conversation whose switch is on, dated by the latest such source, else by the latest.
-        let sourced = try await sql.raw(
-            """
-            INSERT INTO shelf_items (user_id, link_id, last_shared_at, visible)
-            SELECT s.user_id, s.link_id,
-                   COALESCE(MAX(CASE WHEN m.show_in_shelf = 1 THEN s.shared_at END), MAX(s.shared_at)),
-                   MAX(CASE WHEN m.show_in_shelf = 1 THEN 1 ELSE 0 END)
+        let now = Clock.millisecondsNow()
+        // Per link of the slice: what its sources make of it (nil when it has none the user can see).
+        let fromSources: SQLQueryString = """
+            SELECT s.link_id,
+                   COALESCE(MAX(CASE WHEN m.show_in_shelf = 1 THEN s.shared_at END), MAX(s.shared_at)) AS shared_at,
+                   MAX(CASE WHEN m.show_in_shelf = 1 THEN 1 ELSE 0 END) AS visible
             FROM \(dialect.rows(of: list, as: "ids")) CROSS JOIN shelf_sources s
             JOIN conversation_members m ON m.conversation_id = s.conversation_id AND m.user_id = s.user_id
             WHERE s.user_id = \(bind: user) AND s.link_id = ids.value
-            GROUP BY s.user_id, s.link_id
-            ON CONFLICT (user_id, link_id) DO UPDATE SET last_shared_at = excluded.last_shared_at, visible = excluded.visible
-            RETURNING link_id
+            GROUP BY s.link_id
             """
-        ).all().map { try $0.decode(column: "link_id", as: String.self) }
-        // The slice's items left without such a source are hidden.
-        let withSources = Set(sourced)
-        let unsourced = ids.filter { !withSources.contains($0) }
-        if !unsourced.isEmpty {
-            try await sql.raw(
-                """
-                UPDATE shelf_items SET visible = 0
-                WHERE user_id = \(bind: user) AND \(dialect.column("link_id", isIn: try Self.jsonText(unsourced)))
-                """
-            ).run()
-        }
-        let after = try await shownShelfItems(userID: userID, list: list, in: sql)
-        let changes: [(ShelfChange, UUID)] = zip(linkIDs, ids).compactMap { link, id in
-            switch (before.contains(id), after.contains(id)) {
-            case (false, true): (.added, link)
-            case (true, true): (.updated, link)
-            case (true, false): (.removed, link)
-            case (false, false): nil
-            }
-        }
-        try await appendShelfEvents(changes, userID: userID, in: sql)
+        // Shown: not removed, and visible or pinned. An item the round creates is neither removed nor
+        // pinned; one without sources becomes invisible.
+        let shownBefore = "(i.link_id IS NOT NULL AND i.removed_at IS NULL AND (i.visible = 1 OR i.pinned_at IS NOT NULL))"
+        let shownAfter = """
+            ((i.link_id IS NOT NULL OR n.link_id IS NOT NULL) AND i.removed_at IS NULL
+              AND (COALESCE(n.visible, 0) = 1 OR i.pinned_at IS NOT NULL))
+            """
+        try await sql.raw(
+            """
+            INSERT INTO shelf_events (user_id, seq, change, link_id, created_at)
+            SELECT \(bind: user),
+                   (SELECT COALESCE(MAX(seq), 0) FROM shelf_events WHERE user_id = \(bind: user))
+                     + ROW_NUMBER() OVER (ORDER BY c.ord),
+                   c.change, c.link_id, \(bind: now)
+            FROM (
+                SELECT ids.value AS link_id, ids.ord AS ord,
+                       CASE WHEN \(unsafeRaw: shownBefore) AND \(unsafeRaw: shownAfter) THEN 'updated'
+                            WHEN \(unsafeRaw: shownBefore) THEN 'removed'
+                            WHEN \(unsafeRaw: shownAfter) THEN 'added' END AS change
+                FROM \(dialect.numberedRows(of: list, as: "ids"))
+                LEFT JOIN shelf_items i ON i.user_id = \(bind: user) AND i.link_id = ids.value
+                LEFT JOIN (\(fromSources)) n ON n.link_id = ids.value
+            ) c
+            WHERE c.change IS NOT NULL
+            """
+        ).run()
+        try await sql.raw(
+            """
+            INSERT INTO shelf_items (user_id, link_id, last_shared_at, visible)
+            SELECT \(bind: user), n.link_id, n.shared_at, n.visible FROM (\(fromSources)) n
+            WHERE true
+            ON CONFLICT (user_id, link_id) DO UPDATE SET last_shared_at = excluded.last_shared_at, visible = excluded.visible
+            """
+        ).run()
+        // The slice's items left without a source the user can see are hidden.
+        try await sql.raw(
+            """
+            UPDATE shelf_items SET visible = 0
+            WHERE user_id = \(bind: user) AND \(dialect.column("link_id", isIn: list)) AND visible = 1
+              AND NOT EXISTS (
+                SELECT 1 FROM shelf_sources s
+                JOIN conversation_members m ON m.conversation_id = s.conversation_id AND m.user_id = s.user_id
+                WHERE s.user_id = shelf_items.user_id AND s.link_id = shelf_items.link_id)
+            """
+        ).run()
+    }
+
+    /// The number of the user's latest shelf event, 0 before the first.
+    private func lastShelfEvent(userID: UUID, in sql: any SQLDatabase) async throws -> Int64 {
+        try await sql.raw(
+            "SELECT COALESCE(MAX(seq), 0) AS last FROM shelf_events WHERE user_id = \(bind: userID.uuidString)"
+        ).first()?.decode(column: "last", as: Int64.self) ?? 0
     }
 
     /// Whether the item is on the user's shelf: not removed, and visible or pinned.
@@ -78,19 +108,5 @@ extension Database {
               AND (visible = 1 OR pinned_at IS NOT NULL)
             """
         ).first() != nil
-    }
-
-    /// Which of the ids in `list` (a JSON array of uppercase UUID texts, as stored) are on the user's
-    /// shelf.
-    private func shownShelfItems(userID: UUID, list: String, in sql: any SQLDatabase) async throws -> Set<String> {
-        Set(
-            try await sql.raw(
-                """
-                SELECT link_id FROM shelf_items
-                WHERE user_id = \(bind: userID.uuidString) AND \(dialect.column("link_id", isIn: list))
-                  AND removed_at IS NULL AND (visible = 1 OR pinned_at IS NOT NULL)
-                """
-            ).all().map { try $0.decode(column: "link_id", as: String.self) }
-        )
     }
 }

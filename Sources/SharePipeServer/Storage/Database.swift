@@ -74,14 +74,15 @@ public final class Database: Sendable {
         backend: Backend,
         location: Location,
         logger: Logger,
-        reader: (connection: SQLiteConnection, lock: AsyncLock)? = nil
+        reader: (connection: SQLiteConnection, lock: AsyncLock)? = nil,
+        deadline: Duration = Database.operationDeadline
     ) {
         let dialect: Dialect
         switch backend {
         case .sqlite: dialect = .sqlite
         case .postgres: dialect = .postgres
         }
-        connections = DatabaseConnections(backend: backend, reader: reader, logger: logger)
+        connections = DatabaseConnections(backend: backend, reader: reader, logger: logger, deadline: deadline)
         batches = StorageBatches(connections: connections, dialect: dialect)
         self.dialect = dialect
         self.location = location
@@ -151,7 +152,12 @@ public final class Database: Sendable {
             let running = Task { await client.run() }
             // Let the pool's run loop start before the first lease (it would work, with a warning).
             try await Task.sleep(for: .milliseconds(20))
-            database = Database(backend: .postgres(client, running), location: location, logger: logger)
+            database = Database(
+                backend: .postgres(client, running),
+                location: location,
+                logger: logger,
+                deadline: url.operationTimeout
+            )
         }
         do {
             try await Migrations.apply(to: database, logger: logger)

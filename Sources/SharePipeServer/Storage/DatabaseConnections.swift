@@ -12,16 +12,18 @@ struct DatabaseConnections: Sendable {
     /// go ahead (its token) do not queue behind the one writer (WAL lets a reader run beside it).
     let reader: (connection: SQLiteConnection, lock: AsyncLock)?
     let logger: Logger
+    /// How long a PostgreSQL operation may take, waiting for a connection included.
+    var deadline = Database.operationDeadline
 
     /// Runs statements outside a transaction (each is atomic on its own). On PostgreSQL the caller waits
-    /// at most ``Database/operationDeadline``; an unreachable database is ``StorageError/Code/unavailable``.
+    /// at most ``deadline``; an unreachable database is ``StorageError/Code/unavailable``.
     func run<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         switch backend {
         case .sqlite(let connection, let lock):
             return try await lock.withLock { try await body(connection.sql(queryLogLevel: .trace)) }
         case .postgres(let client, _):
             do {
-                return try await Database.withDeadline(Database.operationDeadline) {
+                return try await Database.withDeadline(deadline) {
                     try await client.withConnection { connection in
                         try await body(connection.sql(queryLogLevel: .trace))
                     }
@@ -58,7 +60,7 @@ struct DatabaseConnections: Sendable {
             }
         case .postgres(let client, _):
             do {
-                return try await Database.withDeadline(Database.operationDeadline) { [logger] in
+                return try await Database.withDeadline(deadline) { [logger] in
                     try await client.withTransaction(logger: logger) { connection in
                         try await body(connection.sql(queryLogLevel: .trace))
                     }

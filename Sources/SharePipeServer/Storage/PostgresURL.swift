@@ -8,6 +8,8 @@ import PostgresNIO
 ///   (or `postgresql+uds`) for a Unix socket.
 /// - `schema=NAME`: the tables live in that schema, created if missing.
 /// - `pool_size=N`: the most connections the server opens, 1–100 (default 16).
+/// - `operation_timeout=SECONDS`: how long one storage operation (waiting for a connection included)
+///   may take before its request is answered 503, 1–3600 (default 30).
 /// - `sslmode` (also `tlsmode`, `ssl`, `tls`): `disable`; `allow` or `prefer` (the default over TCP: TLS
 ///   when the server offers it, its certificate not checked, as libpq does); `require` (TLS or no
 ///   connection, the certificate not checked); `verify-ca` (the certificate must chain to a trusted
@@ -34,6 +36,9 @@ struct PostgresURL: Sendable {
     var schema: String?
     /// The most connections the pool opens: `pool_size`, 1–100, default 16.
     var poolSize = 16
+    /// How long one operation may take: `operation_timeout`, 1–3600 s, default
+    /// ``Database/operationDeadline``.
+    var operationTimeout = Database.operationDeadline
 
     /// The schemes of a URL over TCP.
     static let tcpSchemes: Set = ["postgres", "postgresql", "postgres+tcp", "postgresql+tcp"]
@@ -93,6 +98,12 @@ struct PostgresURL: Sendable {
                 throw Self.problem("has pool_size=\(text): it takes 1–100 connections")
             }
             poolSize = size
+        }
+        if let text = items["operation_timeout"] {
+            guard let seconds = Int(text), (1...3600).contains(seconds) else {
+                throw Self.problem("has operation_timeout=\(text): it takes 1–3600 seconds")
+            }
+            operationTimeout = .seconds(seconds)
         }
     }
 

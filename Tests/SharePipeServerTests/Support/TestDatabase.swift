@@ -24,7 +24,7 @@ enum TestDatabase: Sendable, CustomTestStringConvertible {
         case .postgres(let url):
             let schema = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
             // Small pools: the suites run at once, and PostgreSQL takes 100 connections in all.
-            return .postgres(url + (url.contains("?") ? "&" : "?") + "schema=\(schema)&pool_size=4")
+            return .postgres(url + (url.contains("?") ? "&" : "?") + "schema=\(schema)&pool_size=4&operation_timeout=180")
         }
     }
 
