@@ -93,13 +93,14 @@ extension BadInput {
             422,
             "validation-failed"
         ),
-        // Where a decoder could miss the escape: the same member twice, or UTF-16 text (0x00 bytes).
+        // Where a decoder could miss the escape: the same member twice (refused as such before any
+        // value is read), or UTF-16 text (0x00 bytes).
         BadInput(
             .post,
             "/v1/conversations",
             body: .json(#"{"members": ["bob", "cat"], "title": "a\u0000", "title": "b"}"#),
-            422,
-            "validation-failed"
+            400,
+            "malformed-json"
         ),
         BadInput(
             .post,
@@ -212,6 +213,10 @@ extension BadInput {
         ),
         share(#"{"url": "https://example.com/", "recipients": ["not a recipient"]}"#, 422, "validation-failed"),
         share("{}", 422, "validation-failed"),
+        // A member named twice: one reader would take the first, another the last.
+        share(#"{"url": "https://example.com/a", "url": "http://127.0.0.1/"}"#, 400, "malformed-json"),
+        share(#"{"url": "https://example.com/a", "\u0075rl": "http://127.0.0.1/"}"#, 400, "malformed-json"),
+        share(#"{"url": "https://example.com/a", "provided": {"title": "a", "title": "b"}}"#, 400, "malformed-json"),
         share(#"{"text": "no link in here"}"#, 422, "validation-failed"),
         share(#"{"text": "\#(String(repeating: "t ", count: 5_001))https://example.com/"}"#, 422, "validation-failed"),
     ]
