@@ -230,6 +230,8 @@ extension BadInput {
         "", "   ", "https://example.com/" + String(repeating: "a", count: 2_100),
         // Hosts the URL parser takes but no link can have (the normaliser refuses them).
         "https://example..com/", "https://.example.com/", "https://./",
+        // Brackets around no IPv6 address, which Foundation's parser takes.
+        "https://[ca8ae::9c22]/", "https://[54beafd20f90]:2720/", "https://[1:2:3]/", "https://[::1%25eth0]/",
     ].map { share(#"{"url": \#(jsonLiteral($0))}"#, 422, "validation-failed") }
 
     /// `GET /v1/shares` parameters.
@@ -285,11 +287,15 @@ extension BadInput {
         .map { BadInput(.get, "/v1/preview?\($0)", 422, "validation-failed") }
         for url in [
             "http://127.0.0.1/", "http://localhost/", "http://169.254.169.254/latest/meta-data/",
-            "http://10.0.0.1/", "http://[::1]/", "http://user:pw@example.com/", "http://example.com:22/",
+            "http://10.0.0.1/", "http://[::1]/", "http://[::ffff:127.0.0.1]/", "http://example.com:22/",
         ] {
             let encoded = url.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? url
             rows.append(BadInput(.get, "/v1/preview?url=\(encoded)", 422, "preview-"))
         }
+            // The share's reader, so the share's rules: no host that ends in a number and spells no IPv4
+            // address, no brackets around what is not IPv6.
+            "url=https%3A%2F%2F1.2.3.4.5%2F", "url=https%3A%2F%2F%5Bca8ae%3A%3A9c22%5D%2F",
+            "url=http%3A%2F%2Fuser%3Apw%40example.com%2F",
         return rows
     }()
 
