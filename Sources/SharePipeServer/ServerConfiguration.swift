@@ -39,7 +39,10 @@ public struct ServerConfiguration: Sendable {
     /// How long a fetch stays in the database cache. Default 30 days.
     public var previewCacheRetention: Duration = .seconds(30 * 24 * 3600)
     /// The address users reach the server at (`https://share.example.com`), for the absolute URLs of
-    /// public pages and oEmbed. Default nil: the request's own `Host`.
+    /// public pages and oEmbed, and the one origin web forms are posted from. Default nil: the
+    /// address the server listens on (`http://127.0.0.1:8080`; `0.0.0.0` and `::` as the loopback
+    /// address), and forms from the origin of the request's `Host` over http. Never the request's
+    /// `Host` for a URL: public pages are cached publicly.
     public var publicURL: URL?
     /// The fetcher's settings.
     public var preview: MetadataProvider.Configuration

@@ -20,6 +20,8 @@ public struct ServerContext: Sendable {
     let web: WebResources
     /// Relays the web page's images (`/img/…`).
     let imageRelay: ImageRelay
+    /// Where users reach this server, for the absolute URLs of public pages and oEmbed.
+    let publicOrigin: PublicOrigin
     public let logger: Logger
 
     /// Opens the database (migrating it) and starts the fetcher, whose cache is the database
@@ -67,6 +69,7 @@ public struct ServerContext: Sendable {
             ),
             web: try await WebResources.load(),
             imageRelay: ImageRelay(secret: try await database.secret(named: "image-relay")),
+            publicOrigin: PublicOrigin(configuration: configuration),
             logger: logger
         )
     }

@@ -68,7 +68,11 @@ extension ServerContext {
                 serverName: "SharePipe"
             ),
             services: [worker, maintenance, ShelfChangeListener(database: database, logger: logger)],
-            onServerRunning: onServerRunning,
+            onServerRunning: { [publicOrigin] channel in
+                // Asked for port 0, the server learns its port here, and its public URLs with it.
+                publicOrigin.listening(on: channel.localAddress?.port)
+                await onServerRunning(channel)
+            },
             logger: logger
         )
     }

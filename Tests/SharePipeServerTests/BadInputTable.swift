@@ -242,9 +242,18 @@ extension BadInput {
         BadInput(.get, "/v1/shares?limit=99999999999999999999999", 422, "validation-failed"),
         BadInput(.get, "/v1/shares?limit=", 422, "validation-failed"),
         BadInput(.get, "/v1/shares?cursor=garbage", 422, "validation-failed"),
-        BadInput(.get, "/v1/shares?cursor=", 422, "validation-failed"),
         BadInput(.get, "/v1/shares?cursor=%FF%FE", 422, "validation-failed"),
         BadInput(.get, "/v1/shares?limit=10&cursor=" + String(repeating: "A", count: 500), 422, "validation-failed"),
+        // Past the document's maximum: refused, not lowered to a page the client did not ask for.
+        BadInput(.get, "/v1/shares?limit=101", 422, "validation-failed"),
+        BadInput(.get, "/v1/conversations?limit=101", 422, "validation-failed"),
+        BadInput(.get, "/v1/conversations/\(unknown)?limit=101", 422, "validation-failed"),
+        BadInput(.get, "/v1/highlights?limit=101", 422, "validation-failed"),
+        BadInput(.get, "/v1/highlights?cursor=garbage", 422, "validation-failed"),
+        // An event id is digits; an empty one, or one the header overrides, still has to be one.
+        BadInput(.get, "/v1/highlights/events?lastEventId=", 422, "validation-failed"),
+        BadInput(.get, "/v1/highlights/events?lastEventId=%2B5", 422, "validation-failed"),
+        BadInput(.get, "/v1/highlights/events?lastEventId=x", 422, "validation-failed"),
     ]
 
     /// Another user's ids, unknown ids, ids that are no UUID: all the same 404.
@@ -283,6 +292,10 @@ extension BadInput {
         var rows = [
             "", "url=", "url=javascript:alert(1)", "url=file:///etc/passwd", "url=ftp://example.com/",
             "url=https://", "url=%2Frelative", "url=example.com", "url=data:text/html,hi",
+            // The share's reader, so the share's rules: no host that ends in a number and spells no IPv4
+            // address, no brackets around what is not IPv6.
+            "url=https%3A%2F%2F1.2.3.4.5%2F", "url=https%3A%2F%2F%5Bca8ae%3A%3A9c22%5D%2F",
+            "url=http%3A%2F%2Fuser%3Apw%40example.com%2F",
         ]
         .map { BadInput(.get, "/v1/preview?\($0)", 422, "validation-failed") }
         for url in [
@@ -292,10 +305,6 @@ extension BadInput {
             let encoded = url.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? url
             rows.append(BadInput(.get, "/v1/preview?url=\(encoded)", 422, "preview-"))
         }
-            // The share's reader, so the share's rules: no host that ends in a number and spells no IPv4
-            // address, no brackets around what is not IPv6.
-            "url=https%3A%2F%2F1.2.3.4.5%2F", "url=https%3A%2F%2F%5Bca8ae%3A%3A9c22%5D%2F",
-            "url=http%3A%2F%2Fuser%3Apw%40example.com%2F",
         return rows
     }()
 

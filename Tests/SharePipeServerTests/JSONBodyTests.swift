@@ -6,7 +6,7 @@ import Testing
 
 @testable import SharePipeServer
 
-@Suite("JSON bodies: a member named twice")
+@Suite("JSON bodies: a member named twice, a NUL where nothing reads it")
 struct JSONBodyTests {
     @Test("The first member named twice in its object is found, by its pointer, however its name is written")
     func duplicatePointers() {
@@ -66,6 +66,34 @@ struct JSONBodyTests {
             #expect((shares as? [Any])?.isEmpty == true)
             let conversations = try ServerFixture.json(try await world.request("ada", .get, "/v1/conversations"))
             #expect((conversations["conversations"] as? [Any])?.isEmpty == true)
+        }
+    }
+
+    @Test(
+        "A NUL in a member the server does not read is no reason to refuse the body; in one it reads, 422 at its pointer",
+        arguments: TestDatabase.all
+    )
+    func nulInUnreadMember(database: TestDatabase) async throws {
+        try await ServerFixture.run(on: database) { fixture, client in
+            let world = try await ShelfWorld.make(fixture, client)
+            let ignored = try await world.request(
+                "ada",
+                .post,
+                "/v1/conversations",
+                #"{"members": ["bob", "cat"], "title": "Plans", "x\u0000": "a\u0000b"}"#
+            )
+            #expect(ignored.status == .created, "\(String(buffer: ignored.body))")
+            let read = try await world.request(
+                "ada",
+                .post,
+                "/v1/conversations",
+                #"{"members": ["bob", "dan"], "title": "a\u0000b"}"#
+            )
+            #expect(read.status == .unprocessableContent)
+            #expect(read.headers[.contentType] == ProblemDetails.mediaType)
+            #expect(
+                (try ServerFixture.json(read)["errors"] as? [[String: Any]])?.first?["pointer"] as? String == "/title"
+            )
         }
     }
 }

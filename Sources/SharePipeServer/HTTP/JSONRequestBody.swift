@@ -7,9 +7,9 @@ import SharePipeProtocol
 /// media type, 413 over `limit`, 400 for a body that cannot be read, bytes that are not JSON, a
 /// member named twice in one object (``JSONDuplicateMembers``) or a member of the wrong type, 422
 /// for a missing member or a value its field does not take (an id that is not a UUID, a word outside
-/// its set) or text holding a NUL (``NULCharacterRule``).
+/// its set) or text holding a NUL in a member the server reads (``NULCharacterRule``).
 enum JSONRequestBody {
-    static func decode<T: Decodable>(_: T.Type, from request: Request, limit: Int) async throws -> T {
+    static func decode<T: Codable>(_: T.Type, from request: Request, limit: Int) async throws -> T {
         guard ShareSubmission.acceptsContentType(request.headers[.contentType]) else {
             throw ProblemDetails.unsupportedMediaType(received: request.headers[.contentType])
         }
@@ -39,7 +39,9 @@ enum JSONRequestBody {
         } catch {
             throw ProblemDetails.malformedJSON(detail: "The body is not a JSON object of the expected shape.")
         }
-        if let pointer = NULCharacterRule.pointer(inJSON: body) {
+        // The members read, as read: a NUL in a member the server ignores (an app newer than it may
+        // send more) is never stored, so it is no reason to refuse the body.
+        if let read = try? JSONEncoder().encode(value), let pointer = NULCharacterRule.pointer(inJSON: read) {
             throw ProblemDetails.validationFailed([.init(pointer: pointer, detail: NULCharacterRule.detail)])
         }
         return value

@@ -121,31 +121,37 @@ extension ServerContext {
         return id
     }
 
-    /// `limit` (1–100, default 50) and `cursor` of a paged list.
+    /// `limit` (1–100, default 50) and `cursor` of a paged list; an empty `cursor` is the first page.
     static func page(_ request: Request) throws -> (limit: Int, cursor: ShareCursor?) {
         var cursor: ShareCursor?
-        if let text = request.uri.queryParameters["cursor"] {
+        if let text = request.uri.queryParameters["cursor"], !text.isEmpty {
             guard let parsed = ShareCursor(token: String(text)) else { throw ProblemDetails.invalidCursor }
             cursor = parsed
         }
         return (try limit(request, default: 50), cursor)
     }
 
-    /// The `limit` query parameter: a positive whole number, lowered to ``maxPageSize``.
+    /// The `limit` query parameter: a whole number from 1 to ``maxPageSize``, as the API's document
+    /// says; anything else is 422, not lowered to a page the client did not ask for.
     static func limit(_ request: Request, default value: Int) throws -> Int {
         guard let text = request.uri.queryParameters["limit"] else { return value }
-        guard let limit = Int(String(text)), limit > 0 else {
-            throw ProblemDetails.validationFailed([.init(pointer: "limit", detail: "A positive whole number.")])
+        guard let limit = Int(String(text)), (1...maxPageSize).contains(limit) else {
+            throw ProblemDetails.validationFailed([
+                .init(pointer: "limit", detail: "A whole number from 1 to \(maxPageSize).")
+            ])
         }
-        return min(limit, maxPageSize)
+        return limit
     }
 
-    /// Runs a storage call, answering its refusals as 422 at `pointer` and its not-founds as 404.
+    /// Runs a storage call, answering its refusals as 422 at `pointer`, what the state does not allow
+    /// as 409 and its not-founds as 404.
     static func validating<T>(_ pointer: String, _ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
         } catch let error as StorageError where error.code == .invalid {
             throw ProblemDetails.validationFailed([.init(pointer: error.pointer ?? pointer, detail: error.message)])
+        } catch let error as StorageError where error.code == .conflict {
+            throw ProblemDetails.stateConflict(detail: error.message)
         } catch let error as StorageError where error.code == .notFound {
             throw ProblemDetails.notFound(detail: error.message)
         }
@@ -153,19 +159,19 @@ extension ServerContext {
 }
 
 /// `POST /v1/conversations`.
-struct NewConversation: Decodable {
+struct NewConversation: Codable {
     /// Handles of the other people.
     var members: [String]
     var title: String?
 }
 
 /// `PATCH /v1/conversations/{id}`: the viewer's settings for the conversation.
-struct ConversationSettings: Decodable {
+struct ConversationSettings: Codable {
     var showInSharedWithYou: Bool
 }
 
 /// `POST /v1/conversations/{id}/members`.
-struct NewMember: Decodable {
+struct NewMember: Codable {
     var handle: String
 }
 

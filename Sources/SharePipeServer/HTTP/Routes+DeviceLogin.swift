@@ -35,7 +35,7 @@ extension ServerContext {
 }
 
 /// The body of `POST /v1/devices`.
-struct DeviceLogin: Decodable {
+struct DeviceLogin: Codable {
     var handle: String
     var password: String
     /// A name for the device, such as "Ada's iPhone".

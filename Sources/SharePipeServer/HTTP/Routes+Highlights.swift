@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
+import LinkPreview
 import SharePipeProtocol
 
 extension ServerContext {
@@ -12,11 +13,15 @@ extension ServerContext {
             let principal = try await self.principal(request, allowing: [.app])
             let limit = try Self.limit(request, default: 20)
             var cursor: ShelfCursor?
-            if let text = request.uri.queryParameters["cursor"] {
+            if let text = request.uri.queryParameters["cursor"], !text.isEmpty {
                 guard let parsed = ShelfCursor(token: String(text)) else { throw ProblemDetails.invalidCursor }
                 cursor = parsed
             }
-            let page = try await self.storage.shelf(userID: principal.user.id, after: cursor, limit: limit, now: Date())
+            var page = try await self.storage.shelf(userID: principal.user.id, after: cursor, limit: limit, now: Date())
+            let policy = self.configuration.preview.policy.addresses
+            for index in page.highlights.indices {
+                page.highlights[index].card = page.highlights[index].card.permitted(by: policy)
+            }
             return try jsonResponse(page)
         }
         router.put("/v1/highlights/:id/pin") { request, context in
@@ -97,7 +102,7 @@ extension ServerContext {
 
     /// A JSON body that may be left out entirely: none is sent (no `Content-Type` and no length), or an
     /// empty one is, which many HTTP clients send with `Content-Type: application/json`.
-    static func optionalBody<T: Decodable>(_ type: T.Type, _ request: Request) async throws -> T? {
+    static func optionalBody<T: Codable>(_ type: T.Type, _ request: Request) async throws -> T? {
         let length = request.headers[.contentLength]
         if length == "0" || (length == nil && request.headers[.contentType] == nil) {
             return nil
@@ -107,12 +112,12 @@ extension ServerContext {
 }
 
 /// `POST /v1/highlights/{id}/remove`.
-struct RemoveHighlight: Decodable {
+struct RemoveHighlight: Codable {
     var reason: String?
 }
 
 /// `POST /v1/highlights/{id}/reply`.
-struct Reply: Decodable {
+struct Reply: Codable {
     /// Which conversation, when the link came from several.
     var conversationId: UUID?
     var note: String?

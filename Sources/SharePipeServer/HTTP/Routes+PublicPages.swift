@@ -1,13 +1,16 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import LinkPreview
 import LinkPreviewCore
 import SharePipeProtocol
 
 extension ServerContext {
     /// Public share pages: `PUT`/`DELETE /v1/shares/{id}/public` publish and take down a share's page,
     /// `GET /s/{id}` is the page (Open Graph and Twitter tags from the sharer's provided metadata and
-    /// the fetched preview, never a wall's), and `GET /oembed` describes it for oEmbed consumers.
+    /// the fetched preview, never a wall's, nor a URL the address policy refuses), and `GET /oembed`
+    /// describes it for oEmbed consumers. Their absolute URLs start at ``PublicOrigin``, never at the
+    /// request's `Host`.
     func addPublicPageRoutes(to router: Router<ServerRequestContext>) {
         router.put("/v1/shares/:id/public") { request, context in
             let principal = try await self.principal(request, allowing: [.app])
@@ -15,7 +18,7 @@ extension ServerContext {
             guard let page = try await self.storage.publishShare(id: share, userID: principal.user.id) else {
                 throw ProblemDetails.notFound(detail: "No such share of yours.")
             }
-            return try jsonResponse(PublicPageView(id: page, url: self.baseURL(request) + "/s/" + page))
+            return try jsonResponse(PublicPageView(id: page, url: self.publicOrigin.base + "/s/" + page))
         }
         router.delete("/v1/shares/:id/public") { request, context in
             let principal = try await self.principal(request, allowing: [.app])
@@ -30,10 +33,15 @@ extension ServerContext {
                 // A browser gets the message page, a crawler or API client problem+json (ProblemMiddleware).
                 throw ProblemDetails.notFound(detail: "This page does not exist, or was taken down.")
             }
-            let base = self.baseURL(request)
+            let base = self.publicOrigin.base
             var response = self.web.pages.render(
                 .publicPage,
-                PublicPageValues(page, pageURL: base + "/s/" + id, base: base)
+                PublicPageValues(
+                    page,
+                    pageURL: base + "/s/" + id,
+                    base: base,
+                    policy: self.configuration.preview.policy.addresses
+                )
             )
             // Cached, but checked with the server before each use: a page taken down is gone from the
             // next request on, also for a cache that kept it (a max-age served it for minutes more).
@@ -49,16 +57,10 @@ extension ServerContext {
                 url.pathComponents.count == 3, url.pathComponents[1] == "s",
                 let page = try await self.storage.publicPage(id: url.pathComponents[2])
             else { throw ProblemDetails.notFound(detail: "No public SharePipe page at that URL.") }
-            return try jsonResponse(OEmbedLink(page, base: self.baseURL(request)))
+            return try jsonResponse(
+                OEmbedLink(page, base: self.publicOrigin.base, policy: self.configuration.preview.policy.addresses)
+            )
         }
-    }
-
-    /// Where this server is reached: ``ServerConfiguration/publicURL``, else the request's own host.
-    func baseURL(_ request: Request) -> String {
-        if let url = configuration.publicURL?.absoluteString {
-            return url.hasSuffix("/") ? String(url.dropLast()) : url
-        }
-        return "http://" + (request.head.authority ?? "\(configuration.host):\(configuration.port)")
     }
 }
 
@@ -84,8 +86,9 @@ struct PublicPageValues {
     var sharerHandle: String
     var note: String?
 
-    init(_ page: PublicPage, pageURL: String, base: String) {
-        let card = ShelfDetails.card(link: page.link, provided: page.share.provided)
+    /// - Parameter policy: The fetcher's address policy; an image or icon it refuses is not published.
+    init(_ page: PublicPage, pageURL: String, base: String, policy: AddressPolicy) {
+        let card = ShelfDetails.card(link: page.link, provided: page.share.provided).permitted(by: policy)
         let host = page.link.url.displayHost
         title = card.title ?? host
         summary = card.summary
@@ -128,8 +131,8 @@ struct OEmbedLink: Encodable {
         case thumbnailHeight = "thumbnail_height"
     }
 
-    init(_ page: PublicPage, base: String) {
-        let card = ShelfDetails.card(link: page.link, provided: page.share.provided)
+    init(_ page: PublicPage, base: String, policy: AddressPolicy) {
+        let card = ShelfDetails.card(link: page.link, provided: page.share.provided).permitted(by: policy)
         title = card.title ?? page.link.url.displayHost
         authorName = page.sharer.displayName
         providerURL = base + "/"

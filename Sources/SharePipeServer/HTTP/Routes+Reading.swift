@@ -4,7 +4,7 @@ import Hummingbird
 import SharePipeProtocol
 
 extension ServerContext {
-    /// The largest page of shares. (A `limit` over it is lowered to it.)
+    /// The largest page of shares, conversations, messages and shelf items: a `limit` over it is 422.
     static let maxPageSize = 100
 
     func addReadingRoutes(to router: Router<ServerRequestContext>) {

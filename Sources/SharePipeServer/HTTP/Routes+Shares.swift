@@ -89,6 +89,15 @@ struct ShareCreated: Codable {
     var share: Share
     var link: Link
 
+    /// The share with its link as the sharer sees it: the link's `createdAt` is this share's time.
+    /// A link is one per URL for everyone, and its own creation time would tell whoever shares a URL
+    /// that someone shared it before, and when.
+    init(share: Share, link: Link) {
+        self.share = share
+        self.link = link
+        self.link.createdAt = share.createdAt
+    }
+
     /// The id of the share a stored body names (`share.id`), or `nil` when it names none.
     static func shareID(inBody body: some Collection<UInt8>) -> UUID? {
         guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any],
