@@ -22,6 +22,8 @@ public struct ServerContext: Sendable {
     let site: WebSite
     /// Relays the web page's images (`/img/…`).
     let imageRelay: ImageRelay
+    /// Where users reach this server, for the absolute URLs of public pages and oEmbed.
+    let publicOrigin: PublicOrigin
     public let logger: Logger
 
     /// Checks the configuration (``ServerConfiguration/validate()``), opens the database (migrating
@@ -82,6 +84,7 @@ public struct ServerContext: Sendable {
                 publicURL: configuration.listener.publicURL
             ),
             imageRelay: ImageRelay(secret: try await database.secret(named: "image-relay")),
+            publicOrigin: PublicOrigin(configuration: configuration),
             logger: logger
         )
     }

@@ -1,5 +1,6 @@
 public import Hummingbird
 import HummingbirdCore
+import LinkPreview
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -59,7 +60,11 @@ extension ServerContext {
                 serverName: "SharePipe"
             ),
             services: [worker, maintenance, ShelfChangeListener(database: database, logger: logger)],
-            onServerRunning: onServerRunning,
+            onServerRunning: { [publicOrigin] channel in
+                // Asked for port 0, the server learns its port here, and its public URLs with it.
+                publicOrigin.listening(on: channel.localAddress?.port)
+                await onServerRunning(channel)
+            },
             logger: logger
         )
     }
@@ -84,7 +89,8 @@ extension ServerContext {
             authenticator: app,
             recheckInterval: configuration.retention.shelfEventRecheckInterval
         ).addRoutes(to: v1.group("highlights/events").add(middleware: app))
-        HighlightsController(storage: storage).addRoutes(to: v1.group("highlights").add(middleware: app))
+        HighlightsController(storage: storage, addresses: configuration.workers.preview.policy.addresses)
+            .addRoutes(to: v1.group("highlights").add(middleware: app))
         PreviewController(provider: provider, limiter: previewLimiter, metrics: metrics)
             .addRoutes(to: v1.group("preview").add(middleware: app))
     }
@@ -104,11 +110,8 @@ extension ServerContext {
         PublicPagesController(
             storage: storage,
             pages: web.pages,
-            origin: PublicOrigin(
-                publicURL: configuration.listener.publicURL,
-                listenHost: configuration.listener.host,
-                listenPort: configuration.listener.port
-            )
+            origin: publicOrigin,
+            addresses: configuration.workers.preview.policy.addresses
         )
     }
 }

@@ -83,7 +83,13 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
-    @Option(help: "The address users reach the server at (https://share.example.com), for public page URLs.")
+    @Option(
+        help: """
+            The address users reach the server at (https://share.example.com): public pages' URLs start \
+            with it, and web forms are taken from its origin only. Default: the listen address \
+            (http://127.0.0.1:8080); never the request's Host.
+            """
+    )
     var publicURL: String?
 
     /// `--public-url`, else SHAREPIPE_PUBLIC_URL (an optional @Option may not have a default value).
@@ -207,10 +213,17 @@ struct ServeCommand: AsyncParsableCommand {
         }
         // An IPv6 address is written in brackets in a URL (`http://[::1]:8080/`).
         let (host, signUp, database) = (host.contains(":") ? "[\(host)]" : host, signUp, configuration.database)
+        let publicURL = configuration.listener.publicURL
         let application = context.application { _ in
             print("SharePipe is listening on http://\(host):\(port)/ with \(database).")
             print("Web page: http://\(host):\(port)/ (sign-up is \(signUp ? "open" : "closed")).")
             print("Health: http://\(host):\(port)/health — post shares to /v1/shares with a device token.")
+            if publicURL == nil, ["0.0.0.0", "[::]"].contains(host) {
+                print(
+                    "Public pages name http://\(host == "[::]" ? "[::1]" : "127.0.0.1"):\(port)/: "
+                        + "set --public-url to the address users reach this server at."
+                )
+            }
             fflush(nil)
         }
         do {

@@ -1,4 +1,5 @@
 import Foundation
+import LinkPreviewCore
 import Testing
 
 @testable import LinkPreview
@@ -412,5 +413,46 @@ struct AuthorityCrossCheckTests {
         #expect(AddressPolicy.rawAuthority(of: "http:/a.example/") == nil)
         #expect(AddressPolicy.rawAuthority(of: "https://user@Example.com:8443?q#f") == "user@Example.com:8443")
         #expect(AddressPolicy.rawAuthority(of: "http://a.example") == "a.example")
+    }
+}
+
+@Suite("Address policy: the URLs a preview hands out")
+struct AddressPolicyMetadataTests {
+    @Test("URLs the policy refuses are left out of metadata; the rest, and what the allow-list opens, kept")
+    func withoutRefusedURLs() {
+        var metadata = LinkMetadata(
+            originalURL: URL(string: "https://example.com/a")!,
+            url: URL(string: "https://example.com/a")!
+        )
+        metadata.canonicalURL = URL(string: "http://127.0.0.1/a")
+        metadata.manifestURL = URL(string: "http://127.0.0.1/manifest.json")
+        metadata.oEmbed = [
+            OEmbedLink(url: URL(string: "http://[::1]/oembed")!, format: .json),
+            OEmbedLink(url: URL(string: "https://example.com/oembed")!, format: .json),
+        ]
+        metadata.icons = [LinkIcon(url: URL(string: "http://localhost/i.png")!, rel: "icon")]
+        metadata.images = [
+            LinkMedia(url: URL(string: "http://169.254.169.254/x.png")!),
+            LinkMedia(
+                url: URL(string: "http://169.254.169.254/y.png")!,
+                secureURL: URL(string: "https://cdn.example/y.png")
+            ),
+            LinkMedia(url: URL(string: "https://cdn.example/z.png")!, secureURL: URL(string: "https://10.0.0.1/z.png")),
+        ]
+        metadata.videos = [LinkMedia(url: URL(string: "http://example.com:8080/v.mp4")!)]
+        let kept = AddressPolicy().withoutRefusedURLs(metadata)
+        #expect(kept.url == metadata.url && kept.originalURL == metadata.originalURL)
+        #expect(kept.canonicalURL == nil && kept.manifestURL == nil)
+        #expect(kept.oEmbed.map(\.url.absoluteString) == ["https://example.com/oembed"])
+        #expect(kept.icons.isEmpty)
+        #expect(kept.images.map(\.url.absoluteString) == ["https://cdn.example/y.png", "https://cdn.example/z.png"])
+        #expect(kept.images.allSatisfy { $0.secureURL == nil })
+        #expect(kept.videos.isEmpty)
+
+        var intranet = AddressPolicy(allowList: [AllowRule("127.0.0.0/8")!], allowedPorts: [80, 443, 8080])
+        intranet.allowsSingleLabelHosts = false
+        let opened = intranet.withoutRefusedURLs(metadata)
+        #expect(opened.manifestURL == metadata.manifestURL)
+        #expect(opened.videos.count == 1)
     }
 }

@@ -93,13 +93,14 @@ extension BadInput {
             422,
             "validation-failed"
         ),
-        // Where a decoder could miss the escape: the same member twice, or UTF-16 text (0x00 bytes).
+        // Where a decoder could miss the escape: the same member twice (refused as such before any
+        // value is read), or UTF-16 text (0x00 bytes).
         BadInput(
             .post,
             "/v1/conversations",
             body: .json(#"{"members": ["bob", "cat"], "title": "a\u0000", "title": "b"}"#),
-            422,
-            "validation-failed"
+            400,
+            "malformed-json"
         ),
         BadInput(
             .post,
@@ -212,6 +213,10 @@ extension BadInput {
         ),
         share(#"{"url": "https://example.com/", "recipients": ["not a recipient"]}"#, 422, "validation-failed"),
         share("{}", 422, "validation-failed"),
+        // A member named twice: one reader would take the first, another the last.
+        share(#"{"url": "https://example.com/a", "url": "http://127.0.0.1/"}"#, 400, "malformed-json"),
+        share(#"{"url": "https://example.com/a", "\u0075rl": "http://127.0.0.1/"}"#, 400, "malformed-json"),
+        share(#"{"url": "https://example.com/a", "provided": {"title": "a", "title": "b"}}"#, 400, "malformed-json"),
         share(#"{"text": "no link in here"}"#, 422, "validation-failed"),
         share(#"{"text": "\#(String(repeating: "t ", count: 5_001))https://example.com/"}"#, 422, "validation-failed"),
     ]
@@ -225,6 +230,8 @@ extension BadInput {
         "", "   ", "https://example.com/" + String(repeating: "a", count: 2_100),
         // Hosts the URL parser takes but no link can have (the normaliser refuses them).
         "https://example..com/", "https://.example.com/", "https://./",
+        // Brackets around no IPv6 address, which Foundation's parser takes.
+        "https://[ca8ae::9c22]/", "https://[54beafd20f90]:2720/", "https://[1:2:3]/", "https://[::1%25eth0]/",
     ].map { share(#"{"url": \#(jsonLiteral($0))}"#, 422, "validation-failed") }
 
     /// `GET /v1/shares` parameters.
@@ -235,9 +242,18 @@ extension BadInput {
         BadInput(.get, "/v1/shares?limit=99999999999999999999999", 422, "validation-failed"),
         BadInput(.get, "/v1/shares?limit=", 422, "validation-failed"),
         BadInput(.get, "/v1/shares?cursor=garbage", 422, "validation-failed"),
-        BadInput(.get, "/v1/shares?cursor=", 422, "validation-failed"),
         BadInput(.get, "/v1/shares?cursor=%FF%FE", 422, "validation-failed"),
         BadInput(.get, "/v1/shares?limit=10&cursor=" + String(repeating: "A", count: 500), 422, "validation-failed"),
+        // Past the document's maximum: refused, not lowered to a page the client did not ask for.
+        BadInput(.get, "/v1/shares?limit=101", 422, "validation-failed"),
+        BadInput(.get, "/v1/conversations?limit=101", 422, "validation-failed"),
+        BadInput(.get, "/v1/conversations/\(unknown)?limit=101", 422, "validation-failed"),
+        BadInput(.get, "/v1/highlights?limit=101", 422, "validation-failed"),
+        BadInput(.get, "/v1/highlights?cursor=garbage", 422, "validation-failed"),
+        // An event id is digits; an empty one, or one the header overrides, still has to be one.
+        BadInput(.get, "/v1/highlights/events?lastEventId=", 422, "validation-failed"),
+        BadInput(.get, "/v1/highlights/events?lastEventId=%2B5", 422, "validation-failed"),
+        BadInput(.get, "/v1/highlights/events?lastEventId=x", 422, "validation-failed"),
     ]
 
     /// Another user's ids, unknown ids, ids that are no UUID: all the same 404.
@@ -276,11 +292,15 @@ extension BadInput {
         var rows = [
             "", "url=", "url=javascript:alert(1)", "url=file:///etc/passwd", "url=ftp://example.com/",
             "url=https://", "url=%2Frelative", "url=example.com", "url=data:text/html,hi",
+            // The share's reader, so the share's rules: no host that ends in a number and spells no IPv4
+            // address, no brackets around what is not IPv6.
+            "url=https%3A%2F%2F1.2.3.4.5%2F", "url=https%3A%2F%2F%5Bca8ae%3A%3A9c22%5D%2F",
+            "url=http%3A%2F%2Fuser%3Apw%40example.com%2F",
         ]
         .map { BadInput(.get, "/v1/preview?\($0)", 422, "validation-failed") }
         for url in [
             "http://127.0.0.1/", "http://localhost/", "http://169.254.169.254/latest/meta-data/",
-            "http://10.0.0.1/", "http://[::1]/", "http://user:pw@example.com/", "http://example.com:22/",
+            "http://10.0.0.1/", "http://[::1]/", "http://[::ffff:127.0.0.1]/", "http://example.com:22/",
         ] {
             let encoded = url.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? url
             rows.append(BadInput(.get, "/v1/preview?url=\(encoded)", 422, "preview-"))

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import SharePipeProtocol
 import SharePipeServer
 import Testing
 
@@ -45,7 +46,9 @@ struct ConversationTests {
                 "/v1/conversations/\(direct)/members",
                 #"{"handle": "@dan"}"#
             )
-            #expect(noChange.status == .unprocessableContent)
+            // The request is fine; the conversation's state does not allow it.
+            #expect(noChange.status == .conflict)
+            #expect(try ServerFixture.json(noChange)["type"] as? String == ProblemDetails.TypeURI.stateConflict)
 
             // dan sees the group now; a share into it reaches the others' shelves but not dan's own.
             try await world.share("dan", "https://example.com/club", to: ["conversation:\(id)"])
@@ -59,7 +62,8 @@ struct ConversationTests {
             // Down to two (ada, bob, dan → ada and bob): nobody may be removed below two, anyone may leave.
             #expect(try await world.request("ada", .delete, "/v1/conversations/\(id)/members/dan").status == .noContent)
             let belowTwo = try await world.request("ada", .delete, "/v1/conversations/\(id)/members/bob")
-            #expect(belowTwo.status == .unprocessableContent)
+            #expect(belowTwo.status == .conflict)
+            #expect(belowTwo.headers[.contentType] == ProblemDetails.mediaType)
             #expect(String(buffer: belowTwo.body).contains("at least two members"))
             #expect(try await world.request("bob", .delete, "/v1/conversations/\(id)/members/bob").status == .noContent)
             let unknownMember = try await world.request("ada", .post, "/v1/conversations", #"{"members": ["@zed"]}"#)

@@ -246,6 +246,19 @@ struct HighlightEventsTests {
             headers[HTTPField.Name("Last-Event-ID")!] = "yesterday"
             let bad = try await client.execute(uri: "/v1/highlights/events", method: .get, headers: headers)
             #expect(bad.status == .unprocessableContent)
+            // The header wins, but a query it overrides is still checked: `lastEventId=` is no event id.
+            for (header, query, pointer) in [("0", "lastEventId=", "lastEventId"), ("", "", "Last-Event-ID")] {
+                headers[HTTPField.Name("Last-Event-ID")!] = header
+                let response = try await client.execute(
+                    uri: "/v1/highlights/events" + (query.isEmpty ? "" : "?" + query),
+                    method: .get,
+                    headers: headers
+                )
+                #expect(response.status == .unprocessableContent, "\(header) \(query)")
+                #expect(response.headers[.contentType] == "application/problem+json")
+                let problem = try ServerFixture.json(response)
+                #expect((problem["errors"] as? [[String: Any]])?.first?["pointer"] as? String == pointer)
+            }
         }
     }
 

@@ -9,7 +9,7 @@ import Testing
 struct OpenAPITests {
     static func operations() throws -> Set<String> {
         let document = try #require(try JSONSerialization.jsonObject(with: APIRoutes.openAPIDocument) as? [String: Any])
-        #expect(document["openapi"] as? String == "3.1.0")
+        #expect(document["openapi"] as? String == "3.2.0")
         let paths = try #require(document["paths"] as? [String: [String: Any]])
         return Set(paths.flatMap { path, operations in operations.keys.map { "\($0.uppercased()) \(path)" } })
     }

@@ -40,6 +40,50 @@ struct PreviewRouteTests {
         try await site.shutdown()
     }
 
+    /// The fetcher never fetches a URL the policy refuses, but a page may name one, and whoever is
+    /// handed the preview would fetch it in the server's stead.
+    @Test("A preview leaves out the manifest, oEmbed and media URLs the address policy refuses, and keeps the rest")
+    func refusedURLsLeftOut() async throws {
+        let site = try await LoopbackHTTPServer.start { _ in
+            .html(
+                """
+                <title>Site</title>
+                <link rel="manifest" href="http://127.0.0.1/manifest.json">
+                <link rel="alternate" type="application/json+oembed" href="http://127.0.0.1/oembed?url=x">
+                <meta property="og:video" content="http://169.254.169.254/latest/meta-data/v.mp4">
+                <meta property="og:audio" content="https://example.com/a.mp3">
+                """
+            )
+        }
+        try await ServerFixture.run(
+            resolver: StaticHostResolver(["site.example": [IPAddress("127.0.0.1")!]]),
+            configure: {
+                // The site itself is let through by name; 127.0.0.1 written as such is not.
+                $0.workers.preview.policy.addresses.allowList = [.host("site.example")]
+                $0.workers.preview.policy.addresses.allowedPorts.insert(site.port)
+            }
+        ) { fixture, client in
+            let url = site.url("/page", host: "site.example").absoluteString
+            let response = try await client.execute(
+                uri: "/v1/preview?url=\(url.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)",
+                method: .get,
+                headers: ServerFixture.headers(token: fixture.appToken, json: false)
+            )
+            #expect(response.status == .ok)
+            let metadata = try #require(try ServerFixture.json(response)["metadata"] as? [String: Any])
+            #expect(metadata["title"] as? String == "Site")
+            #expect(metadata["manifestURL"] == nil)
+            #expect(metadata["oEmbed"] == nil)
+            #expect(metadata["videos"] == nil)
+            #expect((metadata["audios"] as? [[String: Any]])?.first?["url"] as? String == "https://example.com/a.mp3")
+            #expect(
+                !String(buffer: response.body).contains("127.0.0.1")
+                    && !String(buffer: response.body).contains("169.254")
+            )
+        }
+        try await site.shutdown()
+    }
+
     @Test("A name that cannot be looked up for now: 503 with Retry-After, the fetcher's code kept")
     func dnsUnavailable() async throws {
         struct BusyResolver: HostResolver {

@@ -109,3 +109,126 @@ struct PublicPageTests {
         }
     }
 }
+
+/// What a public page names besides the link: its own URLs, and what a browser or crawler loads.
+@Suite("Public share pages: their URLs and images")
+struct PublicPageOriginTests {
+    /// Publishes a share of Ada's with `provided` metadata (a JSON object); the page's id.
+    static func publishedPage(
+        _ fixture: ServerFixture,
+        _ client: LiveClient,
+        provided: String = "{}"
+    ) async throws
+        -> String
+    {
+        let created = try await client.execute(
+            uri: "/v1/shares",
+            method: .post,
+            headers: ServerFixture.headers(token: fixture.appToken, key: UUID().uuidString),
+            body: ServerFixture.body(#"{"url": "https://example.com/doc", "provided": \#(provided)}"#)
+        )
+        let share = try #require(try ServerFixture.json(created)["share"] as? [String: Any])["id"] as? String ?? ""
+        let published = try await client.execute(
+            uri: "/v1/shares/\(share)/public",
+            method: .put,
+            headers: ServerFixture.headers(token: fixture.appToken, json: false)
+        )
+        #expect(published.status == .ok)
+        return try #require(try ServerFixture.json(published)["id"] as? String)
+    }
+
+    /// A request with `Host: evil.example` on a connection of its own; the whole answer as text.
+    static func fromEvil(
+        _ path: String,
+        port: Int,
+        token: String? = nil,
+        method: String = "GET"
+    ) async throws
+        -> String
+    {
+        let authorization = token.map { "Authorization: Bearer \($0)\r\n" } ?? ""
+        return try await RawHTTPExchange.send(
+            "\(method) \(path) HTTP/1.1\r\nHost: evil.example\r\n\(authorization)Connection: close\r\n\r\n",
+            port: port,
+            untilClose: true
+        )
+    }
+
+    @Test(
+        "With no public URL, a page's og:url, canonical and oEmbed links and the oEmbed provider URL are the listen address, whatever Host says",
+        arguments: TestDatabase.all
+    )
+    func listenAddressNotHost(database: TestDatabase) async throws {
+        try await ServerFixture.run(on: database) { fixture, client in
+            let id = try await Self.publishedPage(fixture, client)
+            let base = "http://127.0.0.1:\(client.port)"
+            let page = try await Self.fromEvil("/s/\(id)", port: client.port)
+            #expect(page.hasPrefix("HTTP/1.1 200"))
+            #expect(PublicPageTests.meta(page, "og:url") == "\(base)/s/\(id)")
+            #expect(page.contains(#"<link rel="canonical" href="\#(base)/s/\#(id)">"#))
+            #expect(page.contains(#"href="\#(base)/oembed?format=json&amp;url="#))
+            #expect(!page.contains("evil.example"))
+
+            let pageURL = "\(base)/s/\(id)".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+            let oEmbed = try await Self.fromEvil("/oembed?format=json&url=\(pageURL)", port: client.port)
+            #expect(oEmbed.contains(#""provider_url":"\#(base)/""#))
+            #expect(!oEmbed.contains("evil.example"))
+
+            let published = try await Self.fromEvil(
+                "/v1/shares/\(try #require(try await Self.shareID(fixture, client)))/public",
+                port: client.port,
+                token: fixture.appToken,
+                method: "PUT"
+            )
+            #expect(published.contains(#""url":"\#(base)/s/\#(id)""#))
+            #expect(!published.contains("evil.example"))
+        }
+    }
+
+    @Test("With a public URL, a page's URLs start with it, whatever Host says", arguments: TestDatabase.all)
+    func configuredPublicURL(database: TestDatabase) async throws {
+        try await ServerFixture.run(
+            on: database,
+            configure: { $0.listener.publicURL = URL(string: "https://share.example.com/") }
+        ) { fixture, client in
+            let id = try await Self.publishedPage(fixture, client)
+            let page = try await Self.fromEvil("/s/\(id)", port: client.port)
+            #expect(PublicPageTests.meta(page, "og:url") == "https://share.example.com/s/\(id)")
+            #expect(!page.contains("evil.example"))
+        }
+    }
+
+    @Test(
+        "A provided image or icon on an address the fetcher refuses is neither published nor shown on a card",
+        arguments: TestDatabase.all
+    )
+    func refusedImagesDropped(database: TestDatabase) async throws {
+        try await ServerFixture.run(on: database) { fixture, client in
+            let provided =
+                #"{"title": "Doc", "imageURL": "http://169.254.169.254/latest/meta-data/iam.png", "iconURL": "http://127.0.0.1/favicon.ico"}"#
+            let id = try await Self.publishedPage(fixture, client, provided: provided)
+            let page = String(buffer: try await client.execute(uri: "/s/\(id)", method: .get).body)
+            #expect(PublicPageTests.meta(page, "og:title") == "Doc")
+            #expect(PublicPageTests.meta(page, "og:image") == nil)
+            #expect(PublicPageTests.meta(page, "twitter:card") == "summary")
+            #expect(!page.contains("169.254.169.254"))
+
+            // The same share, sent to Bob: his card carries neither.
+            let world = try await ShelfWorld.make(fixture, client)
+            try await world.share("ada", "https://example.com/doc", to: ["@bob"], provided: provided)
+            let card = try #require(try await world.shelf("bob").items.first?["card"] as? [String: Any])
+            #expect(card["title"] as? String == "Doc")
+            #expect(card["imageURL"] == nil && card["iconURL"] == nil)
+        }
+    }
+
+    /// The id of Ada's first share.
+    static func shareID(_ fixture: ServerFixture, _ client: LiveClient) async throws -> String? {
+        let list = try await client.execute(
+            uri: "/v1/shares",
+            method: .get,
+            headers: ServerFixture.headers(token: fixture.appToken, json: false)
+        )
+        return (try ServerFixture.json(list)["shares"] as? [[String: Any]])?.first?["id"] as? String
+    }
+}

@@ -47,11 +47,13 @@ struct Browser {
         _ client: LiveClient,
         _ uri: String,
         _ form: [(String, String)],
-        origin: String? = nil
+        origin: String? = nil,
+        fetchSite: String? = nil
     ) async throws -> LiveResponse {
         var headers = self.headers
         headers[.contentType] = "application/x-www-form-urlencoded"
         if let origin { headers[.origin] = origin }
+        if let fetchSite { headers[HTTPField.Name("Sec-Fetch-Site")!] = fetchSite }
         let body = form.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" }
             .joined(separator: "&")
         let response = try await client.execute(
@@ -246,6 +248,41 @@ struct WebSessionTests {
         }
     }
 
+    /// The page's origin is the whole origin: `http://` and the `Host` the browser asked for (the
+    /// server speaks plain HTTP), the same port. A page of another scheme or port, or of a sibling
+    /// subdomain (`Sec-Fetch-Site: same-site`), is another origin and may not post.
+    @Test("Without a public URL, a form post is taken from the page's own origin only: scheme, host and port")
+    func postsFromTheFullOrigin() async throws {
+        try await ServerFixture.run { _, client in
+            _ = try await Self.signUp(client, "grace")
+            let credentials = [("handle", "grace"), ("password", Self.password)]
+            // The test client asks for `Host: localhost`.
+            for (origin, site, status) in [
+                ("http://localhost", nil, HTTPResponse.Status.seeOther),
+                ("http://LOCALHOST:80", "same-origin", .seeOther),
+                (nil, "none", .seeOther),
+                ("https://localhost", nil, .forbidden), ("http://localhost:8080", nil, .forbidden),
+                ("http://localhost", "same-site", .forbidden), ("http://localhost", "cross-site", .forbidden),
+                (nil, "same-site", .forbidden), ("null", nil, .forbidden),
+            ] as [(String?, String?, HTTPResponse.Status)] {
+                var browser = Browser()
+                let csrf = try #require(Browser.csrf(in: try await browser.get(client, "/signin")))
+                let response = try await browser.post(
+                    client,
+                    "/signin",
+                    [("csrf", csrf)] + credentials,
+                    origin: origin,
+                    fetchSite: site
+                )
+                #expect(response.status == status, "\(origin ?? "no Origin"), \(site ?? "no Sec-Fetch-Site")")
+                if status == .forbidden {
+                    #expect(String(buffer: response.body).contains("Reload the page"))
+                    #expect(!response.headers[values: .setCookie].contains { $0.hasPrefix("sharepipe_session=") })
+                }
+            }
+        }
+    }
+
     /// Behind a proxy that rewrites Host, the browser's Origin is the public URL's, not the Host the
     /// server sees; every form post was refused before.
     @Test("Behind a proxy, a form post from the public URL's origin is taken; another origin is still refused")
@@ -260,6 +297,8 @@ struct WebSessionTests {
                 ("https://Share.Example.com:443", .seeOther),
                 ("http://share.example.com", .forbidden), ("https://share.example.com:8443", .forbidden),
                 ("https://evil.example", .forbidden),
+                // The request's own Host (`localhost`) is no longer the page's origin once there is a public URL.
+                ("http://localhost", .forbidden),
             ] {
                 var browser = Browser()
                 let csrf = try #require(Browser.csrf(in: try await browser.get(client, "/signin")))

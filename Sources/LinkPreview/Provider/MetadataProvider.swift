@@ -113,7 +113,9 @@ public final class MetadataProvider: Sendable {
         try await fetcher.shutdown()
     }
 
-    /// The preview of `url`.
+    /// The preview of `url`. URLs in it that the address policy refuses (a manifest or an oEmbed
+    /// endpoint on `127.0.0.1`, a provided image on `169.254.169.254`) are left out: see
+    /// ``AddressPolicy/withoutRefusedURLs(_:)``.
     ///
     /// - Parameters:
     ///   - url: an absolute http or https URL.
@@ -140,7 +142,7 @@ public final class MetadataProvider: Sendable {
         let url = try Self.validated(url)
         if fetch == .never {
             let metadata = LinkMetadata(originalURL: url, url: url).overlaid(with: provided)
-            return PreviewReport(metadata: metadata, source: .provided)
+            return PreviewReport(metadata: permitted(metadata), source: .provided)
         }
         let key = Self.cacheKey(
             for: url,
@@ -159,7 +161,7 @@ public final class MetadataProvider: Sendable {
                 if var metadata = entry.metadata {
                     metadata.originalURL = url
                     return PreviewReport(
-                        metadata: metadata.overlaid(with: provided),
+                        metadata: permitted(metadata.overlaid(with: provided)),
                         duration: .now - started,
                         source: entry.staleSince == nil ? .cache : .stale,
                         expires: entry.expiresAt
@@ -190,9 +192,17 @@ public final class MetadataProvider: Sendable {
             throw LinkPreviewError.cancelled(url)
         }
         report.metadata.originalURL = url
-        report.metadata = report.metadata.overlaid(with: provided)
+        report.metadata = permitted(report.metadata.overlaid(with: provided))
         report.duration = .now - started
         return report
+    }
+
+    /// The metadata a preview hands out: without the URLs the address policy refuses
+    /// (``AddressPolicy/withoutRefusedURLs(_:)``), which a page or a sharer may name but whoever
+    /// receives the preview would then fetch in the fetcher's stead. Applied on the way out, so a
+    /// preview cached before keeps to the policy in force now.
+    private func permitted(_ metadata: LinkMetadata) -> LinkMetadata {
+        configuration.policy.addresses.withoutRefusedURLs(metadata)
     }
 
     /// An absolute http(s) URL as a browser would request it: without its fragment, and read as a

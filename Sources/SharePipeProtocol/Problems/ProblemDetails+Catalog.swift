@@ -18,6 +18,7 @@
 // | 404 | not-found | no such resource — also for another user's resource, so ids leak nothing |
 // | 409 | handle-taken | sign-up with a handle someone has |
 // | 409 | idempotency-key-in-flight | the first request with this key has not finished yet |
+// | 409 | state-conflict | a valid request the resource's state does not allow (a direct conversation's members) |
 // | 413 | body-too-large | the body exceeds the limit |
 // | 415 | unsupported-media-type | the body is not `application/json` (UTF-8) |
 // | 422 | validation-failed | well-formed JSON with invalid values; every field in `errors` |
@@ -65,6 +66,8 @@ extension ProblemDetails {
         public static let methodNotAllowed = base + "method-not-allowed"
         /// 409: a request with the same idempotency key is still running.
         public static let idempotencyKeyInFlight = base + "idempotency-key-in-flight"
+        /// 409: the resource's state does not allow a well-formed request.
+        public static let stateConflict = base + "state-conflict"
         /// 413: the body exceeds the limit.
         public static let bodyTooLarge = base + "body-too-large"
         /// 400: the HTTP parser could not read the request's head.
@@ -262,6 +265,18 @@ extension ProblemDetails {
             status: 409,
             detail: "The first request with this key has not finished. Retry with the same key and body.",
             retryAfter: retryAfter
+        )
+    }
+
+    /// 409: the request is well formed, but the resource's state does not allow it: a direct
+    /// conversation's members never change, a full group takes nobody more, a group keeps two.
+    /// - Parameter detail: What the state is, and what to do instead.
+    public static func stateConflict(detail: String) -> ProblemDetails {
+        ProblemDetails(
+            type: TypeURI.stateConflict,
+            title: "The request conflicts with the resource's state",
+            status: 409,
+            detail: detail
         )
     }
 

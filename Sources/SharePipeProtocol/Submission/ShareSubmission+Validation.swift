@@ -6,8 +6,9 @@ extension ShareSubmission {
     /// The checks, in order, each stopping there when it fails:
     ///
     /// 1. Size: over ``ShareLimits/maxBodyBytes`` is 413 `body-too-large`.
-    /// 2. Syntax: an empty body, bytes that are not UTF-8 or not JSON are 400 `malformed-json`,
-    ///    with where parsing stopped when Foundation says.
+    /// 2. Syntax: an empty body, bytes that are not UTF-8 or not JSON, and an object that names a
+    ///    member twice (``JSONDuplicateMembers``) are 400 `malformed-json`, with where parsing stopped
+    ///    when Foundation says, or the repeated member's pointer.
     /// 3. Types: a body that is not an object, or members of the wrong JSON type, are 400
     ///    `wrong-field-type`, every one listed by pointer. `null` counts as absent. Unknown members
     ///    are ignored (an app newer than the server still gets its shares in) and are not part of
@@ -58,6 +59,9 @@ extension ShareSubmission {
                         + " Send a UTF-8 JSON object."
                 )
             )
+        }
+        if let pointer = JSONDuplicateMembers.firstPointer(in: body) {
+            return .failure(JSONDuplicateMembers.problem(at: pointer))
         }
         guard let object = root as? [String: Any] else {
             let detail = "The body must be a JSON object, not \(JSONMemberReader.describe(root))."

@@ -2,7 +2,7 @@ package import Foundation
 import LinkPreviewCore
 
 /// The rules every URL in a share must meet: absolute `http` or `https`, a host (one that ends in a
-/// number must spell an IPv4 address), a port in
+/// number must spell an IPv4 address, one in brackets an IPv6 address), a port in
 /// 1…65535 if one is given, no user name or password, no whitespace or control characters, and
 /// at most a limit of bytes as stored. Other characters outside RFC 3986 (an IDN host, accented
 /// letters in a path) are accepted and encoded as a browser would, keeping the escapes already there.
@@ -51,7 +51,9 @@ package enum WebURLRules {
         guard let host = url.host(percentEncoded: true), !host.isEmpty else {
             return .failure(FieldProblem("\(field) has no host; send a URL such as https://example.com/page."))
         }
-        if let problem = numericHostProblem(host, field: field) { return .failure(problem) }
+        if let problem = bracketedHostProblem(url, field: field) ?? numericHostProblem(host, field: field) {
+            return .failure(problem)
+        }
         guard url.user(percentEncoded: true) == nil, url.password(percentEncoded: true) == nil else {
             return .failure(FieldProblem("\(field) must not contain a user name or password."))
         }
@@ -68,8 +70,32 @@ package enum WebURLRules {
     /// A host whose last label is a number is an IPv4 address in one of its spellings (`127.1`,
     /// `0x7f.0.0.1`) or nothing a browser would open (`1.2.3.4.5`, `256.0.0.1`, `example.123`): the
     /// WHATWG URL Standard refuses those, and so do we, rather than store a link no one can follow.
+    /// A host written in brackets must be an IPv6 address (``IPv6Host``): Foundation takes any hex
+    /// digits and colons there (`[ca8ae::9c22]`, even `[54beafd20f90]`, which it then hands back as a
+    /// name), which no browser opens.
+    private static func bracketedHostProblem(_ url: URL, field: String) -> FieldProblem? {
+        let text = url.absoluteString
+        guard let start = text.range(of: "://")?.upperBound else { return nil }
+        var authority = text[start...].prefix { !"/?#".contains($0) }
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        guard authority.hasPrefix("[") else { return nil }
+        guard let close = authority.firstIndex(of: "]"),
+            IPv6Host.isAddress(authority[authority.index(after: authority.startIndex)..<close])
+        else {
+            return FieldProblem(
+                "\(field) has the host `\(authority.prefix(64))`, which is in brackets but no IPv6 address; "
+                    + "check the address."
+            )
+        }
+        return nil
+    }
+
+    /// An IPv6 literal (`[::ffff:93.184.216.34]`, whose host Foundation gives without its brackets)
+    /// holds colons, which no name or IPv4 host does, and may end in an IPv4 tail: it is not read so.
     private static func numericHostProblem(_ host: String, field: String) -> FieldProblem? {
-        guard IPv4Host.read((host.removingPercentEncoding ?? host).lowercased()) == .invalid else { return nil }
+        guard !host.contains(":"), IPv4Host.read((host.removingPercentEncoding ?? host).lowercased()) == .invalid else {
+            return nil
+        }
         return FieldProblem(
             "\(field) has the host `\(host.prefix(64))`, which ends in a number but is no IPv4 address; "
                 + "check the address or the name."

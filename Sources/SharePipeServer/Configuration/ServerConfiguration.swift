@@ -53,7 +53,10 @@ public struct ServerConfiguration: Sendable {
         /// Port; 0 picks a free one. Default 8080.
         public var port: Int
         /// The address users reach the server at (`https://share.example.com`), for the absolute URLs
-        /// of public pages and oEmbed. Default nil: see ``PublicOrigin``.
+        /// of public pages and oEmbed, and the one origin web forms are posted from. Default nil: the
+        /// address the server listens on (`http://127.0.0.1:8080`; `0.0.0.0` and `::` as the loopback
+        /// address), and forms from the origin of the request's `Host` over http. Never the request's
+        /// `Host` for a URL: public pages are cached publicly (see ``PublicOrigin``).
         public var publicURL: URL?
         /// How long a connection may stay silent, before its request's head is complete or between
         /// requests, before the server closes it, so idle and slow-header (slowloris) connections do

@@ -119,19 +119,19 @@ struct ConversationsController {
 }
 
 /// `POST /v1/conversations`.
-struct NewConversation: Decodable {
+struct NewConversation: Codable {
     /// Handles of the other people.
     var members: [String]
     var title: String?
 }
 
 /// `PATCH /v1/conversations/{id}`: the viewer's settings for the conversation.
-struct ConversationSettings: Decodable {
+struct ConversationSettings: Codable {
     var showInSharedWithYou: Bool
 }
 
 /// `POST /v1/conversations/{id}/members`.
-struct NewMember: Decodable {
+struct NewMember: Codable {
     var handle: String
 }
 

@@ -30,18 +30,11 @@ struct HighlightEventsController {
     @Sendable func stream(_ request: Request, context: ServerRequestContext) async throws -> Response {
         let principal = try context.requirePrincipal()
         let user = principal.user.id
-        let text =
-            request.headers[HTTPField.Name("Last-Event-ID")!]
-            ?? request.uri.queryParameters["lastEventId"].map(String.init)
-        var resumeFrom: Int64?
-        if let text {
-            guard let value = Int64(text), value >= 0 else {
-                throw ProblemDetails.validationFailed([
-                    .init(pointer: "Last-Event-ID", detail: "The id of an event this stream sent.")
-                ])
-            }
-            resumeFrom = value
-        }
+        // Both are checked when both are sent (a query the header overrides must still be an id);
+        // the header wins.
+        let header = try Self.eventID(request.headers[HTTPField.Name("Last-Event-ID")!], at: "Last-Event-ID")
+        let query = try Self.eventID(request.uri.queryParameters["lastEventId"].map(String.init), at: "lastEventId")
+        let resumeFrom = header ?? query
         var headers = HTTPFields()
         headers[.contentType] = "text/event-stream"
         headers[.cacheControl] = "no-store"
@@ -177,5 +170,19 @@ struct HighlightEventBatch: Encodable {
     func serverSentEvent(id: Int64) -> String {
         let data = (try? APIJSON.encode(self)) ?? "{}"
         return "id: \(id)\nevent: highlightsDidChange\ndata: \(data)\n\n"
+    }
+}
+
+extension HighlightEventsController {
+    /// An event id as a client sends it back (`Last-Event-ID`, `lastEventId`): digits only, as the
+    /// stream writes them; nil when not sent, 422 at `pointer` for anything else, empty included.
+    static func eventID(_ text: String?, at pointer: String) throws -> Int64? {
+        guard let text else { return nil }
+        guard !text.isEmpty, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let value = Int64(text) else {
+            throw ProblemDetails.validationFailed([
+                .init(pointer: pointer, detail: "The id of an event this stream sent.")
+            ])
+        }
+        return value
     }
 }

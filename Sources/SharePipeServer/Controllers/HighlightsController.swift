@@ -2,12 +2,15 @@ import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
+import LinkPreview
 import SharePipeProtocol
 
 /// `/v1/highlights`: the Shared with You shelf and its actions. App tokens only; a link that is not
 /// on the caller's shelf is 404.
 struct HighlightsController {
     let storage: any Storage
+    /// The fetcher's address policy: a card's icon or image it refuses is left out.
+    let addresses: AddressPolicy
     private var shelf: Shelf { Shelf(storage: storage) }
 
     func addRoutes(to group: RouterGroup<ServerRequestContext>) {
@@ -47,11 +50,14 @@ struct HighlightsController {
         let principal = try context.requirePrincipal()
         let limit = try RequestParameters.limit(request, default: 20)
         var cursor: ShelfCursor?
-        if let text = request.uri.queryParameters["cursor"] {
+        if let text = request.uri.queryParameters["cursor"], !text.isEmpty {
             guard let parsed = ShelfCursor(token: String(text)) else { throw ProblemDetails.invalidCursor }
             cursor = parsed
         }
-        let page = try await shelf.page(userID: principal.user.id, after: cursor, limit: limit, now: Date())
+        var page = try await shelf.page(userID: principal.user.id, after: cursor, limit: limit, now: Date())
+        for index in page.highlights.indices {
+            page.highlights[index].card = page.highlights[index].card.permitted(by: addresses)
+        }
         return try jsonResponse(page)
     }
 
@@ -100,12 +106,12 @@ struct HighlightsController {
 }
 
 /// `POST /v1/highlights/{id}/remove`.
-struct RemoveHighlight: Decodable {
+struct RemoveHighlight: Codable {
     var reason: String?
 }
 
 /// `POST /v1/highlights/{id}/reply`.
-struct Reply: Decodable {
+struct Reply: Codable {
     /// Which conversation, when the link came from several.
     var conversationId: UUID?
     var note: String?

@@ -23,10 +23,17 @@ struct PreviewController {
         if let wait = limiter.take(principal.user.id.uuidString) {
             throw ProblemDetails.rateLimited(retryAfter: wait)
         }
-        guard let text = request.uri.queryParameters["url"], let url = WebURLRules.parse(String(text)),
-            let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host() != nil
-        else {
-            throw ProblemDetails.validationFailed([.init(pointer: "url", detail: "An absolute http or https URL.")])
+        // The same reader and rules as a share's `url` (`POST /v1/shares`), so the two never disagree on a URL.
+        guard let text = request.uri.queryParameters["url"] else {
+            throw ProblemDetails.validationFailed([
+                .init(pointer: "url", detail: "`url` is missing; send an absolute http or https URL.")
+            ])
+        }
+        let url: URL
+        switch WebURLRules.check(String(text), field: "`url`", maxLength: ShareLimits.default.maxURLLength) {
+        case .success(let checked): url = checked
+        case .failure(let problem):
+            throw ProblemDetails.validationFailed([.init(pointer: "url", detail: problem.detail)])
         }
         do {
             let report = try await provider.preview(for: url)

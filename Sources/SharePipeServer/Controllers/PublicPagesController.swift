@@ -1,17 +1,22 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import LinkPreview
 import LinkPreviewCore
 import SharePipeProtocol
 
 /// Public share pages: `PUT`/`DELETE /v1/shares/{id}/public` publish and take down a share's page,
 /// `GET /s/{id}` is the page (Open Graph and Twitter tags from the sharer's provided metadata and
-/// the fetched preview, never a wall's), and `GET /oembed` describes it for oEmbed consumers.
+/// the fetched preview, never a wall's, nor a URL the address policy refuses), and `GET /oembed`
+/// describes it for oEmbed consumers. Their absolute URLs start at ``PublicOrigin``, never at the
+/// request's `Host`.
 struct PublicPagesController {
     let storage: any Storage
     let pages: WebPages
     /// Where the pages say they are.
     let origin: PublicOrigin
+    /// The fetcher's address policy: an image it refuses is not published.
+    let addresses: AddressPolicy
 
     /// `PUT`/`DELETE /v1/shares/{id}/public` (an app token's group at `/v1/shares`).
     func addPublishingRoutes(to group: RouterGroup<ServerRequestContext>) {
@@ -35,7 +40,7 @@ struct PublicPagesController {
         guard let page = try await storage.publishShare(id: share, userID: principal.user.id) else {
             throw ProblemDetails.notFound(detail: "No such share of yours.")
         }
-        return try jsonResponse(PublicPageView(id: page, url: origin.base(for: request) + "/s/" + page))
+        return try jsonResponse(PublicPageView(id: page, url: origin.base + "/s/" + page))
     }
 
     @Sendable func unpublish(_ request: Request, context: ServerRequestContext) async throws -> Response {
@@ -51,8 +56,8 @@ struct PublicPagesController {
         guard let id = context.parameters.get("id"), let page = try await storage.publicPage(id: id) else {
             throw ProblemDetails.notFound(detail: "This page does not exist, or was taken down.")
         }
-        let base = origin.base(for: request)
-        var response = pages.render(PublicPageValues(page, pageURL: base + "/s/" + id, base: base))
+        let base = origin.base
+        var response = pages.render(PublicPageValues(page, pageURL: base + "/s/" + id, base: base, policy: addresses))
         // Cached, but checked with the server before each use: a page taken down is gone from the
         // next request on, also for a cache that kept it (a max-age served it for minutes more).
         response.headers[.cacheControl] = "public, no-cache"
@@ -68,7 +73,7 @@ struct PublicPagesController {
             url.pathComponents.count == 3, url.pathComponents[1] == "s",
             let page = try await storage.publicPage(id: url.pathComponents[2])
         else { throw ProblemDetails.notFound(detail: "No public SharePipe page at that URL.") }
-        return try jsonResponse(OEmbedLink(page, base: origin.base(for: request)))
+        return try jsonResponse(OEmbedLink(page, base: origin.base, policy: addresses))
     }
 }
 
@@ -96,8 +101,9 @@ struct PublicPageValues: WebPage {
     var sharerHandle: String
     var note: String?
 
-    init(_ page: PublicPage, pageURL: String, base: String) {
-        let card = Highlight.Card(link: page.link, provided: page.share.provided)
+    /// - Parameter policy: The fetcher's address policy; an image or icon it refuses is not published.
+    init(_ page: PublicPage, pageURL: String, base: String, policy: AddressPolicy) {
+        let card = Highlight.Card(link: page.link, provided: page.share.provided).permitted(by: policy)
         let host = page.link.url.displayHost
         title = card.title ?? host
         summary = card.summary
@@ -140,8 +146,8 @@ struct OEmbedLink: Encodable {
         case thumbnailHeight = "thumbnail_height"
     }
 
-    init(_ page: PublicPage, base: String) {
-        let card = Highlight.Card(link: page.link, provided: page.share.provided)
+    init(_ page: PublicPage, base: String, policy: AddressPolicy) {
+        let card = Highlight.Card(link: page.link, provided: page.share.provided).permitted(by: policy)
         title = card.title ?? page.link.url.displayHost
         authorName = page.sharer.displayName
         providerURL = base + "/"

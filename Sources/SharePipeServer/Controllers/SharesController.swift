@@ -46,7 +46,7 @@ struct SharesController {
                 recipients: submission.recipients.map(\.description)
             )
             outcome = try await storage.ingestShare(incoming) { recorded in
-                (201, try APIJSON.encode(ShareCreated(share: recorded.share, link: recorded.link)))
+                (201, try APIJSON.encode(ShareCreated(share: recorded.share, link: recorded.linkAsShared)))
             }
         } catch let storage as StorageError where storage.code == .invalid {
             throw ProblemDetails.validationFailed([.init(pointer: storage.pointer ?? "/url", detail: storage.message)])

@@ -4,17 +4,22 @@ import SharePipeProtocol
 
 /// Reads small JSON request bodies (everything but the share submission, which has its own reader)
 /// into a `Decodable`, answering every way it can go wrong with the right problem: 415 for another
-/// media type, 413 over `limit`, 400 for a body that cannot be read, bytes that are not JSON or a
-/// member of the wrong type, 422 for a missing member or a value its field does not take (an id
-/// that is not a UUID, a word outside its set) or text holding a NUL (``NULCharacterRule``).
+/// media type, 413 over `limit`, 400 for a body that cannot be read, bytes that are not JSON, a
+/// member named twice in one object (``JSONDuplicateMembers``) or a member of the wrong type, 422
+/// for a missing member or a value its field does not take (an id that is not a UUID, a word outside
+/// its set) or text holding a NUL in a member the server reads (``NULCharacterRule``).
 enum JSONRequestBody {
-    static func decode<T: Decodable>(_: T.Type, from request: Request, limit: Int) async throws -> T {
+    static func decode<T: Codable>(_: T.Type, from request: Request, limit: Int) async throws -> T {
         guard ShareSubmission.acceptsContentType(request.headers[.contentType]) else {
             throw ProblemDetails.unsupportedMediaType(received: request.headers[.contentType])
         }
         let body = Data(try await request.collectBody(upTo: limit).readableBytesView)
         // UTF-16 and UTF-32 would hide a NUL escape from ``NULCharacterRule``.
         guard !body.contains(0) else { throw ProblemDetails.bodyNotUTF8 }
+        // Before the decoder, which would read one of the two members and say nothing of the other.
+        if let pointer = JSONDuplicateMembers.firstPointer(in: body) {
+            throw JSONDuplicateMembers.problem(at: pointer)
+        }
         let value: T
         do {
             value = try JSONDecoder().decode(T.self, from: body)
@@ -34,7 +39,9 @@ enum JSONRequestBody {
         } catch {
             throw ProblemDetails.malformedJSON(detail: "The body is not a JSON object of the expected shape.")
         }
-        if let pointer = NULCharacterRule.pointer(inJSON: body) {
+        // The members read, as read: a NUL in a member the server ignores (an app newer than it may
+        // send more) is never stored, so it is no reason to refuse the body.
+        if let read = try? JSONEncoder().encode(value), let pointer = NULCharacterRule.pointer(inJSON: read) {
             throw ProblemDetails.validationFailed([.init(pointer: pointer, detail: NULCharacterRule.detail)])
         }
         return value

@@ -4,10 +4,12 @@ import Foundation
 /// (a 500 before this rule), and SQLite keeps a string only up to it (a name silently cut short).
 /// Share submissions clean control characters out instead (``TextCleaning``); every other JSON body
 /// (``JSONRequestBody``) and form post (``WebForm``) is refused with 422 at the member that holds one.
+/// A JSON member the server does not read (unknown to it) is not looked at: it is never stored.
 ///
-/// Both checks read the bytes as sent, not a decoder's reading of them, so no decoding can slip one
-/// past: in JSON a NUL can only be the escape `\u0000` (a raw 0x00 byte is refused earlier, as a body
-/// that is not UTF-8 JSON), and in a form only `%00` or a raw 0x00 byte.
+/// A JSON body is checked as the decoder read it, encoded again (so only what it read, and exactly
+/// that), and a form as the bytes were sent: in JSON a NUL can only be the escape `\u0000` (a raw
+/// 0x00 byte is refused earlier, as a body that is not UTF-8 JSON), and in a form only `%00` or a raw
+/// 0x00 byte.
 enum NULCharacterRule {
     static let detail = "Text may not contain the NUL character (U+0000)."
 

@@ -1,26 +1,42 @@
-public import Foundation
-import Hummingbird
+import Foundation
+import Synchronization
 
-/// Where this server says it is reached, in the links it hands out (public pages, `og:url`, oEmbed):
-/// ``ServerConfiguration/publicURL`` when set, else the request's own host.
-public struct PublicOrigin: Sendable {
-    /// The configured public URL, if any.
-    public var publicURL: URL?
-    /// The address the server listens on, for a request that names no host.
-    public var listenHost: String
-    public var listenPort: Int
+/// Where users reach this server, for the absolute URLs it writes into what others keep: a public
+/// page's `og:url`, canonical and oEmbed links, the oEmbed provider URL and the URL
+/// `PUT /v1/shares/{id}/public` answers.
+///
+/// It is ``ServerConfiguration/Listener/publicURL`` when set, else the address the server listens on
+/// (`http://127.0.0.1:8080`; a wildcard address, `0.0.0.0` or `::`, is written as the loopback
+/// address, the one sure to reach it). It is never the request's `Host`: a public page is cached
+/// publicly, and a request sent with `Host: evil.example` would otherwise put
+/// `http://evil.example/s/…` into the copy every later reader of that cache gets.
+final class PublicOrigin: Sendable {
+    private let configured: String?
+    private let listenHost: String
+    private let port: Mutex<Int>
 
-    public init(publicURL: URL?, listenHost: String, listenPort: Int) {
-        self.publicURL = publicURL
-        self.listenHost = listenHost
-        self.listenPort = listenPort
+    init(configuration: ServerConfiguration) {
+        configured = configuration.listener.publicURL.map { url in
+            let text = url.absoluteString
+            return text.hasSuffix("/") ? String(text.dropLast()) : text
+        }
+        switch configuration.listener.host {
+        case "0.0.0.0", "": listenHost = "127.0.0.1"
+        case "::", "[::]": listenHost = "[::1]"
+        case let host where host.contains(":") && !host.hasPrefix("["): listenHost = "[\(host)]"
+        case let host: listenHost = host
+        }
+        port = Mutex(configuration.listener.port)
     }
 
-    /// The origin for links in the answer to `request`, without a trailing slash.
-    func base(for request: Request) -> String {
-        if let url = publicURL?.absoluteString {
-            return url.hasSuffix("/") ? String(url.dropLast()) : url
-        }
-        return "http://" + (request.head.authority ?? "\(listenHost):\(listenPort)")
+    /// Records the port the server was given when it asked for any (port 0).
+    func listening(on port: Int?) {
+        guard let port else { return }
+        self.port.withLock { if $0 == 0 { $0 = port } }
+    }
+
+    /// The base of the server's absolute URLs, without a trailing slash (`https://share.example.com`).
+    var base: String {
+        configured ?? "http://\(listenHost):\(port.withLock { $0 })"
     }
 }

@@ -6,7 +6,7 @@ import SharePipeProtocol
 /// How the routes read path and query parameters and headers: one rule each, so the API and the web
 /// page refuse the same input the same way.
 enum RequestParameters {
-    /// The largest page of a paged list. (A `limit` over it is lowered to it.)
+    /// The largest page of a paged list: a `limit` over it is 422.
     static let maxPageSize = 100
 
     /// The longest `Idempotency-Key` accepted.
@@ -20,23 +20,26 @@ enum RequestParameters {
         return id
     }
 
-    /// `limit` (1–100, default 50) and `cursor` of a paged list.
+    /// `limit` (1–100, default 50) and `cursor` of a paged list; an empty `cursor` is the first page.
     static func page(_ request: Request) throws -> (limit: Int, cursor: ShareCursor?) {
         var cursor: ShareCursor?
-        if let text = request.uri.queryParameters["cursor"] {
+        if let text = request.uri.queryParameters["cursor"], !text.isEmpty {
             guard let parsed = ShareCursor(token: String(text)) else { throw ProblemDetails.invalidCursor }
             cursor = parsed
         }
         return (try limit(request, default: 50), cursor)
     }
 
-    /// The `limit` query parameter: a positive whole number, lowered to ``maxPageSize``.
+    /// The `limit` query parameter: a whole number from 1 to ``maxPageSize``, as the API's document
+    /// says; anything else is 422, not lowered to a page the client did not ask for.
     static func limit(_ request: Request, default value: Int) throws -> Int {
         guard let text = request.uri.queryParameters["limit"] else { return value }
-        guard let limit = Int(String(text)), limit > 0 else {
-            throw ProblemDetails.validationFailed([.init(pointer: "limit", detail: "A positive whole number.")])
+        guard let limit = Int(String(text)), (1...maxPageSize).contains(limit) else {
+            throw ProblemDetails.validationFailed([
+                .init(pointer: "limit", detail: "A whole number from 1 to \(maxPageSize).")
+            ])
         }
-        return min(limit, maxPageSize)
+        return limit
     }
 
     /// The request's `Idempotency-Key`: required, 1–255 visible ASCII characters (quotes of a
@@ -64,7 +67,7 @@ enum RequestParameters {
 
     /// A JSON body that may be left out entirely: none is sent (no `Content-Type` and no length), or an
     /// empty one is, which many HTTP clients send with `Content-Type: application/json`.
-    static func optionalBody<T: Decodable>(_ type: T.Type, _ request: Request) async throws -> T? {
+    static func optionalBody<T: Codable>(_ type: T.Type, _ request: Request) async throws -> T? {
         let length = request.headers[.contentLength]
         if length == "0" || (length == nil && request.headers[.contentType] == nil) {
             return nil
@@ -72,12 +75,15 @@ enum RequestParameters {
         return try await JSONRequestBody.decode(type, from: request, limit: 4 << 10)
     }
 
-    /// Runs a storage call, answering its refusals as 422 at `pointer` and its not-founds as 404.
+    /// Runs a storage call, answering its refusals as 422 at `pointer`, what the state does not allow
+    /// as 409 and its not-founds as 404.
     static func validating<T>(_ pointer: String, _ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
         } catch let error as StorageError where error.code == .invalid {
             throw ProblemDetails.validationFailed([.init(pointer: error.pointer ?? pointer, detail: error.message)])
+        } catch let error as StorageError where error.code == .conflict {
+            throw ProblemDetails.stateConflict(detail: error.message)
         } catch let error as StorageError where error.code == .notFound {
             throw ProblemDetails.notFound(detail: error.message)
         }

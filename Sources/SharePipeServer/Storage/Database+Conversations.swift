@@ -123,11 +123,13 @@ extension Database {
         try await transaction { sql in
             try await self.lockMembers(of: conversationID, in: sql)
             guard let kind = try await Self.kind(of: conversationID, member: byUserID, in: sql) else { return false }
-            guard kind == .group else { throw StorageError.invalid("A direct conversation's members cannot change.") }
+            guard kind == .group else {
+                throw StorageError.conflict("A direct conversation's members cannot change; start a group instead.")
+            }
             let user = try await Self.users(handles: [handle], excluding: nil, in: sql)[0]
             let count = try await Self.memberCount(of: conversationID, in: sql)
             guard count < Conversation.maxMembers else {
-                throw StorageError.invalid("A group has at most \(Conversation.maxMembers) members.")
+                throw StorageError.conflict("A group has at most \(Conversation.maxMembers) members.")
             }
             guard try await !Self.isMember(user, of: conversationID, in: sql) else { return true }
             try await Self.insertMember(user, into: conversationID, in: sql)
@@ -145,7 +147,9 @@ extension Database {
         try await transaction { sql in
             try await self.lockMembers(of: conversationID, in: sql)
             guard let kind = try await Self.kind(of: conversationID, member: byUserID, in: sql) else { return false }
-            guard kind == .group else { throw StorageError.invalid("A direct conversation's members cannot change.") }
+            guard kind == .group else {
+                throw StorageError.conflict("A direct conversation's members cannot change; start a group instead.")
+            }
             let user = try await Self.users(handles: [handle], excluding: nil, in: sql)[0]
             guard try await Self.isMember(user, of: conversationID, in: sql) else {
                 throw StorageError.notFound("@\(handle) is not in this conversation.")
@@ -155,7 +159,7 @@ extension Database {
             // Anyone may leave; removing someone else may not leave a group of one.
             if user != byUserID {
                 guard try await Self.memberCount(of: conversationID, in: sql) > 2 else {
-                    throw StorageError.invalid(
+                    throw StorageError.conflict(
                         "A group keeps at least two members: @\(handle) cannot be removed from a group of two. "
                             + "Leave it yourself instead."
                     )

@@ -66,16 +66,32 @@ extension Database {
     }
 
     /// A link, if the user shared it or it was shared with them (links are not browsable by id
-    /// otherwise).
+    /// otherwise), as that user sees it: its `createdAt` is the first time it reached them — their
+    /// first share of it, or the earliest share of it on their shelf — never the time someone else
+    /// shared the URL first, which would tell them that someone had.
     public func link(id: UUID, sharedBy userID: UUID) async throws -> Link? {
         try await run { sql in
-            try await sql.raw(
-                """
-                SELECT l.* FROM links l WHERE l.id = \(bind: id.uuidString)
-                AND (EXISTS (SELECT 1 FROM shares s WHERE s.link_id = l.id AND s.user_id = \(bind: userID.uuidString))
-                  OR EXISTS (SELECT 1 FROM shelf_sources f WHERE f.link_id = l.id AND f.user_id = \(bind: userID.uuidString)))
-                """
-            ).first().map(Self.link)
+            let user = userID.uuidString
+            guard
+                let row = try await sql.raw(
+                    """
+                    SELECT l.*,
+                      (SELECT MIN(s.created_at) FROM shares s
+                       WHERE s.link_id = l.id AND s.user_id = \(bind: user)) AS first_shared_at,
+                      (SELECT MIN(f.shared_at) FROM shelf_sources f
+                       WHERE f.link_id = l.id AND f.user_id = \(bind: user)) AS first_received_at
+                    FROM links l WHERE l.id = \(bind: id.uuidString)
+                    """
+                ).first()
+            else { return nil }
+            let times = [
+                try row.decode(column: "first_shared_at", as: Int64?.self),
+                try row.decode(column: "first_received_at", as: Int64?.self),
+            ]
+            guard let first = times.compactMap({ $0 }).min() else { return nil }
+            var link = try Self.link(row)
+            link.createdAt = Self.date(first)
+            return link
         }
     }
 

@@ -134,7 +134,7 @@ public protocol Storage: Sendable {
     /// One share of the user's (nil for anyone else's: their existence is not disclosed).
     func share(id: UUID, userID: UUID) async throws -> Share?
     /// A link, if the user shared it or it was shared with them (links are not browsable by id
-    /// otherwise).
+    /// otherwise), with the user's own `createdAt`: when it first reached them.
     func link(id: UUID, sharedBy userID: UUID) async throws -> Link?
 
     // MARK: The Shared with You shelf

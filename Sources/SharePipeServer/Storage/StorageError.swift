@@ -1,7 +1,8 @@
 /// A storage operation that could not be done for a reason the caller can act on.
 public struct StorageError: Error, Sendable, Hashable, CustomStringConvertible {
     public enum Code: String, Sendable, Hashable {
-        /// A unique value is taken (a handle).
+        /// A unique value is taken (a handle), or the row's state does not allow the change (a
+        /// direct conversation's members, a full group).
         case conflict
         /// The row does not exist.
         case notFound

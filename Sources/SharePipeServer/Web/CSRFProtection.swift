@@ -8,8 +8,12 @@ import Hummingbird
 ///   `SameSite=Strict` cookie and the same token in a hidden `csrf` field; a post is accepted only
 ///   when the two match (compared in constant time). Another site can make a browser post, but it
 ///   can neither read the cookie nor, with `SameSite=Strict`, have it sent.
-/// - **Origin check.** A post whose `Origin` names another host, or whose `Sec-Fetch-Site` says
-///   `cross-site`, is refused whatever its token.
+/// - **Origin check.** A post whose `Origin` is not the page's own origin — scheme, host and port
+///   alike — or whose `Sec-Fetch-Site` is anything but `same-origin` (or `none`, a navigation the
+///   user started) is refused whatever its token. The page's origin is that of
+///   ``ServerConfiguration/Listener/publicURL`` when set (a proxy may rewrite `Host`, and terminate TLS),
+///   else `http://` and the request's `Host`: the server itself speaks plain HTTP. So an `http://`
+///   page cannot post to an `https://` one, nor a sibling subdomain (`same-site`) to this one.
 ///
 /// The token is per browser, not per session, so the sign-in form is protected as well (no login
 /// CSRF) and signing in does not invalidate a form open in another tab.
@@ -35,21 +39,17 @@ enum CSRFProtection {
         guard let formToken, let cookie = request.cookies[cookieName]?.value,
             DeviceToken.constantTimeEquals(formToken, cookie)
         else { return false }
-        if request.headers[HTTPField.Name("Sec-Fetch-Site")!]?.lowercased() == "cross-site" { return false }
-        if let origin = request.headers[.origin] {
-            guard let components = URLComponents(string: origin), let host = components.host else { return false }
-            let port = components.port.map { ":\($0)" } ?? ""
-            if let authority = request.head.authority, (host + port).lowercased() == authority.lowercased() {
-                return true
-            }
-            // Behind a proxy that rewrites Host, the page's origin is the public URL's.
-            guard let publicURL, let expected = Self.origin(of: publicURL), let sent = Self.origin(of: components)
-            else {
-                return false
-            }
-            return expected == sent
+        if let site = request.headers[HTTPField.Name("Sec-Fetch-Site")!]?.lowercased(),
+            site != "same-origin", site != "none"
+        {
+            return false
         }
-        return true
+        guard let origin = request.headers[.origin] else { return true }
+        guard let sent = URLComponents(string: origin).flatMap(Self.origin(of:)) else { return false }
+        // The server itself speaks plain HTTP: without a public URL, a page it served is `http://` + Host.
+        let page = publicURL.map { URLComponents(url: $0, resolvingAgainstBaseURL: false) }
+            ?? request.head.authority.map { URLComponents(string: "http://" + $0) }
+        return sent == page?.flatMap(Self.origin(of:))
     }
 
     /// Whether a `GET` of a page may count as what the user did (an open, a detail view, the
@@ -65,10 +65,6 @@ enum CSRFProtection {
     }
 
     /// `scheme://host[:port]` in lowercase, the default port left out, as browsers send `Origin`.
-    private static func origin(of url: URL) -> String? {
-        URLComponents(url: url, resolvingAgainstBaseURL: false).flatMap { origin(of: $0) }
-    }
-
     private static func origin(of components: URLComponents) -> String? {
         guard let scheme = components.scheme?.lowercased(), let host = components.host?.lowercased() else {
             return nil

@@ -5,4 +5,13 @@ public struct RecordedShare: Sendable, Hashable, Codable {
     public var link: Link
     /// Whether this share created the link (false: the link existed, shared before by anyone).
     public var linkIsNew: Bool
+
+    /// The link as the sharer sees it: its `createdAt` is this share's time. A link is one per URL for
+    /// everyone, and its own creation time would tell whoever shares a URL that someone shared it
+    /// before, and when.
+    public var linkAsShared: Link {
+        var link = link
+        link.createdAt = share.createdAt
+        return link
+    }
 }
