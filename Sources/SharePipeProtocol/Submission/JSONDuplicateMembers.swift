@@ -22,13 +22,11 @@ package enum JSONDuplicateMembers {
 
     /// The 400 for a body with a duplicate member at `pointer`.
     package static func problem(at pointer: String) -> ProblemDetails {
-        ProblemDetails(
-            type: ProblemDetails.TypeURI.malformedJSON,
-            title: "The body is not valid JSON",
-            status: 400,
-            detail: "The member `\(pointer)` appears more than once in its object; send each member once.",
-            errors: [.init(pointer: pointer, detail: "This member appears more than once.")]
+        var problem = ProblemDetails.malformedJSON(
+            detail: "The member `\(pointer)` appears more than once in its object; send each member once."
         )
+        problem.errors = [.init(pointer: pointer, detail: "This member appears more than once.")]
+        return problem
     }
 
     private struct Scanner {

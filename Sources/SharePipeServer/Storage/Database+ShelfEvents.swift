@@ -25,10 +25,7 @@ extension Database {
     func appendShelfEvents(_ changes: [(ShelfChange, UUID)], userID: UUID, in sql: any SQLDatabase) async throws {
         guard !changes.isEmpty else { return }
         try await lockShelfEvents(of: [userID], in: sql)
-        let next =
-            try await sql.raw(
-                "SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM shelf_events WHERE user_id = \(bind: userID.uuidString)"
-            ).first()?.decode(column: "next", as: Int64.self) ?? 1
+        let next = try await lastShelfEvent(userID: userID, in: sql) + 1
         let now = Clock.millisecondsNow()
         // One JSON parameter of [change, link] pairs, numbered from `next` in their order.
         let pairs = try Self.jsonText(changes.map { [$0.0.rawValue, $0.1.uuidString] })
@@ -47,6 +44,13 @@ extension Database {
             }
         try await sql.raw("INSERT INTO shelf_events (user_id, seq, change, link_id, created_at) \(rows)").run()
         try await notifyShelfChange(userID: userID, in: sql)
+    }
+
+    /// The number of the user's latest shelf event, 0 before the first.
+    func lastShelfEvent(userID: UUID, in sql: any SQLDatabase) async throws -> Int64 {
+        try await sql.raw(
+            "SELECT COALESCE(MAX(seq), 0) AS last FROM shelf_events WHERE user_id = \(bind: userID.uuidString)"
+        ).first()?.decode(column: "last", as: Int64.self) ?? 0
     }
 
     /// Announces that `userID`'s shelf has new events: on PostgreSQL when the transaction commits, on

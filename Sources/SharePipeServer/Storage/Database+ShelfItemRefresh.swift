@@ -92,13 +92,6 @@ extension Database {
         ).run()
     }
 
-    /// The number of the user's latest shelf event, 0 before the first.
-    private func lastShelfEvent(userID: UUID, in sql: any SQLDatabase) async throws -> Int64 {
-        try await sql.raw(
-            "SELECT COALESCE(MAX(seq), 0) AS last FROM shelf_events WHERE user_id = \(bind: userID.uuidString)"
-        ).first()?.decode(column: "last", as: Int64.self) ?? 0
-    }
-
     /// Whether the item is on the user's shelf: not removed, and visible or pinned.
     static func shelfItemShown(userID: UUID, linkID: UUID, in sql: any SQLDatabase) async throws -> Bool {
         try await sql.raw(
