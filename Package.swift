@@ -102,7 +102,7 @@ let package = Package(
             resources: [.copy("OpenAPI/openapi.json"), .copy("Web/Templates"), .copy("Web/Assets")],
             swiftSettings: swiftSettings
         ),
-        // SharePipeKit (issue 6): what an app and its share extension link — the durable inbox, credentials
+        // SharePipeKit: what an app and its share extension link — the durable inbox, credentials
         // with the install marker, the uploader and the extension's decision flow. Foundation only.
         .target(
             name: "SharePipeKit",

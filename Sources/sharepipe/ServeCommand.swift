@@ -211,16 +211,15 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw DatabaseOption.explained(error, location: configuration.database)
         }
-        // An IPv6 address is written in brackets in a URL (`http://[::1]:8080/`).
-        let (host, signUp, database) = (host.contains(":") ? "[\(host)]" : host, signUp, configuration.database)
-        let publicURL = configuration.listener.publicURL
+        let listener = configuration.listener
+        let (host, signUp, database) = (listener.hostInURL, signUp, configuration.database)
         let application = context.application { _ in
             print("SharePipe is listening on http://\(host):\(port)/ with \(database).")
             print("Web page: http://\(host):\(port)/ (sign-up is \(signUp ? "open" : "closed")).")
             print("Health: http://\(host):\(port)/health — post shares to /v1/shares with a device token.")
-            if publicURL == nil, ["0.0.0.0", "[::]"].contains(host) {
+            if listener.publicURL == nil, listener.reachableHostInURL != host {
                 print(
-                    "Public pages name http://\(host == "[::]" ? "[::1]" : "127.0.0.1"):\(port)/: "
+                    "Public pages name http://\(listener.reachableHostInURL):\(port)/: "
                         + "set --public-url to the address users reach this server at."
                 )
             }

@@ -14,18 +14,21 @@ import Testing
 /// connection, so the races are run on the storage the routes call, from concurrent tasks.
 @Suite("Requests racing on several connections")
 struct ConcurrentRequestTests {
-    /// The results of `count` calls of `operation` made at once.
+    /// The results of `count` calls of `operation` made at once, in the order of their indices.
     static func atOnce<T: Sendable>(
         _ count: Int,
         _ operation: @escaping @Sendable (Int) async throws -> T
     ) async -> [Result<T, any Error>] {
-        await withTaskGroup(of: Result<T, any Error>.self) { group in
+        await withTaskGroup(of: (Int, Result<T, any Error>).self) { group in
             for index in 0..<count {
                 group.addTask {
-                    do { return .success(try await operation(index)) } catch { return .failure(error) }
+                    do { return (index, .success(try await operation(index))) } catch { return (index, .failure(error)) }
                 }
             }
-            return await group.reduce(into: []) { $0.append($1) }
+            // In the order of the calls, not of their answers: callers pair each result with its input.
+            var results = [Result<T, any Error>?](repeating: nil, count: count)
+            for await (index, result) in group { results[index] = result }
+            return results.compactMap { $0 }
         }
     }
 

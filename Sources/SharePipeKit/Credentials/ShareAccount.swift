@@ -1,7 +1,7 @@
 public import Foundation
 
 /// The app's and the extension's view of the signed-in account: the credential store and the install
-/// marker together, with the rules of issue 6 — a token whose marker is missing or different is
+/// marker together, with the reinstall rules — a token whose marker is missing or different is
 /// treated as absent and wiped by the app; sign-out clears both.
 ///
 /// ```swift

@@ -80,6 +80,21 @@ public struct ServerConfiguration: Sendable {
             self.connectionIdleTimeout = connectionIdleTimeout
             self.trustedProxies = trustedProxies
         }
+
+        /// ``host`` as a URL writes it: an IPv6 address in brackets (`::1` → `[::1]`).
+        public var hostInURL: String {
+            host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        }
+
+        /// The host that reaches this listener from the machine it runs on, as a URL writes it: a
+        /// wildcard address (`0.0.0.0`, `::`) is the loopback address of its family.
+        public var reachableHostInURL: String {
+            switch hostInURL {
+            case "0.0.0.0", "": "127.0.0.1"
+            case "[::]": "[::1]"
+            case let host: host
+            }
+        }
     }
 
     /// The background preview workers and their fetcher.

@@ -20,12 +20,7 @@ final class PublicOrigin: Sendable {
             let text = url.absoluteString
             return text.hasSuffix("/") ? String(text.dropLast()) : text
         }
-        switch configuration.listener.host {
-        case "0.0.0.0", "": listenHost = "127.0.0.1"
-        case "::", "[::]": listenHost = "[::1]"
-        case let host where host.contains(":") && !host.hasPrefix("["): listenHost = "[\(host)]"
-        case let host: listenHost = host
-        }
+        listenHost = configuration.listener.reachableHostInURL
         port = Mutex(configuration.listener.port)
     }
 

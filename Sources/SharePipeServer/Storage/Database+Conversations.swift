@@ -247,9 +247,14 @@ extension Database {
         ).first()?.decode(column: "n", as: Int.self) ?? 0
     }
 
+    /// The member key of the direct conversation of `a` and `b` (the same either way round).
+    static func directConversationKey(_ a: UUID, _ b: UUID) -> String {
+        "direct:" + [a.uuidString, b.uuidString].sorted().joined(separator: ",")
+    }
+
     /// The direct conversation of two users, made if missing (`isNew`).
     func directConversation(_ a: UUID, _ b: UUID, in sql: any SQLDatabase) async throws -> (id: UUID, isNew: Bool) {
-        let key = "direct:" + [a.uuidString, b.uuidString].sorted().joined(separator: ",")
+        let key = Self.directConversationKey(a, b)
         try await lockForCreation("conversation \(key)", in: sql)
         if let row = try await sql.raw("SELECT id FROM conversations WHERE member_key = \(bind: key)").first() {
             return (UUID(uuidString: try row.decode(column: "id", as: String.self)) ?? UUID(), false)

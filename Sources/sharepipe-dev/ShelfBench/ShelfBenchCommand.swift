@@ -232,9 +232,9 @@ struct ShelfBenchCommand: AsyncParsableCommand {
             }
         }
         let clock = ContinuousClock()
-        var seed: ShelfSeed!
+        var seed: (world: Database.BulkWorld, target: UUID)!
         let built = clock.measure {
-            seed = ShelfSeed(
+            seed = ShelfSeed.world(
                 users: users,
                 messages: messages,
                 targetItems: items,
@@ -242,13 +242,11 @@ struct ShelfBenchCommand: AsyncParsableCommand {
                 links: max(items * 10, 100_000)
             )
         }
-        print(
-            "seed: \(messages) messages, \(users) users, \(seed.sources.count) shelf sources, \(seed.items.count) shelf items (built in \(built))"
-        )
+        print("seed: \(messages) messages, \(users) users (built in \(built))")
         let started = clock.now
-        try await ShelfSeeder(database: db).write(seed) { print("  wrote \($0) after \(clock.now - started)") }
-        print("the measured user: \(seed.items.keys.filter { $0.user == 0 }.count) items")
-        return (db, seed.users[0])
+        let written = try await db.bulkLoad(seed.world) { print("  wrote \($0) after \(clock.now - started)") }
+        print("  \(written.sources) shelf sources, \(written.items) shelf items")
+        return (db, seed.target)
     }
 
     static func isRegularFile(_ path: String) -> Bool {
