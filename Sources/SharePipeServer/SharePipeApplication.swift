@@ -48,7 +48,8 @@ extension ServerContext {
                         HTTP1ConnectionHandler(
                             headLimit: decoder.maxHeaderListSize,
                             maxHeaders: decoder.maxHeaderFieldCount,
-                            maxBodyBytes: configuration.limits.maxBodyBytes
+                            maxBodyBytes: configuration.limits.maxBodyBytes,
+                            maxUploadBytes: Int(configuration.uploads.maxFileBytes)
                         )
                     ],
                     idleTimeout: TimeAmount(configuration.listener.connectionIdleTimeout),
@@ -93,6 +94,8 @@ extension ServerContext {
             .addRoutes(to: v1.group("highlights").add(middleware: app))
         PreviewController(provider: provider, limiter: previewLimiter, metrics: metrics)
             .addRoutes(to: v1.group("preview").add(middleware: app))
+        UploadsController(uploads: UploadService(storage: storage, settings: configuration.uploads))
+            .addRoutes(to: v1.group("uploads").add(middleware: appOrShare))
     }
 
     /// The web page: a browser gets a problem as the message page.

@@ -31,6 +31,8 @@ struct BadInput: Sendable, CustomStringConvertible {
     var body: Body
     var status: Int
     var type: String
+    /// Other header fields the request carries (an upload's `Upload-Offset`).
+    var headers: [(String, String)] = []
 
     /// A row whose request carries Ada's app token.
     init(_ method: HTTPRequest.Method, _ path: String, body: Body = .none, _ status: Int, _ type: String) {
@@ -55,6 +57,13 @@ struct BadInput: Sendable, CustomStringConvertible {
         self.body = body
         self.status = status
         self.type = type
+    }
+
+    /// This row with `name: value` among its header fields.
+    func with(_ name: String, _ value: String) -> BadInput {
+        var row = self
+        row.headers.append((name, value))
+        return row
     }
 
     var description: String {

@@ -6,7 +6,7 @@ extension BadInput {
     static let validShare = #"{"url": "https://example.com/fine"}"#
 
     static let table: [BadInput] =
-        tokens + shareBodies + otherBodies + urls + reading + ownership + preview + unauthenticatedRoutes
+        tokens + shareBodies + otherBodies + urls + reading + ownership + preview + uploads + unauthenticatedRoutes
 
     /// Missing, malformed, unknown, revoked, expired and wrong-scope tokens, on every authenticated route.
     static let tokens: [BadInput] = {
@@ -51,6 +51,80 @@ extension BadInput {
     /// `POST /v1/shares` bodies and headers: malformed JSON, wrong types, oversize, keys, media types.
     /// An id nobody has.
     static let unknown = UUID().uuidString
+
+    /// SHA-256s of partial 10-byte uploads of Ada's and Bob's (``BadInputWorld``), and one nobody has.
+    static let adaUpload = String(repeating: "a", count: 64)
+    static let bobUpload = String(repeating: "b", count: 64)
+    static let noUpload = String(repeating: "c", count: 64)
+
+    /// `/v1/uploads`: bad announcements, bad bytes, offsets and ids, other users' uploads.
+    static let uploads: [BadInput] = {
+        let announce = { (json: String, status: Int, type: String) in
+            BadInput(.post, "/v1/uploads", .adaShare, body: .json(json), status, type)
+        }
+        let sha = adaUpload
+        var rows: [BadInput] = [
+            announce(#"{"sha256": "#, 400, "malformed-json"),
+            announce(#"{"sha256": 1, "size": "ten"}"#, 400, "wrong-field-type"),
+            announce(#"{"size": 10}"#, 422, "validation-failed"),
+            announce(#"{"sha256": "\#(sha.uppercased())", "size": 10}"#, 422, "validation-failed"),
+            announce(#"{"sha256": "\#(sha.prefix(63))", "size": 10}"#, 422, "validation-failed"),
+            announce(#"{"sha256": "\#(noUpload)", "size": 0}"#, 422, "validation-failed"),
+            announce(#"{"sha256": "\#(noUpload)", "size": -5}"#, 422, "validation-failed"),
+            announce(#"{"sha256": "\#(noUpload)", "size": 10, "name": "../etc/passwd"}"#, 422, "validation-failed"),
+            announce(#"{"sha256": "\#(noUpload)", "size": 10, "name": "a\u0000b"}"#, 422, "validation-failed"),
+            announce(#"{"sha256": "\#(noUpload)", "size": 10, "name": ""}"#, 422, "validation-failed"),
+            announce(#"{"sha256": "\#(noUpload)", "size": 1000000000000}"#, 413, "file-too-large"),
+            // The same bytes announced with another size.
+            announce(#"{"sha256": "\#(sha)", "size": 11}"#, 422, "validation-failed"),
+            BadInput(.post, "/v1/uploads", .adaShare, contentType: "text/plain", body: .json("{}"), 415, "unsupported-media-type"),
+            BadInput(.post, "/v1/uploads", .none, body: .json("{}"), 401, "token-missing"),
+            BadInput(.post, "/v1/uploads", .revokedShare, body: .json("{}"), 401, "token-revoked"),
+        ]
+        let patch = { (path: String, offset: String?, body: [UInt8], status: Int, type: String) -> BadInput in
+            let row = BadInput(
+                .patch,
+                path,
+                .adaShare,
+                contentType: "application/offset+octet-stream",
+                body: .bytes(body),
+                status,
+                type
+            )
+            return offset.map { row.with("Upload-Offset", $0) } ?? row
+        }
+        rows += [
+            patch("/v1/uploads/\(noUpload)", "0", [1, 2], 404, "not-found"),
+            patch("/v1/uploads/\(bobUpload)", "0", [1, 2], 404, "not-found"),
+            patch("/v1/uploads/not-hex", "0", [1, 2], 404, "not-found"),
+            patch("/v1/uploads/\(sha)", "5", [1, 2], 409, "upload-offset-mismatch"),
+            patch("/v1/uploads/\(sha)", "999999999999", [1, 2], 409, "upload-offset-mismatch"),
+            patch("/v1/uploads/\(sha)", nil, [1, 2], 422, "validation-failed"),
+            patch("/v1/uploads/\(sha)", "-1", [1, 2], 422, "validation-failed"),
+            patch("/v1/uploads/\(sha)", "+0", [1, 2], 422, "validation-failed"),
+            patch("/v1/uploads/\(sha)", "ten", [1, 2], 422, "validation-failed"),
+            patch("/v1/uploads/\(sha)", String(repeating: "9", count: 19), [1, 2], 422, "validation-failed"),
+            // Eleven bytes for a ten-byte file: refused before any is stored.
+            patch("/v1/uploads/\(sha)", "0", Array(repeating: 7, count: 11), 422, "validation-failed"),
+            BadInput(.patch, "/v1/uploads/\(sha)", .adaShare, body: .json("{}"), 415, "unsupported-media-type")
+                .with("Upload-Offset", "0"),
+            BadInput(.patch, "/v1/uploads/\(sha)", .none, body: .bytes([1]), 401, "token-missing").with("Upload-Offset", "0"),
+        ]
+        for path in [noUpload, bobUpload, "not-hex", sha.uppercased()] {
+            rows.append(BadInput(.get, "/v1/uploads/\(path)", .adaShare, 404, "not-found"))
+            rows.append(BadInput(.delete, "/v1/uploads/\(path)", .adaApp, 404, "not-found"))
+            rows.append(BadInput(.get, "/v1/uploads/\(path)/content", .adaApp, 404, "not-found"))
+        }
+        // Ada's own upload is not complete: nothing to read back.
+        rows.append(BadInput(.get, "/v1/uploads/\(sha)/content", .adaApp, 404, "not-found"))
+        for (method, path) in [
+            (HTTPRequest.Method.get, "/v1/uploads/\(sha)"), (.delete, "/v1/uploads/\(sha)"), (.get, "/v1/uploads/\(sha)/content"),
+        ] {
+            rows.append(BadInput(method, path, .none, 401, "token-missing"))
+            rows.append(BadInput(method, path, .expiredApp, 401, "token-expired"))
+        }
+        return rows
+    }()
 
     /// Bodies of the other routes that take one.
     static let otherBodies: [BadInput] = [

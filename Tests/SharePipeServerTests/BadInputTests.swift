@@ -33,6 +33,7 @@ struct BadInputTests {
                 if let authorization = world.authorization(row.credential) { headers[.authorization] = authorization }
                 if let key = row.key { headers[HTTPField.Name("Idempotency-Key")!] = key }
                 if let contentType = row.contentType { headers[.contentType] = contentType }
+                for (name, value) in row.headers { headers[HTTPField.Name(name)!] = value }
                 let body: ByteBuffer? =
                     switch row.body {
                     case .none: nil
@@ -468,6 +469,10 @@ struct BadInputWorld: Sendable {
         let bobs = try await share(bobDevice.shareToken, key: "bob-1", url: "https://example.com/bob-only")
         let laptops = try await share(laptop.shareToken, key: "laptop-1", url: "https://example.com/from-laptop")
         _ = try await share(fixture.shareToken, key: "seeded", url: "https://example.com/seeded")
+        // A partial upload each: Ada's to send bad bytes to, Bob's that Ada must not reach.
+        for (user, sha) in [(fixture.user.id, BadInput.adaUpload), (bob.id, BadInput.bobUpload)] {
+            _ = try await database.createUpload(UploadRequest(sha256: sha, size: 10), userID: user, quota: 1 << 30)
+        }
         return BadInputWorld(
             fixture: fixture,
             revokedApp: revoked.appToken,

@@ -19,10 +19,15 @@
 // | 409 | handle-taken | sign-up with a handle someone has |
 // | 409 | idempotency-key-in-flight | the first request with this key has not finished yet |
 // | 409 | state-conflict | a valid request the resource's state does not allow (a direct conversation's members) |
+// | 409 | upload-offset-mismatch | a `PATCH` of an upload from another offset than the server has |
 // | 413 | body-too-large | the body exceeds the limit |
+// | 413 | file-too-large | an upload over the size of one file |
+// | 413 | quota-exceeded | an upload that would take the user past their quota |
 // | 415 | unsupported-media-type | the body is not `application/json` (UTF-8) |
 // | 422 | validation-failed | well-formed JSON with invalid values; every field in `errors` |
 // | 422 | idempotency-key-reused | the key was used before with a different body |
+// | 422 | upload-hash-mismatch | an upload's bytes do not have the SHA-256 it was announced with |
+// | 422 | image-too-large | an uploaded image whose header declares too many pixels |
 // | 429 | rate-limited | too many requests; `retryAfter` seconds |
 // | 500 | internal-error | a bug; the detail never says more than that |
 // | 503 | unavailable | the database is unreachable or the server is shutting down |

@@ -5,8 +5,12 @@ extension SHA256 {
     /// The SHA-256 of `data` as 64 lowercase hexadecimal digits (how tokens, request fingerprints
     /// and cache keys are stored).
     static func hexDigest(of data: some DataProtocol) -> String {
-        let digest = hash(data: data)
-        return String(unsafeUninitializedCapacity: SHA256.byteCount * 2) { buffer in
+        hex(hash(data: data))
+    }
+
+    /// `digest` as 64 lowercase hexadecimal digits.
+    static func hex(_ digest: SHA256.Digest) -> String {
+        String(unsafeUninitializedCapacity: SHA256.byteCount * 2) { buffer in
             var index = 0
             for byte in digest {
                 buffer[index] = hexDigits[Int(byte >> 4)]

@@ -1,5 +1,6 @@
 import Foundation
 public import LinkPreview
+import LinkPreviewCore
 
 extension ServerConfiguration {
     /// The largest request body that may be configured: 16 MiB.
@@ -58,6 +59,17 @@ extension ServerConfiguration {
             "limits.requestsPerSecondPerAddress"
         )
         try Self.check(limits.previewsPerMinute, in: 1...1_000_000, "limits.previewsPerMinute")
+        guard (1...(4 << 30)).contains(uploads.maxFileBytes) else {
+            throw .init(field: "uploads.maxFileBytes", message: "must be between 1 byte and 4 GiB (got \(uploads.maxFileBytes)).")
+        }
+        guard uploads.quotaBytes >= uploads.maxFileBytes else {
+            throw .init(
+                field: "uploads.quotaBytes",
+                message: "must be at least uploads.maxFileBytes (\(uploads.maxFileBytes)), or no file could be uploaded."
+            )
+        }
+        try Self.check(uploads.maxImageSide, in: 1...ImageHeader.maxDimension, "uploads.maxImageSide")
+        try Self.check(uploads.maxImagePixels, in: 1...1_000_000_000_000, "uploads.maxImagePixels")
         try Self.check(
             limits.signInAttemptsPerFiveMinutes,
             in: 1...1_000_000,
@@ -67,6 +79,7 @@ extension ServerConfiguration {
             ("listener.connectionIdleTimeout", listener.connectionIdleTimeout), ("workers.jobLease", workers.jobLease),
             ("web.sessionLifetime", web.sessionLifetime),
             ("retention.maintenanceInterval", retention.maintenanceInterval),
+            ("uploads.unsharedRetention", uploads.unsharedRetention),
             ("retention.shelfEventRecheckInterval", retention.shelfEventRecheckInterval),
         ] where duration <= .zero {
             throw .init(field: field, message: "must be longer than zero (got \(duration)).")

@@ -1,5 +1,6 @@
 public import Foundation
 public import LinkPreview
+public import SharePipeProtocol
 
 /// How the server runs, in parts: where it listens, where its data lives, its background workers,
 /// its limits, its web page and what it keeps for how long. Every default is stated once, in the
@@ -22,6 +23,8 @@ public struct ServerConfiguration: Sendable {
     public var workers: Workers
     /// The limits on what clients send and how fast.
     public var limits: Limits
+    /// Photos and files: their sizes, the quota, and how long unshared ones are kept.
+    public var uploads: Uploads
     /// The web page's accounts and sessions.
     public var web: Web
     /// Housekeeping: what is kept, for how long, and how often it is swept.
@@ -35,6 +38,7 @@ public struct ServerConfiguration: Sendable {
         database: Database.Location = .sqliteFile("sharepipe.sqlite"),
         workers: Workers = Workers(),
         limits: Limits = Limits(),
+        uploads: Uploads = Uploads(),
         web: Web = Web(),
         retention: Retention = Retention()
     ) {
@@ -42,6 +46,7 @@ public struct ServerConfiguration: Sendable {
         self.database = database
         self.workers = workers
         self.limits = limits
+        self.uploads = uploads
         self.web = web
         self.retention = retention
     }
@@ -155,6 +160,36 @@ public struct ServerConfiguration: Sendable {
             self.requestsPerSecondPerToken = requestsPerSecondPerToken
             self.requestsPerSecondPerAddress = requestsPerSecondPerAddress
             self.signInAttemptsPerFiveMinutes = signInAttemptsPerFiveMinutes
+        }
+    }
+
+    /// Photos and files (`/v1/uploads`). Their bytes live with the database: files in a folder
+    /// beside a SQLite file (`FILE-blobs/`), tables in PostgreSQL.
+    public struct Uploads: Sendable {
+        /// The largest file. Default 25 MiB, as the Kit's inbox keeps.
+        public var maxFileBytes: Int64
+        /// The bytes one user's uploads may take, partial ones counted whole. Default 2 GiB.
+        public var quotaBytes: Int64
+        /// The most pixels an image may have a side, read from its header. Default 30,000.
+        public var maxImageSide: Int
+        /// The most pixels an image may have in all. Default 200,000,000.
+        public var maxImagePixels: Int
+        /// How long an upload is kept after its last byte arrived while no share references it (an
+        /// upload abandoned halfway too). Default 24 h.
+        public var unsharedRetention: Duration
+
+        public init(
+            maxFileBytes: Int64 = UploadLimits.defaultMaxBytes,
+            quotaBytes: Int64 = UploadLimits.defaultQuotaBytes,
+            maxImageSide: Int = 30_000,
+            maxImagePixels: Int = 200_000_000,
+            unsharedRetention: Duration = .seconds(24 * 3600)
+        ) {
+            self.maxFileBytes = maxFileBytes
+            self.quotaBytes = quotaBytes
+            self.maxImageSide = maxImageSide
+            self.maxImagePixels = maxImagePixels
+            self.unsharedRetention = unsharedRetention
         }
     }
 

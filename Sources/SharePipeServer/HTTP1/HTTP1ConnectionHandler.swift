@@ -55,8 +55,10 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandle
     private let headLimit: Int
     /// The most header fields the parser accepts, named in the 431's detail.
     private let maxHeaders: Int
-    /// The largest body any route takes.
+    /// The largest body any route but an upload's `PATCH` takes.
     private let maxBodyBytes: Int
+    /// The largest body an upload's `PATCH` takes (one whole file).
+    private let maxUploadBytes: Int
 
     /// For each request passed on and not yet answered, in order: whether it asked to close.
     private var unanswered: [Bool] = []
@@ -68,10 +70,11 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandle
     /// The problem being answered is a `CONNECT`'s, which NIO's encoder sends without a body.
     private var answersConnect = false
 
-    init(headLimit: Int, maxHeaders: Int, maxBodyBytes: Int) {
+    init(headLimit: Int, maxHeaders: Int, maxBodyBytes: Int, maxUploadBytes: Int) {
         self.headLimit = headLimit
         self.maxHeaders = maxHeaders
         self.maxBodyBytes = maxBodyBytes
+        self.maxUploadBytes = maxUploadBytes
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -82,7 +85,8 @@ final class HTTP1ConnectionHandler: ChannelDuplexHandler, RemovableChannelHandle
                 answersConnect = head.method == .connect
                 return end(with: problem, context: context)
             }
-            if unanswered.isEmpty && HTTP1Rules.expectsContinue(head, maxBodyBytes: maxBodyBytes) {
+            let limit = HTTP1Rules.isUpload(head) ? max(maxBodyBytes, maxUploadBytes) : maxBodyBytes
+            if unanswered.isEmpty && HTTP1Rules.expectsContinue(head, maxBodyBytes: limit) {
                 context.writeAndFlush(wrapOutboundOut(.head(HTTPResponse(status: .continue))), promise: nil)
             }
             unanswered.append(HTTP1Rules.asksToClose(head))

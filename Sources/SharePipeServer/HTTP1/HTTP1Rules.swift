@@ -74,6 +74,14 @@ enum HTTP1Rules {
         return declared > maxBodyBytes
     }
 
+    /// Whether the request sends an upload's bytes (`PATCH /v1/uploads/…`), whose body may be a whole
+    /// file: `100 Continue` invites it up to the upload limit. (Answered early, it still ends the
+    /// connection, as any body over the other routes' limit does: reading a file to throw it away
+    /// would take long.)
+    static func isUpload(_ head: HTTPRequest) -> Bool {
+        head.method == .patch && (head.path ?? "").hasPrefix("/v1/uploads/")
+    }
+
     /// Whether the request waits for `100 Continue` and its body may be taken: a declared length over
     /// `maxBodyBytes` is refused at once with 413, so no 100 invites it.
     static func expectsContinue(_ head: HTTPRequest, maxBodyBytes: Int) -> Bool {

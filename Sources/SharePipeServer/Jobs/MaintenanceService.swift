@@ -6,8 +6,9 @@ import ServiceLifecycle
 /// of expired previews (at most ``ServerConfiguration/refreshesPerRound`` a round), forgets the
 /// stored responses of idempotency keys older than ``ServerConfiguration/idempotencyKeyRetention``
 /// (the keys and their shares stay, so a late retry is still a replay), deletes expired web
-/// sessions, prunes the fetcher's database cache and drops shelf events older than 7 days. Every statement is safe to run from several
-/// server processes at once.
+/// sessions, prunes the fetcher's database cache, drops shelf events older than 7 days, and removes
+/// uploads no share references after ``ServerConfiguration/Uploads/unsharedRetention`` with the
+/// blobs no upload names any more. Every statement is safe to run from several server processes at once.
 struct MaintenanceService: Service {
     let storage: any Storage
     let configuration: ServerConfiguration
@@ -40,12 +41,20 @@ struct MaintenanceService: Service {
         _ = await step("shelf events") {
             try await storage.pruneShelfEvents(before: Date().addingTimeInterval(-7 * 24 * 3600))
         }
-        if refreshes + keys + sessions + cached > 0 {
+        var blobs = 0
+        let uploads = await step("uploads") {
+            let retention = Double(configuration.uploads.unsharedRetention.components.seconds)
+            let swept = try await storage.sweepUploads(untouchedSince: Date().addingTimeInterval(-retention))
+            blobs = swept.blobs
+            return swept.uploads
+        }
+        if refreshes + keys + sessions + cached + uploads + blobs > 0 {
             logger.info(
                 "maintenance",
                 metadata: [
                     "refreshes.queued": "\(refreshes)", "idempotency_keys.forgotten": "\(keys)",
                     "sessions.deleted": "\(sessions)", "preview_cache.deleted": "\(cached)",
+                    "uploads.removed": "\(uploads)", "blobs.removed": "\(blobs)",
                 ]
             )
         }

@@ -69,13 +69,17 @@ public final class Database: Sendable {
     public let shelfChanges = ShelfChangeHub()
     public let location: Location
     let logger: Logger
+    /// Where the bytes of uploads and blobs live: files beside a SQLite database (a temporary folder
+    /// for an in-memory one, removed on ``close()``), chunk tables on PostgreSQL.
+    package let blobs: any BlobStore
 
     private init(
         backend: Backend,
         location: Location,
         logger: Logger,
         reader: (connection: SQLiteConnection, lock: AsyncLock)? = nil,
-        deadline: Duration = Database.operationDeadline
+        deadline: Duration = Database.operationDeadline,
+        blobs: any BlobStore
     ) {
         let dialect: Dialect
         switch backend {
@@ -87,6 +91,7 @@ public final class Database: Sendable {
         self.dialect = dialect
         self.location = location
         self.logger = logger
+        self.blobs = blobs
     }
 
     /// Opens (or creates) the database and brings its schema up to date.
@@ -114,11 +119,18 @@ public final class Database: Sendable {
                 reader = (readOnly, AsyncLock())
             }
             try await writer.raw("PRAGMA foreign_keys = ON").run()
+            let blobs: FileBlobStore
+            if case .sqliteFile(let path) = location {
+                blobs = try FileBlobStore.beside(databaseFile: path)
+            } else {
+                blobs = try FileBlobStore(temporaryIn: FileManager.default.temporaryDirectory)
+            }
             database = Database(
                 backend: .sqlite(connection, AsyncLock()),
                 location: location,
                 logger: logger,
-                reader: reader
+                reader: reader,
+                blobs: blobs
             )
         case .postgres(let text):
             let url = try PostgresURL(text)
@@ -156,7 +168,8 @@ public final class Database: Sendable {
                 backend: .postgres(client, running),
                 location: location,
                 logger: logger,
-                deadline: url.operationTimeout
+                deadline: url.operationTimeout,
+                blobs: PostgresBlobStore()
             )
         }
         do {
@@ -206,6 +219,7 @@ public final class Database: Sendable {
         case .sqlite(let connection, _):
             try await connections.reader?.connection.close().get()
             try await connection.close().get()
+            if let files = blobs as? FileBlobStore, files.isTemporary { try? FileManager.default.removeItem(at: files.root) }
         case .postgres(_, let running): running.cancel()
         }
     }

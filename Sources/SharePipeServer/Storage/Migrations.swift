@@ -227,6 +227,39 @@ enum Migrations {
             name: "conversations by creator and age",
             statements: ["CREATE INDEX conversations_by_creator ON conversations (created_by, created_at)"]
         ),
+        // Uploads are per user and SHA-256; blobs per SHA-256, stored once however many upload them.
+        // A blob's row is written when its bytes are whole; the bytes are files beside a SQLite
+        // database or the chunk tables on PostgreSQL (BlobStore). Housekeeping removes uploads no
+        // share references after the retention, and blobs no upload names.
+        Migration(
+            version: 15,
+            name: "uploads and blobs",
+            statements: [
+                """
+                CREATE TABLE blobs (
+                    sha256 TEXT PRIMARY KEY, size BIGINT NOT NULL, content_type TEXT NOT NULL, width INTEGER,
+                    height INTEGER, created_at BIGINT NOT NULL)
+                """,
+                """
+                CREATE TABLE uploads (
+                    user_id TEXT NOT NULL REFERENCES users(id), sha256 TEXT NOT NULL, size BIGINT NOT NULL,
+                    name TEXT, complete INTEGER NOT NULL, created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL,
+                    PRIMARY KEY (user_id, sha256))
+                """,
+                "CREATE INDEX uploads_by_blob ON uploads (sha256)",
+                "CREATE INDEX uploads_by_age ON uploads (updated_at)",
+                // PostgreSQL's blob store (unused on SQLite, whose blobs are files).
+                """
+                CREATE TABLE upload_chunks (
+                    user_id TEXT NOT NULL, sha256 TEXT NOT NULL, start BIGINT NOT NULL, data BYTEA NOT NULL,
+                    PRIMARY KEY (user_id, sha256, start))
+                """,
+                """
+                CREATE TABLE blob_chunks (
+                    sha256 TEXT NOT NULL, start BIGINT NOT NULL, data BYTEA NOT NULL, PRIMARY KEY (sha256, start))
+                """,
+            ]
+        ),
     ]
 
     /// Applies the migrations the database lacks, in order, each in one transaction.

@@ -1,6 +1,7 @@
 public import Foundation
 public import LinkPreviewCore
 public import SharePipeProtocol
+public import NIOCore
 
 /// What the server keeps, in the domain's terms: accounts, devices and tokens, shares and links,
 /// preview jobs, conversations, the shelf, web sessions and public pages. The routes, the preview
@@ -164,6 +165,28 @@ public protocol Storage: Sendable {
         note: String?,
         idempotency: IdempotentRequest?
     ) async throws -> ReplyOutcome
+
+    // MARK: Uploads
+    /// The user's upload of `key.sha256`, with the bytes stored so far; nil when there is none.
+    func upload(_ key: UploadKey) async throws -> UploadRecord?
+    /// Starts the user's upload of the bytes `request` names, or finds the one they started; a new
+    /// one counts its whole size against `quota`.
+    func createUpload(_ request: UploadRequest, userID: UUID, quota: Int64) async throws -> UploadCreation
+    /// Stores `bytes` from `offset`, which must be the offset stored; durable when it returns.
+    func appendToUpload(_ key: UploadKey, at offset: Int64, bytes: ByteBuffer) async throws -> UploadAppendOutcome
+    /// Calls `body` with an upload's stored bytes in order, a piece at a time.
+    func readUpload(_ key: UploadKey, _ body: (ByteBuffer) async throws -> Void) async throws
+    /// Completes a whole, checked upload as the blob of its SHA-256, described by `blob`. Nil when
+    /// the upload is gone.
+    func completeUpload(_ key: UploadKey, as blob: BlobDescription) async throws -> UploadRecord?
+    /// Removes the user's upload and its bytes (a blob stays while other uploads name it).
+    @discardableResult
+    func removeUpload(_ key: UploadKey) async throws -> Bool
+    /// Calls `body` with the bytes of blob `sha256` in `range` (all when nil), a piece at a time.
+    func readBlob(_ sha256: String, range: Range<Int64>?, _ body: (ByteBuffer) async throws -> Void) async throws
+    /// Housekeeping: removes uploads untouched since `cutoff` that no share references, blobs no
+    /// upload names, and bytes no row names.
+    func sweepUploads(untouchedSince cutoff: Date) async throws -> (uploads: Int, blobs: Int)
 
     // MARK: Shelf events
     /// Live changes of the users' shelves: a stream subscribes to its user's and reads
