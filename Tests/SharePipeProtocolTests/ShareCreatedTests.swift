@@ -28,6 +28,16 @@ struct ShareCreatedTests {
         )
     )
 
+    @Test("A share written before shares carried files reads back with none")
+    func shareWithoutAttachments() throws {
+        var object = try #require(
+            try JSONSerialization.jsonObject(with: try APIJSON.encoder().encode(Self.created.share)) as? [String: Any]
+        )
+        object["attachments"] = nil
+        let share = try APIJSON.decoder().decode(Share.self, from: try JSONSerialization.data(withJSONObject: object))
+        #expect(share.attachments.isEmpty && share.id == Self.created.share.id)
+    }
+
     @Test("The answer is written with the API's member names and read back whole")
     func roundTrips() throws {
         let body = try APIJSON.encoder().encode(Self.created)
@@ -36,7 +46,7 @@ struct ShareCreatedTests {
         let share = try #require(object["share"] as? [String: Any])
         #expect(
             share.keys.sorted()
-                == ["createdAt", "deviceID", "id", "linkID", "note", "provided", "recipients", "url", "userID"]
+                == ["attachments", "createdAt", "deviceID", "id", "linkID", "note", "provided", "recipients", "url", "userID"]
         )
         #expect(share["createdAt"] as? String == "2023-11-14T22:13:20Z")
         let link = try #require(object["link"] as? [String: Any])

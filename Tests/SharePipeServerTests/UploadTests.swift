@@ -251,6 +251,86 @@ struct UploadTests {
         }
     }
 
+    static func share(_ json: String, token: String, _ client: LiveClient) async throws -> LiveResponse {
+        try await client.execute(
+            uri: "/v1/shares",
+            method: .post,
+            headers: ServerFixture.headers(token: token, key: UUID().uuidString),
+            body: ServerFixture.body(json)
+        )
+    }
+
+    @Test("A link shared with photos carries them, in order, typed; the photos stay while the share does", arguments: TestDatabase.all)
+    func shareWithPhotos(database: TestDatabase) async throws {
+        try await ServerFixture.run(on: database) { fixture, client in
+            let storage = fixture.context.database
+            let first = Self.png(width: 800, height: 600, padding: 2000)
+            let second = Self.png(width: 640, height: 480, padding: 3000)
+            for photo in [first, second] {
+                _ = try await Self.announce(photo, name: "photo.png", token: fixture.shareToken, client)
+                _ = try await Self.patch(photo[...], of: Self.sha256(photo), at: 0, token: fixture.shareToken, client)
+            }
+            let body = """
+                {"url": "https://example.com/trip", "attachments": [
+                  {"sha256": "\(Self.sha256(second))", "name": "Second.png"}, {"sha256": "\(Self.sha256(first))"},
+                  {"sha256": "\(Self.sha256(second))"}]}
+                """
+            let created = try await Self.share(body, token: fixture.shareToken, client)
+            #expect(created.head.status == .created)
+            let share = try #require(try ServerFixture.json(created)["share"] as? [String: Any])
+            let attachments = try #require(share["attachments"] as? [[String: Any]])
+            #expect(attachments.map { $0["sha256"] as? String } == [Self.sha256(second), Self.sha256(first)])
+            #expect(attachments.map { $0["name"] as? String } == ["Second.png", "photo.png"])
+            #expect(attachments.map { $0["width"] as? Int } == [640, 800])
+            // Read back, the share has them too.
+            let id = try #require(share["id"] as? String)
+            let shown = try await client.execute(
+                uri: "/v1/shares/\(id)",
+                method: .get,
+                headers: ServerFixture.headers(token: fixture.appToken, json: false)
+            )
+            #expect((try ServerFixture.json(shown)["attachments"] as? [[String: Any]])?.count == 2)
+            // A shared photo cannot be removed, and housekeeping keeps it.
+            let removed = try await client.execute(
+                uri: "/v1/uploads/\(Self.sha256(first))",
+                method: .delete,
+                headers: ServerFixture.headers(token: fixture.appToken, json: false)
+            )
+            #expect(removed.head.status == .conflict)
+            #expect(try await storage.sweepUploads(untouchedSince: Date().addingTimeInterval(60)) == (0, 0))
+            #expect(try await storage.upload(UploadKey(userID: fixture.user.id, sha256: Self.sha256(first)))?.isComplete == true)
+        }
+    }
+
+    @Test("A share naming a file that is not the sharer's complete upload is refused at it, and nothing is recorded", arguments: TestDatabase.all)
+    func shareWithMissingPhotos(database: TestDatabase) async throws {
+        try await ServerFixture.run(on: database) { fixture, client in
+            let storage = fixture.context.database
+            let bob = try await storage.createUser(handle: "bob", displayName: "Bob", passwordHash: nil)
+            let (_, _, bobToken) = try await storage.createDevice(userID: bob.id, name: "phone")
+            let bobs = Self.png(width: 10, height: 10, padding: 500)
+            _ = try await Self.announce(bobs, token: bobToken, client)
+            _ = try await Self.patch(bobs[...], of: Self.sha256(bobs), at: 0, token: bobToken, client)
+            let partial = Self.png(width: 12, height: 10, padding: 500)
+            _ = try await Self.announce(partial, token: fixture.shareToken, client)
+            _ = try await Self.patch(partial[..<100], of: Self.sha256(partial), at: 0, token: fixture.shareToken, client)
+            for sha in [Self.sha256(bobs), Self.sha256(partial), String(repeating: "d", count: 64)] {
+                let refused = try await Self.share(
+                    #"{"url": "https://example.com/x", "attachments": [{"sha256": "\#(sha)"}]}"#,
+                    token: fixture.shareToken,
+                    client
+                )
+                #expect(refused.head.status == .unprocessableContent)
+                let errors = try ServerFixture.json(refused)["errors"] as? [[String: Any]]
+                #expect(errors?.first?["pointer"] as? String == "/attachments/0")
+            }
+            #expect(try await storage.shares(userID: fixture.user.id, before: nil, limit: 10).isEmpty)
+            let tooMany = (0..<11).map { #"{"sha256": "\#(String(repeating: "e", count: 63))\#($0 % 10)"}"# }.joined(separator: ",")
+            let refused = try await Self.share(#"{"url": "https://example.com/x", "attachments": [\#(tooMany)]}"#, token: fixture.shareToken, client)
+            #expect(refused.head.status == .unprocessableContent)
+        }
+    }
+
     /// Writes `head` and `body` on a new connection to 127.0.0.1:`port`, then ends it (the sending
     /// half first, so every byte written reaches the server before it sees the end): a phone that
     /// lost its network mid-upload. Returns once the server has closed its side.

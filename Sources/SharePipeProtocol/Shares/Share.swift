@@ -2,6 +2,25 @@ public import Foundation
 
 /// One act of sharing a link: who, from which device, with what note, to whom.
 public struct Share: Sendable, Hashable, Codable {
+    private enum CodingKeys: String, CodingKey {
+        case id, userID, deviceID, linkID, url, note, provided, recipients, attachments, createdAt
+    }
+
+    /// Reads a share; `attachments` may be absent (a server that predates them), meaning none.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(UUID.self, forKey: .id)
+        userID = try container.decode(UUID.self, forKey: .userID)
+        deviceID = try container.decodeIfPresent(UUID.self, forKey: .deviceID)
+        linkID = try container.decode(UUID.self, forKey: .linkID)
+        url = try container.decode(URL.self, forKey: .url)
+        note = try container.decodeIfPresent(String.self, forKey: .note)
+        provided = try container.decodeIfPresent(ProvidedMetadata.self, forKey: .provided)
+        recipients = try container.decode([String].self, forKey: .recipients)
+        attachments = try container.decodeIfPresent([Share.Attachment].self, forKey: .attachments) ?? []
+        createdAt = try container.decode(Date.self, forKey: .createdAt)
+    }
+
     /// The share's id.
     public var id: UUID
     /// The sharer's account.
@@ -18,6 +37,8 @@ public struct Share: Sendable, Hashable, Codable {
     public var provided: ProvidedMetadata?
     /// Who receives it, in their written form (``ShareRecipient/description``); empty means "saved for me".
     public var recipients: [String]
+    /// The files that go with it, in the order sent; empty for a link alone.
+    public var attachments: [Share.Attachment]
     /// When it was shared.
     public var createdAt: Date
 
@@ -31,6 +52,7 @@ public struct Share: Sendable, Hashable, Codable {
     ///   - note: The sharer's note; defaults to none.
     ///   - provided: What the sharing app knew; defaults to nothing.
     ///   - recipients: Who receives it, written form; defaults to none.
+    ///   - attachments: The files that go with it; defaults to none.
     ///   - createdAt: When it was shared.
     public init(
         id: UUID,
@@ -41,6 +63,7 @@ public struct Share: Sendable, Hashable, Codable {
         note: String? = nil,
         provided: ProvidedMetadata? = nil,
         recipients: [String] = [],
+        attachments: [Share.Attachment] = [],
         createdAt: Date
     ) {
         self.id = id
@@ -51,6 +74,7 @@ public struct Share: Sendable, Hashable, Codable {
         self.note = note
         self.provided = provided
         self.recipients = recipients
+        self.attachments = attachments
         self.createdAt = createdAt
     }
 }

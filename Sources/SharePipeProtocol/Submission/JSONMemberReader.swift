@@ -28,6 +28,13 @@ struct JSONMemberReader {
         return nil
     }
 
+    /// The value itself as an object; `null` here (an array item) is an error.
+    mutating func object(_ value: Any, at pointer: String) -> [String: Any]? {
+        if let member = value as? [String: Any] { return member }
+        mismatch(value, expected: "an object", at: pointer)
+        return nil
+    }
+
     /// The array at `object[key]`.
     mutating func array(_ object: [String: Any], _ key: String, at pointer: String) -> [Any]? {
         guard let value = present(object[key]) else { return nil }

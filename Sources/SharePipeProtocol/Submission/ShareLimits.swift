@@ -26,6 +26,8 @@ public struct ShareLimits: Sendable, Hashable {
     public var maxSiteNameLength: Int
     /// The most distinct recipients of one share. Default 50.
     public var maxRecipients: Int
+    /// The most files one share carries. Default 10.
+    public var maxAttachments: Int
 
     /// Creates limits; every default is the one documented on its property.
     /// - Parameters:
@@ -37,6 +39,7 @@ public struct ShareLimits: Sendable, Hashable {
     ///   - maxSummaryLength: The longest provided summary, in characters; default 1,000.
     ///   - maxSiteNameLength: The longest provided site name, in characters; default 200.
     ///   - maxRecipients: The most distinct recipients; default 50.
+    ///   - maxAttachments: The most files; default 10.
     public init(
         maxBodyBytes: Int = 65_536,
         maxURLLength: Int = 2048,
@@ -45,7 +48,8 @@ public struct ShareLimits: Sendable, Hashable {
         maxTitleLength: Int = 300,
         maxSummaryLength: Int = 1000,
         maxSiteNameLength: Int = 200,
-        maxRecipients: Int = 50
+        maxRecipients: Int = 50,
+        maxAttachments: Int = 10
     ) {
         self.maxBodyBytes = maxBodyBytes
         self.maxURLLength = maxURLLength
@@ -55,6 +59,7 @@ public struct ShareLimits: Sendable, Hashable {
         self.maxSummaryLength = maxSummaryLength
         self.maxSiteNameLength = maxSiteNameLength
         self.maxRecipients = maxRecipients
+        self.maxAttachments = maxAttachments
     }
 
     /// The documented defaults.

@@ -46,6 +46,19 @@ extension ShareSubmission {
             }
         }
 
+        /// One of the `attachments` member's objects.
+        public struct Attachment: Sendable, Hashable, Codable {
+            /// The SHA-256 of one of the sharer's complete uploads.
+            public var sha256: String?
+            /// The name to show; the upload's when absent.
+            public var name: String?
+
+            public init(sha256: String? = nil, name: String? = nil) {
+                self.sha256 = sha256
+                self.name = name
+            }
+        }
+
         /// The link shared; send it or ``text``, not both.
         public var url: String?
         /// Free text holding the link.
@@ -56,6 +69,8 @@ extension ShareSubmission {
         public var provided: Provided?
         /// Who receives it: `@handle` or `conversation:<UUID>` each (``ShareRecipient``).
         public var recipients: [String]?
+        /// Files that go with it: the sharer's complete uploads (``UploadRequest``).
+        public var attachments: [Attachment]?
 
         /// Creates a body; every member defaults to absent.
         public init(
@@ -63,13 +78,15 @@ extension ShareSubmission {
             text: String? = nil,
             note: String? = nil,
             provided: Provided? = nil,
-            recipients: [String]? = nil
+            recipients: [String]? = nil,
+            attachments: [Attachment]? = nil
         ) {
             self.url = url
             self.text = text
             self.note = note
             self.provided = provided
             self.recipients = recipients
+            self.attachments = attachments
         }
     }
 }

@@ -27,7 +27,11 @@ extension ShareSubmission {
                     imageURL: provided.imageURL?.absoluteString,
                     siteName: provided.siteName.map(\.precomposedStringWithCanonicalMapping)
                 ),
-            recipients: recipients.isEmpty ? nil : recipients.map(\.description).sorted()
+            recipients: recipients.isEmpty ? nil : recipients.map(\.description).sorted(),
+            // In their order: which photo comes first is part of what was shared.
+            attachments: attachments.isEmpty
+                ? nil
+                : attachments.map { CanonicalForm.Attachment(sha256: $0.sha256, name: $0.name?.precomposedStringWithCanonicalMapping) }
         )
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -51,4 +55,10 @@ private struct CanonicalForm: Encodable {
     var note: String?
     var provided: Provided?
     var recipients: [String]?
+    var attachments: [Attachment]?
+
+    struct Attachment: Encodable {
+        var sha256: String
+        var name: String?
+    }
 }

@@ -26,6 +26,9 @@ extension ShareSubmission {
     ///   meet the URL rules.
     /// - `recipients`: each `@handle` or `conversation:<UUID>` (see ``ShareRecipient``),
     ///   duplicates dropped, at most ``ShareLimits/maxRecipients`` distinct ones.
+    /// - `attachments`: each `{"sha256": …, "name": …}` naming an upload by its SHA-256 (the server
+    ///   checks that it is the sharer's and complete), duplicates dropped, at most
+    ///   ``ShareLimits/maxAttachments``.
     ///
     /// Text is cleaned before it is measured: control characters removed (`note`, `text` and
     /// `summary` keep line breaks and tabs; `title` and `siteName` turn them into spaces) and
@@ -101,6 +104,19 @@ extension ShareSubmission.Body {
                 if let string = reader.string(item, at: "/recipients/\(index)") { strings.append(string) }
             }
             recipients = strings
+        }
+        if let items = reader.array(object, "attachments", at: "/attachments") {
+            var attachments: [Attachment] = []
+            for (index, item) in items.enumerated() {
+                guard let member = reader.object(item, at: "/attachments/\(index)") else { continue }
+                attachments.append(
+                    Attachment(
+                        sha256: reader.string(member, "sha256", at: "/attachments/\(index)/sha256"),
+                        name: reader.string(member, "name", at: "/attachments/\(index)/name")
+                    )
+                )
+            }
+            self.attachments = attachments
         }
     }
 
@@ -209,6 +225,32 @@ extension ShareSubmission.Body {
             )
         }
 
+        var references: [ShareSubmission.Attachment] = []
+        var seenFiles: Set<String> = []
+        for (index, written) in (attachments ?? []).enumerated() {
+            let pointer = "/attachments/\(index)"
+            guard let sha = written.sha256, UploadLimits.isSHA256(sha) else {
+                errors.append(
+                    .init(pointer: pointer + "/sha256", detail: "Name the upload by its SHA-256: 64 lowercase hexadecimal digits.")
+                )
+                continue
+            }
+            let nameProblems = UploadRequest(sha256: sha, size: 1, name: written.name).problems()
+            if let problem = nameProblems.first {
+                errors.append(.init(pointer: pointer + "/name", detail: problem.detail))
+                continue
+            }
+            if seenFiles.insert(sha).inserted { references.append(ShareSubmission.Attachment(sha256: sha, name: written.name)) }
+        }
+        if let sent = attachments, sent.count > limits.maxAttachments {
+            errors.append(
+                .init(
+                    pointer: "/attachments",
+                    detail: "There are \(sent.count) files; a share carries at most \(limits.maxAttachments)."
+                )
+            )
+        }
+
         guard errors.isEmpty, let link else { return .failure(.validationFailed(errors)) }
         return .success(
             ShareSubmission(
@@ -216,7 +258,8 @@ extension ShareSubmission.Body {
                 text: cleanedText,
                 note: note,
                 provided: metadata,
-                recipients: parsedRecipients
+                recipients: parsedRecipients,
+                attachments: references
             )
         )
     }

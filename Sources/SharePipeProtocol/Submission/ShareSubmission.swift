@@ -7,7 +7,8 @@ public import Foundation
 /// ```json
 /// {"url": "https://example.com/a", "note": "for Friday",
 ///  "provided": {"title": "…", "summary": "…", "iconURL": "https://…", "imageURL": "https://…", "siteName": "…"},
-///  "recipients": ["@ada", "conversation:6f9619ff-8b86-d011-b42d-00c04fc964ff"]}
+///  "recipients": ["@ada", "conversation:6f9619ff-8b86-d011-b42d-00c04fc964ff"],
+///  "attachments": [{"sha256": "…", "name": "IMG_0001.JPG"}]}
 /// ```
 ///
 /// Either `url` or `text` (free text from which the first http(s) link is taken), never both.
@@ -34,6 +35,8 @@ public struct ShareSubmission: Sendable, Hashable {
     public var provided: ProvidedMetadata
     /// Who receives it, without duplicates, in the order first sent; empty means "saved for me".
     public var recipients: [ShareRecipient]
+    /// The sharer's uploads that go with it, without duplicates, in the order sent.
+    public var attachments: [ShareSubmission.Attachment]
 
     /// Creates a submission from values the caller has already checked. Untrusted input goes
     /// through ``decode(_:limits:)`` instead.
@@ -43,17 +46,20 @@ public struct ShareSubmission: Sendable, Hashable {
     ///   - note: The sharer's note; defaults to none.
     ///   - provided: Metadata the sharing app knows; defaults to empty.
     ///   - recipients: Who receives it; defaults to none ("saved for me").
+    ///   - attachments: The sharer's uploads that go with it; defaults to none.
     public init(
         url: URL,
         text: String? = nil,
         note: String? = nil,
         provided: ProvidedMetadata = ProvidedMetadata(),
-        recipients: [ShareRecipient] = []
+        recipients: [ShareRecipient] = [],
+        attachments: [ShareSubmission.Attachment] = []
     ) {
         self.url = url
         self.text = text
         self.note = note
         self.provided = provided
         self.recipients = recipients
+        self.attachments = attachments
     }
 }

@@ -43,7 +43,8 @@ struct SharesController {
                 url: submission.url,
                 note: submission.note,
                 provided: submission.provided.isEmpty ? nil : submission.provided,
-                recipients: submission.recipients.map(\.description)
+                recipients: submission.recipients.map(\.description),
+                attachments: submission.attachments
             )
             outcome = try await storage.ingestShare(incoming) { recorded in
                 (201, try APIJSON.encode(ShareCreated(share: recorded.share, link: recorded.linkAsShared)))

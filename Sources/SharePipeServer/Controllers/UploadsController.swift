@@ -67,7 +67,11 @@ struct UploadsController {
     }
 
     @Sendable func remove(_ request: Request, context: ServerRequestContext) async throws -> Response {
-        guard try await uploads.storage.removeUpload(try key(context)) else { throw UploadService.notFound }
+        do {
+            guard try await uploads.storage.removeUpload(try key(context)) else { throw UploadService.notFound }
+        } catch let error as StorageError where error.code == .conflict {
+            throw ProblemDetails.stateConflict(detail: error.message)
+        }
         return Response(status: .noContent)
     }
 

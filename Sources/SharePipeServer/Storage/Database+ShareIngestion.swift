@@ -47,7 +47,10 @@ extension Database {
         _ incoming: IncomingShare,
         response: @escaping @Sendable (RecordedShare) throws -> (status: Int, body: String)
     ) async throws -> ShareIngestOutcome {
-        if incoming.recipients.isEmpty, let outcome = try await ingestShareOfKnownLink(incoming, response: response) {
+        // The batched path records plain shares: one with files checks them in its transaction.
+        if incoming.recipients.isEmpty, incoming.attachments.isEmpty,
+            let outcome = try await ingestShareOfKnownLink(incoming, response: response)
+        {
             return outcome
         }
         return try await transaction { sql in
@@ -194,7 +197,10 @@ extension Database {
             ).run()
             try await Self.enqueuePreview(linkID: link.id, at: Self.milliseconds(link.createdAt), in: sql)
         }
-        let share = Self.newShare(incoming, link: link)
+        var share = Self.newShare(incoming, link: link)
+        share.attachments = try await Self.resolveAttachments(incoming.attachments, userID: share.userID, in: sql) {
+            try await self.lockForCreation(Self.uploadLock($0), in: sql)
+        }
         let columns = try ShareColumns(share)
         try await sql.raw(
             """
@@ -203,6 +209,7 @@ extension Database {
                     \(bind: columns.note), \(bind: columns.provided), \(bind: columns.recipients), \(bind: columns.createdAt))
             """
         ).run()
+        try await Self.insertAttachments(of: share, in: sql)
         // Recipients make the share a message in each conversation they name.
         let named = incoming.recipients.compactMap(ShareRecipient.init(parsing:))
         if !named.isEmpty {

@@ -29,7 +29,7 @@ extension Database {
             }
             query.appendInterpolation(unsafeRaw: " ORDER BY s.created_at DESC, s.id DESC LIMIT ")
             query.appendInterpolation(bind: limit)
-            return try await sql.raw(query).all().map(Self.share)
+            return try await Self.withAttachments(try await sql.raw(query).all().map(Self.share), in: sql)
         }
     }
 
@@ -37,7 +37,7 @@ extension Database {
     /// without recipients or only to themself (no conversation got them).
     public func savedShares(userID: UUID, limit: Int) async throws -> [Share] {
         try await run { sql in
-            try await sql.raw(
+            let shares = try await sql.raw(
                 """
                 SELECT s.*, l.url AS link_url FROM shares s JOIN links l ON l.id = s.link_id
                 WHERE s.user_id = \(bind: userID.uuidString)
@@ -45,6 +45,7 @@ extension Database {
                 ORDER BY s.created_at DESC, s.id DESC LIMIT \(bind: limit)
                 """
             ).all().map(Self.share)
+            return try await Self.withAttachments(shares, in: sql)
         }
     }
 
@@ -55,9 +56,12 @@ extension Database {
 
     /// ``share(id:userID:)`` inside the caller's transaction.
     static func share(id: UUID, userID: UUID, in sql: any SQLDatabase) async throws -> Share? {
-        try await sql.raw(
-            "SELECT s.*, l.url AS link_url FROM shares s JOIN links l ON l.id = s.link_id WHERE s.id = \(bind: id.uuidString) AND s.user_id = \(bind: userID.uuidString)"
-        ).first().map(Self.share)
+        guard
+            let share = try await sql.raw(
+                "SELECT s.*, l.url AS link_url FROM shares s JOIN links l ON l.id = s.link_id WHERE s.id = \(bind: id.uuidString) AND s.user_id = \(bind: userID.uuidString)"
+            ).first().map(Self.share)
+        else { return nil }
+        return try await withAttachments([share], in: sql).first
     }
 
     /// A link by id, whoever may see it (the caller has checked that), inside the caller's transaction.

@@ -5,7 +5,7 @@ public import SharePipeProtocol
 
 extension Database {
     /// The lock an upload's appends, completion and removal take (PostgreSQL; SQLite runs writers one at a time).
-    private static func uploadLock(_ key: UploadKey) -> String { "upload \(key.userID.uuidString) \(key.sha256)" }
+    static func uploadLock(_ key: UploadKey) -> String { "upload \(key.userID.uuidString) \(key.sha256)" }
     /// The lock a blob's publication and removal take.
     private static func blobLock(_ sha256: String) -> String { "blob \(sha256)" }
 
@@ -150,12 +150,15 @@ extension Database {
     }
 
     /// Removes the user's upload and its stored bytes (a blob stays while other uploads name it).
-    /// False when there was none.
+    /// False when there was none; `conflict` when a share of theirs carries it (it stays).
     @discardableResult
     public func removeUpload(_ key: UploadKey) async throws -> Bool {
         try await transaction { sql in
             try await self.lockForCreation(Self.uploadLock(key), in: sql)
             guard try await self.upload(key, in: sql) != nil else { return false }
+            guard try await !Self.isShared(key, in: sql) else {
+                throw StorageError.conflict("A share of yours carries this file, so it stays while the share does.")
+            }
             try await sql.raw(
                 "DELETE FROM uploads WHERE user_id = \(bind: key.userID.uuidString) AND sha256 = \(bind: key.sha256)"
             ).run()
@@ -183,14 +186,24 @@ extension Database {
     public func sweepUploads(untouchedSince cutoff: Date) async throws -> (uploads: Int, blobs: Int) {
         let stale = try await run { sql in
             try await sql.raw(
-                "SELECT user_id, sha256 FROM uploads WHERE updated_at < \(bind: cutoff.millisecondsSince1970) LIMIT 1000"
+                """
+                SELECT u.user_id, u.sha256 FROM uploads u WHERE u.updated_at < \(bind: cutoff.millisecondsSince1970)
+                  AND NOT EXISTS (SELECT 1 FROM share_attachments a WHERE a.user_id = u.user_id AND a.sha256 = u.sha256)
+                LIMIT 1000
+                """
             ).all().compactMap { row -> UploadKey? in
                 guard let user = UUID(uuidString: try row.decode(column: "user_id", as: String.self)) else { return nil }
                 return UploadKey(userID: user, sha256: try row.decode(column: "sha256", as: String.self))
             }
         }
         var uploads = 0
-        for key in stale where try await removeUpload(key) { uploads += 1 }
+        for key in stale {
+            do {
+                if try await removeUpload(key) { uploads += 1 }
+            } catch let error as StorageError where error.code == .conflict {
+                continue  // shared since it was read: it stays
+            }
+        }
         let unnamed = try await run { sql in
             try await sql.raw(
                 """

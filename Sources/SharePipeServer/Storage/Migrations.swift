@@ -260,6 +260,20 @@ enum Migrations {
                 """,
             ]
         ),
+        // A share's files: the sharer's complete uploads, in their order. An upload a share carries
+        // is kept (housekeeping passes it by, and it cannot be removed).
+        Migration(
+            version: 16,
+            name: "share attachments",
+            statements: [
+                """
+                CREATE TABLE share_attachments (
+                    share_id TEXT NOT NULL REFERENCES shares(id), position INTEGER NOT NULL, user_id TEXT NOT NULL,
+                    sha256 TEXT NOT NULL, name TEXT, PRIMARY KEY (share_id, position))
+                """,
+                "CREATE INDEX share_attachments_by_upload ON share_attachments (user_id, sha256)",
+            ]
+        ),
     ]
 
     /// Applies the migrations the database lacks, in order, each in one transaction.

@@ -19,6 +19,8 @@ public struct IncomingShare: Sendable, Hashable {
     public var provided: ProvidedMetadata?
     /// The recipients as written (`@handle`, conversation ids); none for a share to oneself.
     public var recipients: [String]
+    /// The sharer's complete uploads that go with it, in order.
+    public var attachments: [ShareSubmission.Attachment]
 
     /// Creates a share to record.
     public init(
@@ -28,7 +30,8 @@ public struct IncomingShare: Sendable, Hashable {
         url: URL,
         note: String? = nil,
         provided: ProvidedMetadata? = nil,
-        recipients: [String] = []
+        recipients: [String] = [],
+        attachments: [ShareSubmission.Attachment] = []
     ) {
         self.principal = principal
         self.idempotencyKey = idempotencyKey
@@ -37,5 +40,6 @@ public struct IncomingShare: Sendable, Hashable {
         self.note = note
         self.provided = provided
         self.recipients = recipients
+        self.attachments = attachments
     }
 }

@@ -1,0 +1,100 @@
+import Foundation
+import SQLKit
+import SharePipeProtocol
+
+extension Database {
+    /// The sharer's complete uploads `references` name, as attachments, inside the caller's
+    /// transaction, each under its upload's lock so that it cannot be removed before the share
+    /// commits. Throws `invalid` at `/attachments/N` for one that is not the sharer's complete upload.
+    static func resolveAttachments(
+        _ references: [ShareSubmission.Attachment],
+        userID: UUID,
+        in sql: any SQLDatabase,
+        lock: (UploadKey) async throws -> Void
+    ) async throws -> [Share.Attachment] {
+        var attachments: [Share.Attachment] = []
+        for (index, reference) in references.enumerated() {
+            try await lock(UploadKey(userID: userID, sha256: reference.sha256))
+            guard
+                let row = try await sql.raw(
+                    """
+                    SELECT u.size, u.name, b.content_type, b.width, b.height
+                    FROM uploads u JOIN blobs b ON b.sha256 = u.sha256
+                    WHERE u.user_id = \(bind: userID.uuidString) AND u.sha256 = \(bind: reference.sha256) AND u.complete = 1
+                    """
+                ).first()
+            else {
+                throw StorageError.invalid(
+                    "This file is not one of your complete uploads: upload it first (POST /v1/uploads, then its bytes).",
+                    pointer: "/attachments/\(index)"
+                )
+            }
+            attachments.append(
+                Share.Attachment(
+                    sha256: reference.sha256,
+                    name: try reference.name ?? row.decode(column: "name", as: String?.self),
+                    contentType: try row.decode(column: "content_type", as: String.self),
+                    size: try row.decode(column: "size", as: Int64.self),
+                    width: try row.decode(column: "width", as: Int?.self),
+                    height: try row.decode(column: "height", as: Int?.self)
+                )
+            )
+        }
+        return attachments
+    }
+
+    /// Records `share`'s attachments, in their order, inside the caller's transaction.
+    static func insertAttachments(of share: Share, in sql: any SQLDatabase) async throws {
+        for (position, attachment) in share.attachments.enumerated() {
+            try await sql.raw(
+                """
+                INSERT INTO share_attachments (share_id, position, user_id, sha256, name)
+                VALUES (\(bind: share.id.uuidString), \(bind: position), \(bind: share.userID.uuidString),
+                        \(bind: attachment.sha256), \(bind: attachment.name))
+                """
+            ).run()
+        }
+    }
+
+    /// `shares` with their attachments filled in, read in one statement.
+    static func withAttachments(_ shares: [Share], in sql: any SQLDatabase) async throws -> [Share] {
+        guard !shares.isEmpty else { return shares }
+        let rows = try await sql.raw(
+            """
+            SELECT a.share_id, a.position, a.sha256, a.name, b.size, b.content_type, b.width, b.height
+            FROM share_attachments a JOIN blobs b ON b.sha256 = a.sha256
+            WHERE a.share_id IN (\(binds: shares.map(\.id.uuidString)))
+            ORDER BY a.share_id, a.position
+            """
+        ).all()
+        guard !rows.isEmpty else { return shares }
+        var byShare: [String: [Share.Attachment]] = [:]
+        for row in rows {
+            byShare[try row.decode(column: "share_id", as: String.self), default: []].append(
+                Share.Attachment(
+                    sha256: try row.decode(column: "sha256", as: String.self),
+                    name: try row.decode(column: "name", as: String?.self),
+                    contentType: try row.decode(column: "content_type", as: String.self),
+                    size: try row.decode(column: "size", as: Int64.self),
+                    width: try row.decode(column: "width", as: Int?.self),
+                    height: try row.decode(column: "height", as: Int?.self)
+                )
+            )
+        }
+        return shares.map { share in
+            var share = share
+            share.attachments = byShare[share.id.uuidString] ?? []
+            return share
+        }
+    }
+
+    /// Whether a share of the user's carries their upload of `sha256` (then it stays).
+    static func isShared(_ key: UploadKey, in sql: any SQLDatabase) async throws -> Bool {
+        try await sql.raw(
+            """
+            SELECT 1 AS found FROM share_attachments
+            WHERE user_id = \(bind: key.userID.uuidString) AND sha256 = \(bind: key.sha256) LIMIT 1
+            """
+        ).first() != nil
+    }
+}
