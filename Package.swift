@@ -103,10 +103,14 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // SharePipeKit: what an app and its share extension link — the durable inbox, credentials
-        // with the install marker, the uploader and the extension's decision flow. Foundation only.
+        // with the install marker, the uploader and the extension's decision flow. Foundation and Crypto.
         .target(
             name: "SharePipeKit",
-            dependencies: ["LinkPreviewCore", "SharePipeProtocol"],
+            dependencies: [
+                "LinkPreviewCore", "SharePipeProtocol",
+                // SHA-256 of the files it uploads (CryptoKit on Apple platforms, BoringSSL elsewhere).
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: swiftSettings
         ),
         // What tests and benchmarks share: a scriptable loopback HTTP server, and the CPU a process used.
@@ -218,6 +222,7 @@ let package = Package(
             dependencies: [
                 "LinkPreviewTesting", "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),

@@ -1,3 +1,4 @@
+import Crypto
 import AsyncHTTPClient
 import Foundation
 import NIOCore
@@ -70,9 +71,12 @@ struct ShareInboxReliabilityTests {
         }
 
         /// Every share of the account (with the current app token), as notes.
-        func serverNotes() async throws -> [String] {
+        func serverNotes() async throws -> [String] { try await serverShares().map(\.note) }
+
+        /// Every share on the server, oldest last: its note and the SHA-256s of its files.
+        func serverShares() async throws -> [(note: String, files: [String])] {
             let token = try #require(try credential["appToken"] as? String)
-            var notes: [String] = []
+            var shares: [(note: String, files: [String])] = []
             var cursor: String?
             repeat {
                 var url = "\(kit.server)/v1/shares?limit=100"
@@ -84,10 +88,23 @@ struct ShareInboxReliabilityTests {
                 let response = try await client.execute(request, timeout: .seconds(10))
                 let body = try await response.body.collect(upTo: 8 << 20)
                 let page = try #require(try JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any])
-                for share in page["shares"] as? [[String: Any]] ?? [] { notes.append(share["note"] as? String ?? "") }
+                for share in page["shares"] as? [[String: Any]] ?? [] {
+                    let files = (share["attachments"] as? [[String: Any]] ?? []).compactMap { $0["sha256"] as? String }
+                    shares.append((share["note"] as? String ?? "", files))
+                }
                 cursor = page["nextCursor"] as? String
             } while cursor != nil
-            return notes
+            return shares
+        }
+
+        /// The bytes of the signed-in user's upload `sha256`, as the server has them.
+        func uploadedBytes(_ sha256: String) async throws -> Data {
+            let token = try #require(try credential["appToken"] as? String)
+            var request = HTTPClientRequest(url: "\(kit.server)/v1/uploads/\(sha256)/content")
+            request.headers.add(name: "Authorization", value: "Bearer \(token)")
+            let response = try await client.execute(request, timeout: .seconds(30))
+            #expect(response.status == .ok)
+            return Data(buffer: try await response.body.collect(upTo: 64 << 20))
         }
 
         /// What is left in the inbox's folders (besides the lock file), by folder.
@@ -180,8 +197,7 @@ struct ShareInboxReliabilityTests {
                 while !done.withLock({ $0 }) {
                     let tag = "\(phase)-w\(role)-\(index)"
                     index += 1
-                    // Writer 0 attaches a file: its shares wait in the inbox (the server takes no
-                    // attachment yet), the others' go.
+                    // Writer 0 attaches a file: its shares go with it, uploaded first.
                     let attach = role == 0 ? ["--attach", attachment.path] : []
                     guard let (output, _) = try? kit.run(["share", "https://example.com/r/\(tag)", "--note", tag] + attach)
                     else { continue }
@@ -238,61 +254,60 @@ struct ShareInboxReliabilityTests {
         let listed = try kit.run(["inbox", "list"]).output
         #expect(after.allSatisfy { listed.contains("https://example.com/r/\($0)") })
 
-        // Signing in again sends them, all but those with a file, which wait with it.
+        // Signing in again sends them, those with a file with it.
         try fixture.login()
-        let final = try fixture.drainUntilOnlyAttachmentsWait()
+        let final = try fixture.drainUntilEmpty()
         #expect(final.status == 0, "\(final.output)")
         _ = try kit.run(["inbox", "drain"])  // sweeps what the killed processes left
 
-        let notes = try await fixture.serverNotes()
-        let counted = Dictionary(notes.map { ($0, 1) }, uniquingKeysWith: +)
+        let shares = try await fixture.serverShares()
+        let counted = Dictionary(shares.map { ($0.note, 1) }, uniquingKeysWith: +)
         let duplicates = counted.filter { $0.value > 1 }
         #expect(duplicates.isEmpty, "sent twice: \(duplicates)")
         let saved = before.union(after)
-        let missing = saved.filter { !Self.attached($0) }.subtracting(counted.keys)
+        let missing = saved.subtracting(counted.keys)
         #expect(missing.isEmpty, "saved but not on the server: \(missing.sorted())")
-        let sentWithoutFile = counted.keys.filter(Self.attached)
-        #expect(sentWithoutFile.isEmpty, "sent without its attachment: \(sentWithoutFile.sorted())")
-        // Each share with a file is still in the inbox, its file byte for byte.
-        let inboxList = try kit.run(["inbox", "list"]).output
-        let lost = saved.filter(Self.attached).filter { !inboxList.contains("https://example.com/r/\($0)  ") }
-        #expect(lost.isEmpty, "shares with a file gone from the inbox: \(lost.sorted())")
-        #expect(saved.contains(where: Self.attached), "no share with a file was saved")
+        // Each share with a file has it on the server, byte for byte, stored once; the others have none.
         let original = try Data(contentsOf: attachment)
-        for file in fixture.attachmentFiles {
-            #expect(try Data(contentsOf: file) == original, "\(file.path) changed")
-        }
+        let digest = SHA256.hash(data: original).map { String(format: "%02x", $0) }.joined()
+        let wrongFiles = shares.filter { $0.files != (Self.attached($0.note) ? [digest] : []) }.map(\.note)
+        #expect(wrongFiles.isEmpty, "shares with the wrong files: \(wrongFiles.sorted())")
+        #expect(saved.contains(where: Self.attached), "no share with a file was saved")
+        #expect(try await fixture.uploadedBytes(digest) == original)
         let left = fixture.inboxLeftovers
-        #expect(left["attachments"]?.count == left["items"]?.count, "\(left)")
-        #expect(Set(left.keys).isSubset(of: ["items", "attachments", "state"]), "\(left)")
+        #expect((left["items"] ?? []).isEmpty && (left["attachments"] ?? []).isEmpty, "\(left)")
         try await fixture.stop()
     }
 
-    /// `share URL --attach photo.png` printed "Sent.": the server stored the link and the note, and
-    /// the inbox deleted the photo. The server takes no attachment yet, so the share waits, file and all.
-    @Test("A share with an attachment is not reported as sent: it waits in the inbox with its file, byte for byte")
+    /// `share URL --attach photo.png` printed "Sent." while the server stored only the link and the
+    /// note, and the inbox deleted the photo. Now the photo is uploaded first; the share is reported
+    /// sent, and leaves the inbox, only once the server has both.
+    @Test("A share with an attachment is sent with it: the server has the file byte for byte, then the inbox lets it go")
     func attachmentsAreNeverDropped() async throws {
         let fixture = try await Fixture.start()
         try fixture.login()
         let photo = fixture.folder.appendingPathComponent("photo.png")
-        let bytes = Data((0..<70_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+        // Over one upload piece (4 MiB), so it goes in several.
+        let bytes = Data((0..<(9 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
         try bytes.write(to: photo)
-        let shared = try fixture.kit.run(
-            ["share", "https://example.com/with-photo", "--note", "look", "--attach", photo.path]
+        // Saved only, the share waits in the inbox, file and all; the app's drain sends it.
+        let saved = try fixture.kit.run(
+            ["share", "--no-upload", "https://example.com/with-photo", "--note", "look", "--attach", photo.path]
         )
-        #expect(shared.status == 0, "saved: \(shared.output)")
-        #expect(!shared.output.contains("Sent."), "\(shared.output)")
-        #expect(shared.output.contains("Saved — not sent yet: It has 1 attachment"), "\(shared.output)")
-        // The app's drain does not send it either, and says it waits.
-        let drained = try fixture.kit.run(["inbox", "drain"])
-        #expect(drained.output.hasPrefix("Sent 0; 1 waiting, the next try after "), "\(drained.output)")
-        #expect(try await fixture.serverNotes().isEmpty, "nothing of the share reached the server alone")
-        let listed = try fixture.kit.run(["inbox", "list"]).output
-        #expect(listed.contains("https://example.com/with-photo  +1 file(s)"), "\(listed)")
-        #expect(listed.contains("the server cannot take attachments yet"), "\(listed)")
-        let files = fixture.attachmentFiles
-        #expect(files.count == 1)
-        #expect(try files.map { try Data(contentsOf: $0) } == [bytes])
+        #expect(saved.status == 0, "saved: \(saved.output)")
+        #expect(!saved.output.contains("Sent."), "\(saved.output)")
+        #expect(try fixture.attachmentFiles.map { try Data(contentsOf: $0) } == [bytes])
+        let drained = try fixture.drainUntilEmpty()
+        #expect(drained.status == 0, "\(drained.output)")
+        let shares = try await fixture.serverShares()
+        let digest = SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+        #expect(shares.map(\.note) == ["look"] && shares.first?.files == [digest], "\(shares)")
+        #expect(try await fixture.uploadedBytes(digest) == bytes)
+        #expect(fixture.attachmentFiles.isEmpty)
+        // Shared again straight away: sent at once, the file already on the server.
+        let again = try fixture.kit.run(["share", "https://example.com/again", "--note", "again", "--attach", photo.path])
+        #expect(again.output.contains("Sent."), "\(again.output)")
+        #expect(try await fixture.serverShares().first { $0.note == "again" }?.files == [digest])
         try await fixture.stop()
     }
 

@@ -44,7 +44,7 @@ struct ShareUploaderTests {
     }
 
     /// Sent without its files, a share with attachments was reported as sent and its files deleted
-    /// from the inbox. The server takes no attachment yet: nothing is sent, and the share waits.
+    /// from the inbox. An upload that cannot read its files sends nothing, and the share waits.
     @Test("A share with attachments is not sent without them: it is postponed with the reason")
     func attachmentsAreNotSentWithout() async throws {
         let server = try await LoopbackHTTPServer.start { _ in

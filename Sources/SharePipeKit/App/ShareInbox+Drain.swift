@@ -68,7 +68,7 @@ extension ShareInbox {
                 continue
             }
             if (report.newest?.createdAt ?? .distantPast) <= item.createdAt { report.newest = item }
-            let outcome = await uploader.upload(item)
+            let outcome = await uploader.upload(item, files: attachmentFiles)
             switch outcome {
             case .uploaded, .replayed:
                 failuresInARow = 0

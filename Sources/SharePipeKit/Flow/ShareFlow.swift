@@ -124,8 +124,8 @@ public enum ShareFlow {
         public static let waitingNotification = "A share is waiting to be sent. Open SharePipe to send it."
         /// A sign-in reminder posted as a local notification.
         public static let signInNotification = "Sign in to SharePipe to send the share you saved."
-        /// Saved; the server takes it later, for a reason opening the app does not change (it has
-        /// attachments the server cannot take yet, or it starts a group past the day's allowance).
+        /// Saved; the server takes it later, for a reason opening the app does not change (it starts
+        /// a group past the day's allowance, or its files could not be read by this upload).
         public static func savedWaiting(_ reason: String) -> String { "Saved — not sent yet: \(reason)" }
         /// The share could not be saved; never says "saved".
         public static func notSaved(_ reason: String) -> String { "Not saved: \(reason)" }

@@ -87,7 +87,7 @@ public struct ShareFlowRunner: Sendable {
                 await host.show(ShareFlow.Message.savedForOtherAccount)
                 return Result(saved: true, upload: nil)
             }
-            situation.upload = await makeUploader(stored).upload(claim.item)
+            situation.upload = await makeUploader(stored).upload(claim.item, files: inbox.attachmentFiles)
             decision = ShareFlow.decide(situation)
         }
         if case .conclude(let actions) = decision {

@@ -1,12 +1,12 @@
 public import Foundation
 import LinkPreviewCore
-import SharePipeProtocol
+public import SharePipeProtocol
 
 extension ShareItem {
     /// The body of `POST /v1/shares` for this item (a `ShareSubmission.Body`, which the server reads
     /// into its `ShareSubmission`): the URL or the text, the note, recipients, and the provided
-    /// metadata's title, summary, site name, best icon and best image. Attachments stay on the device:
-    /// the server's API has no attachment upload yet.
+    /// metadata's title, summary, site name, best icon and best image, and `attachments`: the files
+    /// the uploader sent first (``AttachmentUpload``), by SHA-256.
     ///
     /// The server takes a link or text with a link, not both; an app that shares a link with words
     /// beside it (its title, a comment) has those words sent as the note, after the sharer's own note
@@ -16,8 +16,12 @@ extension ShareItem {
     /// the share: the words beside a link are cut to fit the note (the sharer's own note is not), the
     /// provided title, summary and site name to their lengths (ending in "…"), and a provided icon or
     /// image URL the server would not take is left out.
-    public func submissionBody() throws -> Data {
-        try APIJSON.encoder().encode(submission)
+    public func submissionBody(attachments: [ShareSubmission.Attachment] = []) throws -> Data {
+        var body = submission
+        if !attachments.isEmpty {
+            body.attachments = attachments.map { ShareSubmission.Body.Attachment(sha256: $0.sha256, name: $0.name) }
+        }
+        return try APIJSON.encoder().encode(body)
     }
 
     /// What ``submissionBody()`` writes.

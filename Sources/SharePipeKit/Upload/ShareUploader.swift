@@ -1,4 +1,5 @@
 public import Foundation
+import SharePipeProtocol
 
 #if canImport(FoundationNetworking)
 public import FoundationNetworking
@@ -10,6 +11,10 @@ public protocol ShareUploading: Sendable {
     /// Uploads `item` and classifies the answer; never throws (a failure is an outcome).
     func upload(_ item: ShareItem) async -> UploadOutcome
 
+    /// Uploads `item` with its attachment files, found in `files`. By default ``upload(_:)``, for
+    /// uploaders that send no files.
+    func upload(_ item: ShareItem, files: AttachmentFiles) async -> UploadOutcome
+
     /// The user id items are sent under, when known: the drain never sends an item shared under
     /// another account with it. Default nil (no check).
     var account: UUID? { get }
@@ -17,6 +22,8 @@ public protocol ShareUploading: Sendable {
 
 extension ShareUploading {
     public var account: UUID? { nil }
+
+    public func upload(_ item: ShareItem, files: AttachmentFiles) async -> UploadOutcome { await upload(item) }
 }
 
 /// Posts items to a SharePipe server's `POST /v1/shares` with `Authorization: Bearer <share token>`
@@ -90,12 +97,35 @@ public struct ShareUploader: ShareUploading {
         )
     }
 
+    /// Uploads an item without its files: one that has attachments waits (``attachmentsWaitReason``),
+    /// since sending the rest would report it sent and lose them. ``upload(_:files:)`` sends them.
     public func upload(_ item: ShareItem) async -> UploadOutcome {
-        // The server's API takes no attachment yet: sending the rest would report the share as sent and
-        // remove its files from the inbox. It waits, files and all, and says why.
         guard item.attachments.isEmpty else {
             return .postponed(reason: Self.attachmentsWaitReason(count: item.attachments.count), retryAfter: nil)
         }
+        return await post(item, attachments: [])
+    }
+
+    /// Uploads `item`'s attachment files first (``AttachmentUpload``: resumable, by SHA-256), then
+    /// the share naming them. A file the server refuses (too large, over the quota) is the item's
+    /// outcome, with the server's words; the item is never reported sent without its files.
+    public func upload(_ item: ShareItem, files: AttachmentFiles) async -> UploadOutcome {
+        guard !item.attachments.isEmpty else { return await post(item, attachments: []) }
+        let sender = AttachmentUpload(
+            server: server,
+            token: token,
+            timeout: timeout,
+            longestExchange: longestExchange,
+            transport: transport
+        )
+        switch await sender.send(item.attachments.map { ($0, files.url(of: $0, in: item)) }) {
+        case .success(let references): return await post(item, attachments: references)
+        case .failure(let stop): return stop.outcome
+        }
+    }
+
+    /// `POST /v1/shares` for `item`, naming `attachments` (uploaded already).
+    private func post(_ item: ShareItem, attachments: [ShareSubmission.Attachment]) async -> UploadOutcome {
         var request = URLRequest(url: server.appendingPathComponent("v1/shares"))
         request.httpMethod = "POST"
         request.timeoutInterval = timeout.timeInterval
@@ -103,7 +133,7 @@ public struct ShareUploader: ShareUploading {
         request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
         request.setValue(item.id.uuidString, forHTTPHeaderField: "Idempotency-Key")
         do {
-            request.httpBody = try item.submissionBody()
+            request.httpBody = try item.submissionBody(attachments: attachments)
             let (body, http) = try await transport.send(request, within: longestExchange)
             return UploadOutcome.classify(
                 status: http.statusCode,
@@ -119,10 +149,10 @@ public struct ShareUploader: ShareUploading {
         }
     }
 
-    /// Why a share with attachments is not sent: the server cannot take its files yet, so it stays in
+    /// Why a share with attachments is not sent by an upload that cannot read its files: it stays in
     /// the inbox with them (never sent without them, which would lose them).
     public static func attachmentsWaitReason(count: Int) -> String {
-        "It has \(count) attachment\(count == 1 ? "" : "s"), and the server cannot take attachments yet: "
-            + "it stays in the inbox with \(count == 1 ? "its file" : "its files") until SharePipe can send them."
+        "It has \(count) attachment\(count == 1 ? "" : "s") and was sent without access to "
+            + "\(count == 1 ? "its file" : "its files"): it stays in the inbox until the app sends it."
     }
 }

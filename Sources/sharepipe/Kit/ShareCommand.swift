@@ -31,7 +31,7 @@ struct ShareCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("attach"),
-        help: "A file to attach (repeatable). The server takes no attachment yet: the share waits in the inbox."
+        help: "A file to attach (repeatable), at most 10 of up to 25 MiB: uploaded (resumably) before the share."
     )
     var attachments: [String] = []
 
