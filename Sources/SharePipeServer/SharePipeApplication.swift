@@ -79,6 +79,7 @@ extension ServerContext {
         SharesController(storage: storage, worker: worker, maxBodyBytes: configuration.limits.maxBodyBytes)
             .addRoutes(to: v1.group("shares").add(middleware: appOrShare))
         publicPages.addPublishingRoutes(to: v1.group("shares").add(middleware: app))
+        SharedFilesController(storage: storage).addRoutes(to: v1.group("shares").add(middleware: app))
         LinksController(storage: storage).addRoutes(to: v1.group("links").add(middleware: app))
         AccountController().addRoutes(to: v1.group("me").add(middleware: app))
         let devices = DevicesController(storage: storage, accounts: accounts, logger: logger)

@@ -115,6 +115,13 @@ extension BadInput {
             rows.append(BadInput(.delete, "/v1/uploads/\(path)", .adaApp, 404, "not-found"))
             rows.append(BadInput(.get, "/v1/uploads/\(path)/content", .adaApp, 404, "not-found"))
         }
+        // A share's files: another user's share, no such share or index, a share token.
+        for path in ["{bobShare}/attachments/0", "\(unknown)/attachments/0", "not-a-uuid/attachments/0", "{bobShare}/attachments/x",
+                     "{bobShare}/attachments/999"] {
+            rows.append(BadInput(.get, "/v1/shares/\(path)", 404, "not-found"))
+        }
+        rows.append(BadInput(.get, "/v1/shares/{bobShare}/attachments/0", .adaShare, 403, "insufficient-scope"))
+        rows.append(BadInput(.get, "/v1/shares/{bobShare}/attachments/0", .none, 401, "token-missing"))
         // Ada's own upload is not complete: nothing to read back.
         rows.append(BadInput(.get, "/v1/uploads/\(sha)/content", .adaApp, 404, "not-found"))
         for (method, path) in [

@@ -50,6 +50,7 @@ struct OpenAPITests {
                 let uri = route.path.replacingOccurrences(of: "{id}", with: UUID().uuidString)
                     .replacingOccurrences(of: "{handle}", with: "ada")
                     .replacingOccurrences(of: "{sha256}", with: String(repeating: "0", count: 64))
+                    .replacingOccurrences(of: "{index}", with: "0")
                 let response = try await client.execute(
                     uri: uri,
                     method: HTTPRequest.Method(rawValue: route.method)!,

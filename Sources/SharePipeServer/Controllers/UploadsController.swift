@@ -121,6 +121,8 @@ struct UploadsController {
 
 /// `Content-Disposition` values (RFC 6266), with the name as ASCII and as UTF-8 (RFC 8187).
 enum ContentDisposition {
+    static func inline(named name: String) -> String { "inline" + attachment(named: name).dropFirst("attachment".count) }
+
     static func attachment(named name: String) -> String {
         let ascii = String(name.unicodeScalars.map { $0.isASCII && $0.value >= 0x20 && $0 != "\"" && $0 != "\\" ? Character($0) : "_" })
         let encoded = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: ".-_~"))) ?? ascii

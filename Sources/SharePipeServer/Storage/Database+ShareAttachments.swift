@@ -1,6 +1,6 @@
-import Foundation
+public import Foundation
 import SQLKit
-import SharePipeProtocol
+public import SharePipeProtocol
 
 extension Database {
     /// The sharer's complete uploads `references` name, as attachments, inside the caller's
@@ -85,6 +85,36 @@ extension Database {
             var share = share
             share.attachments = byShare[share.id.uuidString] ?? []
             return share
+        }
+    }
+
+    /// Attachment `index` of share `shareID`, with its sharer, when `viewerID` may see it: the sharer,
+    /// or a member of a conversation the share went to (a member who left no longer may). Nil otherwise.
+    public func sharedAttachment(shareID: UUID, index: Int, viewerID: UUID) async throws -> (attachment: Share.Attachment, sharerID: UUID)? {
+        try await run { sql in
+            let viewer = viewerID.uuidString
+            guard
+                let row = try await sql.raw(
+                    """
+                    SELECT a.sha256, a.name, b.size, b.content_type, b.width, b.height, s.user_id
+                    FROM share_attachments a JOIN blobs b ON b.sha256 = a.sha256 JOIN shares s ON s.id = a.share_id
+                    WHERE a.share_id = \(bind: shareID.uuidString) AND a.position = \(bind: index)
+                      AND (s.user_id = \(bind: viewer) OR EXISTS (
+                        SELECT 1 FROM messages m JOIN conversation_members c ON c.conversation_id = m.conversation_id
+                        WHERE m.share_id = s.id AND c.user_id = \(bind: viewer)))
+                    """
+                ).first(),
+                let sharer = UUID(uuidString: try row.decode(column: "user_id", as: String.self))
+            else { return nil }
+            let attachment = Share.Attachment(
+                sha256: try row.decode(column: "sha256", as: String.self),
+                name: try row.decode(column: "name", as: String?.self),
+                contentType: try row.decode(column: "content_type", as: String.self),
+                size: try row.decode(column: "size", as: Int64.self),
+                width: try row.decode(column: "width", as: Int?.self),
+                height: try row.decode(column: "height", as: Int?.self)
+            )
+            return (attachment, sharer)
         }
     }
 

@@ -188,6 +188,10 @@ public protocol Storage: Sendable {
     /// upload names, and bytes no row names.
     func sweepUploads(untouchedSince cutoff: Date) async throws -> (uploads: Int, blobs: Int)
 
+    /// Attachment `index` of share `shareID` and its sharer, when `viewerID` may see it (the sharer,
+    /// or a member of a conversation it went to).
+    func sharedAttachment(shareID: UUID, index: Int, viewerID: UUID) async throws -> (attachment: Share.Attachment, sharerID: UUID)?
+
     // MARK: Shelf events
     /// Live changes of the users' shelves: a stream subscribes to its user's and reads
     /// ``shelfEvents(userID:after:limit:)`` when woken. Every change made through this storage

@@ -1,0 +1,78 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import SharePipeProtocol
+
+/// `GET /v1/shares/{id}/attachments/{index}`: a file of a share, for its sharer and the people it
+/// went to (the members of its conversations). App tokens.
+///
+/// A photo passes without where it was taken or with what (``MetadataStripping``: JPEG, PNG and
+/// WebP, the pixels as they are), shown inline; a GIF as it is. HEIC and AVIF are not passed on to
+/// others until a JPEG rendition exists (the sharer gets their own file as a download); PDFs, videos
+/// and other files go as downloads. Every answer carries `nosniff` and a sandboxing CSP.
+struct SharedFilesController {
+    let storage: any Storage
+
+    func addRoutes(to group: RouterGroup<ServerRequestContext>) {
+        group.get(":id/attachments/:index", use: show)
+    }
+
+    @Sendable func show(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        let principal = try context.requirePrincipal()
+        guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)),
+            let text = context.parameters.get("index"), text.utf8.allSatisfy({ (0x30...0x39).contains($0) }), text.count <= 2,
+            let index = Int(text),
+            let (file, sharerID) = try await storage.sharedAttachment(shareID: id, index: index, viewerID: principal.user.id)
+        else { throw ProblemDetails.notFound(detail: "No share you sent or received has this file.") }
+        let storage = self.storage
+        let sha = file.sha256
+        var headers = HTTPFields()
+        headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
+        headers[.contentSecurityPolicy] = "default-src 'none'; sandbox"
+        headers[.cacheControl] = "private, max-age=3600"
+        let name = file.name ?? "file"
+        let pieces: [MetadataStripping.Piece]
+        switch file.contentType {
+        case "image/jpeg", "image/png", "image/webp":
+            guard
+                let plan = try await MetadataStripping.plan(contentType: file.contentType, size: file.size, read: { offset, count in
+                    var bytes: [UInt8] = []
+                    try await storage.readBlob(sha, range: offset..<min(offset + Int64(count), file.size)) { bytes += $0.readableBytesView }
+                    return bytes
+                })
+            else {
+                throw ProblemDetails.notFound(detail: "This photo's bytes are not the image they began as, so it is not passed on.")
+            }
+            pieces = plan
+            headers[.contentType] = file.contentType
+            headers[.contentDisposition] = ContentDisposition.inline(named: name)
+        case "image/gif":
+            pieces = [.copy(0..<file.size)]
+            headers[.contentType] = file.contentType
+            headers[.contentDisposition] = ContentDisposition.inline(named: name)
+        case let type where ["image/heic", "image/avif"].contains(type) && sharerID != principal.user.id:
+            throw ProblemDetails.notFound(
+                detail: "This photo is HEIC, which the server passes on only as a JPEG the sharer's device makes."
+            )
+        default:
+            pieces = [.copy(0..<file.size)]
+            headers[.contentType] = file.contentType
+            headers[.contentDisposition] = ContentDisposition.attachment(named: name)
+        }
+        headers[.contentLength] = String(pieces.reduce(0) { $0 + $1.count })
+        return Response(
+            status: .ok,
+            headers: headers,
+            body: ResponseBody { writer in
+                for piece in pieces {
+                    switch piece {
+                    case .copy(let range): try await storage.readBlob(sha, range: range) { try await writer.write($0) }
+                    case .bytes(let bytes): try await writer.write(ByteBuffer(bytes: bytes))
+                    }
+                }
+                try await writer.finish(nil)
+            }
+        )
+    }
+}

@@ -1,0 +1,190 @@
+/// What other people get of a photo: its pixels, never where it was taken or with what. A plan of
+/// the bytes to pass on — ranges of the stored file copied as they are, and a few bytes written anew
+/// — made by reading only the file's structure (segment and chunk headers), so the pixels are never
+/// decoded or re-encoded and a 25 MiB photo is streamed, not held.
+///
+/// | type | removed | kept |
+/// |---|---|---|
+/// | JPEG | APP1 (Exif, XMP), APP3–APP13 and APP15 (IPTC, vendors), comments | JFIF (APP0), ICC profile (APP2), Adobe (APP14), every image segment; the Exif orientation, written as the only tag |
+/// | PNG | `eXIf`, `tEXt`, `zTXt`, `iTXt`, `tIME`, anything after `IEND` | every other chunk, as it is (CRCs intact) |
+/// | WebP | `EXIF` and `XMP ` chunks (and their `VP8X` flags) | every other chunk |
+///
+/// Other types have no plan: the server does not pass them on as images.
+enum MetadataStripping {
+    /// A piece of the bytes passed on.
+    enum Piece: Equatable, Sendable {
+        /// These bytes of the stored file.
+        case copy(Range<Int64>)
+        /// These bytes, written anew.
+        case bytes([UInt8])
+
+        var count: Int64 {
+            switch self {
+            case .copy(let range): range.upperBound - range.lowerBound
+            case .bytes(let bytes): Int64(bytes.count)
+            }
+        }
+    }
+
+    /// Reads `count` bytes of the stored file from `offset` (fewer at its end).
+    typealias Reader = (_ offset: Int64, _ count: Int) async throws -> [UInt8]
+
+    /// The most segments or chunks walked before the plan gives up (a file made to be slow).
+    static let maxParts = 10_000
+
+    /// The plan for a file of `contentType` and `size`, or nil when the type has none or the file's
+    /// structure is not what its type says (then it is not passed on as an image).
+    static func plan(contentType: String, size: Int64, read: Reader) async throws -> [Piece]? {
+        switch contentType {
+        case "image/jpeg": try await jpeg(size: size, read: read)
+        case "image/png": try await png(size: size, read: read)
+        case "image/webp": try await webp(size: size, read: read)
+        default: nil
+        }
+    }
+
+    // MARK: JPEG
+
+    static func jpeg(size: Int64, read: Reader) async throws -> [Piece]? {
+        guard try await read(0, 2) == [0xFF, 0xD8] else { return nil }
+        var pieces: [Piece] = [.copy(0..<2)]
+        var orientation: UInt16?
+        var insertAt = 1  // after SOI, or after APP0 when it comes first
+        var position: Int64 = 2
+        for part in 0..<maxParts {
+            let head = try await read(position, 4)
+            guard head.count >= 2, head[0] == 0xFF else { return nil }
+            let marker = head[1]
+            if marker == 0xFF {  // a fill byte
+                position += 1
+                continue
+            }
+            if marker == 0xDA {  // start of scan: the image data, and everything after, as it is
+                pieces.append(.copy(position..<size))
+                if let orientation, orientation != 1 { pieces.insert(.bytes(exifOrientation(orientation)), at: insertAt) }
+                return pieces
+            }
+            if (0xD0...0xD7).contains(marker) || marker == 0x01 {  // no length
+                pieces.append(.copy(position..<position + 2))
+                position += 2
+                continue
+            }
+            guard head.count == 4 else { return nil }
+            let length = Int64(head[2]) << 8 | Int64(head[3])
+            guard length >= 2, position + 2 + length <= size else { return nil }
+            let segment = position..<position + 2 + length
+            switch marker {
+            case 0xE0, 0xE2, 0xEE:
+                pieces.append(.copy(segment))
+                if marker == 0xE0 && part == 0 { insertAt = 2 }
+            case 0xE1:
+                if orientation == nil {
+                    let body = try await read(position + 4, Int(min(length - 2, 64 << 10)))
+                    orientation = exifOrientation(in: body)
+                }
+            case 0xE3...0xEF, 0xFE:
+                break  // IPTC, vendors' segments, comments
+            default:
+                pieces.append(.copy(segment))
+            }
+            position = segment.upperBound
+        }
+        return nil
+    }
+
+    /// The Orientation tag (0x0112) of IFD0 in an APP1 Exif body (`Exif\0\0` and a TIFF structure).
+    static func exifOrientation(in body: [UInt8]) -> UInt16? {
+        guard body.count >= 14, body.starts(with: Array("Exif".utf8) + [0, 0]) else { return nil }
+        let tiff = Array(body[6...])
+        let big: Bool
+        switch (tiff[0], tiff[1]) {
+        case (0x4D, 0x4D): big = true
+        case (0x49, 0x49): big = false
+        default: return nil
+        }
+        func u16(_ at: Int) -> UInt16? {
+            guard at >= 0, at + 2 <= tiff.count else { return nil }
+            return big ? UInt16(tiff[at]) << 8 | UInt16(tiff[at + 1]) : UInt16(tiff[at + 1]) << 8 | UInt16(tiff[at])
+        }
+        func u32(_ at: Int) -> Int? {
+            guard let high = u16(big ? at : at + 2), let low = u16(big ? at + 2 : at) else { return nil }
+            return Int(high) << 16 | Int(low)
+        }
+        guard let ifd = u32(4), let count = u16(ifd) else { return nil }
+        for index in 0..<Int(min(count, 512)) {
+            let entry = ifd + 2 + index * 12
+            guard let tag = u16(entry) else { return nil }
+            if tag == 0x0112, u16(entry + 2) == 3, let value = u16(entry + 8), (1...8).contains(value) { return value }
+        }
+        return nil
+    }
+
+    /// An APP1 segment whose Exif holds one tag: Orientation.
+    static func exifOrientation(_ orientation: UInt16) -> [UInt8] {
+        var tiff: [UInt8] = [0x4D, 0x4D, 0x00, 0x2A, 0x00, 0x00, 0x00, 0x08]  // big-endian, IFD0 at 8
+        tiff += [0x00, 0x01]  // one entry
+        tiff += [0x01, 0x12, 0x00, 0x03, 0x00, 0x00, 0x00, 0x01, UInt8(orientation >> 8), UInt8(orientation & 0xFF), 0, 0]
+        tiff += [0, 0, 0, 0]  // no next IFD
+        let body = Array("Exif".utf8) + [0, 0] + tiff
+        let length = body.count + 2
+        return [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + body
+    }
+
+    // MARK: PNG
+
+    static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    static let pngDropped: Set<String> = ["eXIf", "tEXt", "zTXt", "iTXt", "tIME"]
+
+    static func png(size: Int64, read: Reader) async throws -> [Piece]? {
+        guard try await read(0, 8) == pngSignature else { return nil }
+        var pieces: [Piece] = [.copy(0..<8)]
+        var position: Int64 = 8
+        for _ in 0..<maxParts {
+            let head = try await read(position, 8)
+            guard head.count == 8 else { return nil }
+            let length = Int64(head[0]) << 24 | Int64(head[1]) << 16 | Int64(head[2]) << 8 | Int64(head[3])
+            let type = String(decoding: head[4..<8], as: UTF8.self)
+            let chunk = position..<position + 12 + length
+            guard chunk.upperBound <= size else { return nil }
+            if !pngDropped.contains(type) { pieces.append(.copy(chunk)) }
+            if type == "IEND" { return pieces }
+            position = chunk.upperBound
+        }
+        return nil
+    }
+
+    // MARK: WebP
+
+    static func webp(size: Int64, read: Reader) async throws -> [Piece]? {
+        let header = try await read(0, 12)
+        guard header.count == 12, header.starts(with: Array("RIFF".utf8)), Array(header[8..<12]) == Array("WEBP".utf8)
+        else { return nil }
+        var kept: [Piece] = []
+        var position: Int64 = 12
+        for _ in 0..<maxParts where position < size {
+            let head = try await read(position, 9)
+            guard head.count >= 8 else { return nil }
+            let fourCC = String(decoding: head[0..<4], as: UTF8.self)
+            let length = Int64(head[4]) | Int64(head[5]) << 8 | Int64(head[6]) << 16 | Int64(head[7]) << 24
+            let end = position + 8 + length + (length & 1)
+            guard end <= size || position + 8 + length == size else { return nil }
+            let chunk = position..<min(end, size)
+            switch fourCC {
+            case "EXIF", "XMP ":
+                break
+            case "VP8X" where head.count == 9:
+                // Its flags no longer announce the metadata left out.
+                kept.append(.bytes(Array(head[0..<8]) + [head[8] & ~0x0C]))
+                kept.append(.copy(position + 9..<chunk.upperBound))
+            default:
+                kept.append(.copy(chunk))
+            }
+            position = chunk.upperBound
+        }
+        let riffSize = 4 + kept.reduce(0) { $0 + $1.count }
+        guard riffSize <= Int64(UInt32.max) else { return nil }
+        let size32 = UInt32(riffSize)
+        let riff = Array("RIFF".utf8) + [UInt8(size32 & 0xFF), UInt8(size32 >> 8 & 0xFF), UInt8(size32 >> 16 & 0xFF), UInt8(size32 >> 24)]
+        return [.bytes(riff + Array("WEBP".utf8))] + kept
+    }
+}
