@@ -150,6 +150,18 @@ struct PhotoPrivacyTests {
                     #expect(tags["EXIF:Orientation"] as? Int == 6, "the orientation is kept: \(tags)")
                 }
             }
+            // Bob's conversation with Ada shows the message with its files, and where to read them.
+            let bobsConversations = try await storage.conversations(userID: bob.id, before: nil, limit: 10)
+            let conversation = try #require(bobsConversations.first)
+            let view = try await client.execute(
+                uri: "/v1/conversations/\(conversation.id.uuidString)",
+                method: .get,
+                headers: ServerFixture.headers(token: bobApp, json: false)
+            )
+            let message = try #require((try ServerFixture.json(view)["messages"] as? [[String: Any]])?.first)
+            #expect(message["shareID"] as? String == id)
+            #expect((message["attachments"] as? [[String: Any]])?.compactMap { $0["contentType"] as? String }
+                == ["image/jpeg", "image/png", "image/webp"])
             // Someone the share did not go to gets nothing.
             let cat = try await storage.createUser(handle: "cat", displayName: "Cat", passwordHash: nil)
             let (_, catApp, _) = try await storage.createDevice(userID: cat.id, name: "phone")

@@ -227,7 +227,15 @@ extension Database {
             }
             query.appendInterpolation(unsafeRaw: " ORDER BY m.created_at DESC, m.id DESC LIMIT ")
             query.appendInterpolation(bind: limit)
-            return try await sql.raw(query).all().map(Self.message)
+            let messages = try await sql.raw(query).all().map(Self.message)
+            let shares = messages.compactMap(\.shareID)
+            guard !shares.isEmpty else { return messages }
+            let files = try await Self.attachments(ofShares: shares, in: sql)
+            return messages.map { message in
+                var message = message
+                message.attachments = message.shareID.flatMap { files[$0] } ?? []
+                return message
+            }
         }
     }
 
@@ -419,7 +427,8 @@ extension Database {
             linkID: UUID(uuidString: try row.decode(column: "link_id", as: String.self)) ?? UUID(),
             url: URL(string: try row.decode(column: "url", as: String.self)) ?? URL(string: "about:blank")!,
             note: try row.decodeNil(column: "note") ? nil : try row.decode(column: "note", as: String.self),
-            createdAt: date(try row.decode(column: "created_at", as: Int64.self))
+            createdAt: date(try row.decode(column: "created_at", as: Int64.self)),
+            shareID: try row.decode(column: "share_id", as: String?.self).flatMap(UUID.init(uuidString:))
         )
     }
 }

@@ -59,18 +59,30 @@ extension Database {
     /// `shares` with their attachments filled in, read in one statement.
     static func withAttachments(_ shares: [Share], in sql: any SQLDatabase) async throws -> [Share] {
         guard !shares.isEmpty else { return shares }
+        let files = try await attachments(ofShares: shares.map(\.id), in: sql)
+        guard !files.isEmpty else { return shares }
+        return shares.map { share in
+            var share = share
+            share.attachments = files[share.id] ?? []
+            return share
+        }
+    }
+
+    /// The attachments of `shares` that have any, in order, by share.
+    static func attachments(ofShares shares: [UUID], in sql: any SQLDatabase) async throws -> [UUID: [Share.Attachment]] {
+        guard !shares.isEmpty else { return [:] }
         let rows = try await sql.raw(
             """
             SELECT a.share_id, a.position, a.sha256, a.name, b.size, b.content_type, b.width, b.height
             FROM share_attachments a JOIN blobs b ON b.sha256 = a.sha256
-            WHERE a.share_id IN (\(binds: shares.map(\.id.uuidString)))
+            WHERE a.share_id IN (\(binds: shares.map(\.uuidString)))
             ORDER BY a.share_id, a.position
             """
         ).all()
-        guard !rows.isEmpty else { return shares }
-        var byShare: [String: [Share.Attachment]] = [:]
+        var byShare: [UUID: [Share.Attachment]] = [:]
         for row in rows {
-            byShare[try row.decode(column: "share_id", as: String.self), default: []].append(
+            guard let id = UUID(uuidString: try row.decode(column: "share_id", as: String.self)) else { continue }
+            byShare[id, default: []].append(
                 Share.Attachment(
                     sha256: try row.decode(column: "sha256", as: String.self),
                     name: try row.decode(column: "name", as: String?.self),
@@ -81,11 +93,7 @@ extension Database {
                 )
             )
         }
-        return shares.map { share in
-            var share = share
-            share.attachments = byShare[share.id.uuidString] ?? []
-            return share
-        }
+        return byShare
     }
 
     /// Attachment `index` of share `shareID`, with its sharer, when `viewerID` may see it: the sharer,
