@@ -4,7 +4,7 @@
 # and invalid ones, which must be refused with a 4xx — and checks every answer against the document
 # (status, headers, media type, body schema) and against HTTP (405 with Allow, auth enforced…).
 # It runs three times: with an app token, with a share token and with no token, each on a fresh
-# database seeded with two accounts, their shares, a conversation and a public page. The one
+# database seeded with two accounts, their shares, a conversation, a public page and an upload. The one
 # operation skipped is the app token's `DELETE /v1/devices/{id}`, which would revoke the token the
 # run goes on with. Exceptions Schemathesis reports that are right are listed in docs/server.md.
 #   scripts/contract-test.sh [path to sharepipe, default .build/debug/sharepipe]
@@ -63,6 +63,12 @@ start_server() {
     post PUT "/v1/shares/$id/public" "$app"
     post POST /v1/shares "$app" '{"url": "https://example.org/for-bob", "recipients": ["@bob"]}'
     post POST /v1/shares "$bob" '{"url": "https://example.net/for-ada", "recipients": ["@ada"]}'
+    # A complete upload of ada's ("abc"), for the shares that name files.
+    local abc=ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad
+    post POST /v1/uploads "$app" "{\"sha256\": \"$abc\", \"size\": 3, \"name\": \"abc.txt\"}"
+    curl -fsS -o /dev/null -X PATCH "http://127.0.0.1:$port/v1/uploads/$abc" -H "Authorization: Bearer $app" \
+        -H 'Content-Type: application/offset+octet-stream' -H 'Upload-Offset: 0' --data-binary abc
+    export SHAREPIPE_CONTRACT_UPLOAD="$abc"
     curl -fsS -o "$work/last.json" "http://127.0.0.1:$port/v1/conversations" -H "Authorization: Bearer $app"
     # What the drawn requests name (scripts/contract_hooks.py): bob, and ada's conversation with him.
     export SHAREPIPE_CONTRACT_PEER=bob

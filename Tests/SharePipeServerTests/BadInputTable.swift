@@ -76,7 +76,7 @@ extension BadInput {
             announce(#"{"sha256": "\#(noUpload)", "size": 10, "name": ""}"#, 422, "validation-failed"),
             announce(#"{"sha256": "\#(noUpload)", "size": 1000000000000}"#, 413, "file-too-large"),
             // The same bytes announced with another size.
-            announce(#"{"sha256": "\#(sha)", "size": 11}"#, 422, "validation-failed"),
+            announce(#"{"sha256": "\#(sha)", "size": 11}"#, 409, "state-conflict"),
             BadInput(.post, "/v1/uploads", .adaShare, contentType: "text/plain", body: .json("{}"), 415, "unsupported-media-type"),
             BadInput(.post, "/v1/uploads", .none, body: .json("{}"), 401, "token-missing"),
             BadInput(.post, "/v1/uploads", .revokedShare, body: .json("{}"), 401, "token-revoked"),
@@ -105,7 +105,7 @@ extension BadInput {
             patch("/v1/uploads/\(sha)", "ten", [1, 2], 422, "validation-failed"),
             patch("/v1/uploads/\(sha)", String(repeating: "9", count: 19), [1, 2], 422, "validation-failed"),
             // Eleven bytes for a ten-byte file: refused before any is stored.
-            patch("/v1/uploads/\(sha)", "0", Array(repeating: 7, count: 11), 422, "validation-failed"),
+            patch("/v1/uploads/\(sha)", "0", Array(repeating: 7, count: 11), 413, "upload-past-size"),
             BadInput(.patch, "/v1/uploads/\(sha)", .adaShare, body: .json("{}"), 415, "unsupported-media-type")
                 .with("Upload-Offset", "0"),
             BadInput(.patch, "/v1/uploads/\(sha)", .none, body: .bytes([1]), 401, "token-missing").with("Upload-Offset", "0"),
@@ -122,8 +122,8 @@ extension BadInput {
         }
         rows.append(BadInput(.get, "/v1/shares/{bobShare}/attachments/0", .adaShare, 403, "insufficient-scope"))
         rows.append(BadInput(.get, "/v1/shares/{bobShare}/attachments/0", .none, 401, "token-missing"))
-        // Ada's own upload is not complete: nothing to read back.
-        rows.append(BadInput(.get, "/v1/uploads/\(sha)/content", .adaApp, 404, "not-found"))
+        // Ada's own upload is not complete: nothing to read back yet.
+        rows.append(BadInput(.get, "/v1/uploads/\(sha)/content", .adaApp, 409, "state-conflict"))
         for (method, path) in [
             (HTTPRequest.Method.get, "/v1/uploads/\(sha)"), (.delete, "/v1/uploads/\(sha)"), (.get, "/v1/uploads/\(sha)/content"),
         ] {

@@ -247,7 +247,8 @@ struct UploadTests {
             let small = Self.png(width: 10, height: 10, padding: 10)
             _ = try await Self.announce(small, token: fixture.shareToken, client)
             let pastEnd = try await Self.patch((small + [1, 2, 3])[...], of: Self.sha256(small), at: 0, token: fixture.shareToken, client)
-            #expect(pastEnd.head.status == .unprocessableContent)
+            #expect(pastEnd.head.status == .contentTooLarge)
+            #expect(try ServerFixture.json(pastEnd)["type"] as? String == ProblemDetails.TypeURI.uploadPastSize)
         }
     }
 

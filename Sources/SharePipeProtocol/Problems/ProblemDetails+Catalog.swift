@@ -23,6 +23,7 @@
 // | 413 | body-too-large | the body exceeds the limit |
 // | 413 | file-too-large | an upload over the size of one file |
 // | 413 | quota-exceeded | an upload that would take the user past their quota |
+// | 413 | upload-past-size | a `PATCH` whose bytes go past the size the upload was announced with |
 // | 415 | unsupported-media-type | the body is not `application/json` (UTF-8) |
 // | 422 | validation-failed | well-formed JSON with invalid values; every field in `errors` |
 // | 422 | idempotency-key-reused | the key was used before with a different body |

@@ -3,6 +3,8 @@ extension ProblemDetails.TypeURI {
     public static let uploadOffsetMismatch = base + "upload-offset-mismatch"
     /// 413: a file over the size limit.
     public static let fileTooLarge = base + "file-too-large"
+    /// 413: a `PATCH` whose bytes go past the size the upload was announced with.
+    public static let uploadPastSize = base + "upload-past-size"
     /// 413: the user's uploads would pass their quota.
     public static let quotaExceeded = base + "quota-exceeded"
     /// 422: the bytes received do not have the SHA-256 the upload was announced with.
@@ -31,6 +33,16 @@ extension ProblemDetails {
             title: "The file is too large",
             status: 413,
             detail: "The file has \(size) bytes; this server takes files of at most \(limit) bytes."
+        )
+    }
+
+    /// 413: bytes from `offset` that go past the announced `size`; none of them was stored.
+    public static func uploadPastSize(size: Int64, offset: Int64) -> ProblemDetails {
+        ProblemDetails(
+            type: TypeURI.uploadPastSize,
+            title: "The bytes go past the announced size",
+            status: 413,
+            detail: "The upload was announced with \(size) bytes; from \(offset), send at most \(size - offset)."
         )
     }
 

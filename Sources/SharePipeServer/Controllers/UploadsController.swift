@@ -79,8 +79,11 @@ struct UploadsController {
     /// download (`Content-Disposition: attachment`, `nosniff`, a sandboxing CSP).
     @Sendable func content(_ request: Request, context: ServerRequestContext) async throws -> Response {
         let key = try key(context)
-        guard let record = try await uploads.storage.upload(key), let blob = record.blob else {
-            throw ProblemDetails.notFound(detail: "You have no complete upload of this SHA-256.")
+        guard let record = try await uploads.storage.upload(key) else { throw UploadService.notFound }
+        guard let blob = record.blob else {
+            throw ProblemDetails.stateConflict(
+                detail: "The upload has \(record.received) of its \(record.size) bytes: its content is there once it is complete."
+            )
         }
         var headers = HTTPFields()
         headers[.contentType] = blob.contentType

@@ -26,12 +26,10 @@ struct UploadService: Sendable {
         case .existing(let record): return (record, false)
         case .overQuota(let used, let quota): throw ProblemDetails.quotaExceeded(size: request.size, used: used, quota: quota)
         case .sizeMismatch(let record):
-            throw ProblemDetails.validationFailed([
-                .init(
-                    pointer: "/size",
-                    detail: "You announced these bytes with \(record.size) bytes before; the same SHA-256 has one size."
-                )
-            ])
+            throw ProblemDetails.stateConflict(
+                detail: "You announced these bytes with \(record.size) bytes before; the same SHA-256 has one size. "
+                    + "Hash the file again, or remove that upload (DELETE /v1/uploads/\(record.sha256))."
+            )
         }
     }
 
@@ -119,12 +117,7 @@ struct UploadService: Sendable {
     }
 
     static func pastEnd(size: Int64, offset: Int64) -> ProblemDetails {
-        ProblemDetails.validationFailed([
-            .init(
-                pointer: "",
-                detail: "The bytes from \(offset) pass the announced size of \(size) bytes. Send at most \(size - offset)."
-            )
-        ])
+        ProblemDetails.uploadPastSize(size: size, offset: offset)
     }
 }
 
