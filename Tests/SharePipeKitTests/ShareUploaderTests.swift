@@ -1,6 +1,7 @@
 import Foundation
 import LinkPreviewTesting
 import SharePipeKit
+import Synchronization
 import Testing
 
 /// The uploader against a real HTTP server on loopback that is not a SharePipe server.
@@ -58,5 +59,40 @@ struct ShareUploaderTests {
         #expect(!outcome.isAcknowledged)
         #expect(server.requestCount("/v1/shares") == 0)
         #expect(ShareUploader.attachmentsWaitReason(count: 2).contains("It has 2 attachments"))
+    }
+
+    /// A server whose check of an upload's last bytes was cut short (a restart) has every byte of it,
+    /// not complete: the uploader read nothing past the end and gave up, again and again.
+    @Test("An upload the server has whole but not checked is completed with an empty PATCH, then shared")
+    func finishesAWholeUpload() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("abc-\(UUID().uuidString)")
+        try Data("abc".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let sha = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        let patches = Mutex<[String?]>([])
+        let server = try await LoopbackHTTPServer.start { request in
+            func upload(complete: Bool) -> LoopbackResponse {
+                let json = #"{"upload":{"sha256":"\#(sha)","size":3,"offset":3,"complete":\#(complete)}}"#
+                return LoopbackResponse(status: 200, headers: [("Content-Type", "application/json")], body: .whole(Array(json.utf8)))
+            }
+            switch (request.method, request.uri) {
+            case ("POST", "/v1/uploads"): return upload(complete: false)
+            case ("PATCH", "/v1/uploads/\(sha)"):
+                patches.withLock { $0.append(request.header("Upload-Offset")) }
+                return upload(complete: true)
+            case ("POST", "/v1/shares"):
+                let json = #"{"share":{"id":"\#(UUID().uuidString)"},"link":{}}"#
+                return LoopbackResponse(status: 201, headers: [("Content-Type", "application/json")], body: .whole(Array(json.utf8)))
+            default: return LoopbackResponse(status: 404)
+            }
+        }
+        var item = ShareItem.link("a")
+        item.attachments = [ShareAttachment(file: "0", name: "abc.txt", contentType: "text/plain", byteCount: 3)]
+        let outcome = await ShareUploader(server: server.url("/"), token: "sps_x")
+            .upload(item, files: AttachmentFiles { _, _ in file })
+        try await server.shutdown()
+        #expect(outcome.kind == .uploaded, "\(outcome)")
+        #expect(patches.withLock { $0 } == ["3"])
+        #expect(server.requestCount("/v1/shares") == 1)
     }
 }

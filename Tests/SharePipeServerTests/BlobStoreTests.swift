@@ -94,4 +94,24 @@ struct BlobStoreTests {
         try await storage.close()
         #expect(!FileManager.default.fileExists(atPath: root.path))
     }
+
+    @Test("Files a crash left without rows are found and removed; PostgreSQL's chunks never are left")
+    func strayBytes() async throws {
+        let storage = try await Database.open(.sqliteMemory, logger: Logger(label: "test"))
+        #expect(!storage.blobs.changesWithRows)
+        // A blob renamed into place and a partial upload's file, whose rows never committed.
+        let blob = UploadKey(userID: UUID(), sha256: String(repeating: "d", count: 64))
+        let partial = UploadKey(userID: UUID(), sha256: String(repeating: "e", count: 64))
+        try await Self.append(Self.bytes(500, seed: 5), to: blob, at: 0, in: storage)
+        try await storage.transaction { sql in try await storage.blobs.publish(blob, in: sql) }
+        try await Self.append(Self.bytes(500, seed: 6), to: partial, at: 0, in: storage)
+        // A round that does not look leaves them; one that looks removes them.
+        _ = try await storage.sweepUploads(untouchedSince: Date(), lookingForStrayBytes: false)
+        #expect(try await storage.run { sql in try await storage.blobs.inventory(in: sql) }.blobs == [blob.sha256])
+        _ = try await storage.sweepUploads(untouchedSince: Date(), lookingForStrayBytes: true)
+        let left = try await storage.run { sql in try await storage.blobs.inventory(in: sql) }
+        #expect(left.blobs.isEmpty && left.uploads.isEmpty)
+        try await storage.close()
+        #expect(PostgresBlobStore().changesWithRows)
+    }
 }

@@ -252,6 +252,22 @@ struct UploadTests {
         }
     }
 
+    @Test("An upload whose bytes all arrived but whose check was cut short is checked when announced again", arguments: TestDatabase.all)
+    func checkCutShort(database: TestDatabase) async throws {
+        try await ServerFixture.run(on: database) { fixture, client in
+            let bytes = Self.png(width: 30, height: 20, padding: 700)
+            let key = UploadKey(userID: fixture.user.id, sha256: Self.sha256(bytes))
+            _ = try await Self.announce(bytes, token: fixture.shareToken, client)
+            // Every byte stored, as a PATCH does, but no check after it (the server stopped there).
+            _ = try await fixture.context.database.appendToUpload(key, at: 0, bytes: ByteBuffer(bytes: bytes))
+            #expect(try await fixture.context.database.upload(key)?.isComplete == false)
+            let again = try await Self.announce(bytes, token: fixture.shareToken, client)
+            #expect(again.head.status == .ok)
+            #expect(try Self.upload(again)["complete"] as? Bool == true)
+            #expect(try Self.upload(again)["width"] as? Int == 30)
+        }
+    }
+
     static func share(_ json: String, token: String, _ client: LiveClient) async throws -> LiveResponse {
         try await client.execute(
             uri: "/v1/shares",

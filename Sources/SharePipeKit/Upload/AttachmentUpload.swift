@@ -63,13 +63,10 @@ struct AttachmentUpload: Sendable {
             } catch {
                 throw Stop(outcome: .rejected(status: 0, message: "The file changed or went from the inbox: \(error)."))
             }
-            guard !piece.isEmpty else {
-                throw Stop(
-                    outcome: .transient(
-                        reason: "The server has every byte of a file but has not completed it; trying again later.",
-                        retryAfter: nil
-                    )
-                )
+            // Empty only when the server has every byte but has not checked them yet (its check was
+            // cut short): an empty PATCH from the end asks it to finish.
+            guard !piece.isEmpty || state.offset == state.size else {
+                throw Stop(outcome: .rejected(status: 0, message: "The file is shorter than when it was saved."))
             }
             do {
                 state = try await exchange(

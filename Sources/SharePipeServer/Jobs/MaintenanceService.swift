@@ -15,16 +15,22 @@ struct MaintenanceService: Service {
     let worker: PreviewWorker
     let logger: Logger
 
+    /// Rounds between two looks for blob bytes no row names (the first round looks): it lists every
+    /// file, and only a crash leaves such bytes.
+    static let roundsBetweenStrayByteSweeps = 60
+
     func run() async throws {
+        var round = 0
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
-            await runOnce()
+            await runOnce(lookingForStrayBytes: round % Self.roundsBetweenStrayByteSweeps == 0)
+            round += 1
             try? await gracefulShutdownSleep(configuration.retention.maintenanceInterval)
         }
     }
 
     /// One round. Each step runs whatever the others did: one that fails is logged and tried again
     /// next round, and does not keep the rest from running.
-    func runOnce() async {
+    func runOnce(lookingForStrayBytes: Bool = true) async {
         let refreshes = await step("refreshes") {
             try await storage.enqueueRefreshes(limit: configuration.retention.refreshesPerRound)
         }
@@ -44,7 +50,10 @@ struct MaintenanceService: Service {
         var blobs = 0
         let uploads = await step("uploads") {
             let retention = Double(configuration.uploads.unsharedRetention.components.seconds)
-            let swept = try await storage.sweepUploads(untouchedSince: Date().addingTimeInterval(-retention))
+            let swept = try await storage.sweepUploads(
+                untouchedSince: Date().addingTimeInterval(-retention),
+                lookingForStrayBytes: lookingForStrayBytes
+            )
             blobs = swept.blobs
             return swept.uploads
         }

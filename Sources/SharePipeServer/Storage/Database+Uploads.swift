@@ -181,9 +181,13 @@ extension Database {
     }
 
     /// Housekeeping: removes uploads untouched since `cutoff` (partial ones, and complete ones no
-    /// share references), then the blobs no upload names, then bytes no row names (left by a crash
-    /// between writing bytes and rows). Returns how many uploads and blobs went.
-    public func sweepUploads(untouchedSince cutoff: Date) async throws -> (uploads: Int, blobs: Int) {
+    /// share references), then the blobs no upload names, and, with `lookingForStrayBytes`, bytes no
+    /// row names (left by a crash between writing a file and the commit; only files can be). Returns
+    /// how many uploads and blobs went.
+    public func sweepUploads(
+        untouchedSince cutoff: Date,
+        lookingForStrayBytes: Bool = true
+    ) async throws -> (uploads: Int, blobs: Int) {
         let stale = try await run { sql in
             try await sql.raw(
                 """
@@ -214,7 +218,7 @@ extension Database {
         }
         var removed = 0
         for sha in unnamed where try await removeBlobIfUnnamed(sha) { removed += 1 }
-        try await sweepBytesWithoutRows()
+        if lookingForStrayBytes && !blobs.changesWithRows { try await sweepBytesWithoutRows() }
         return (uploads, removed)
     }
 

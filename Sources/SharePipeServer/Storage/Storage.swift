@@ -185,8 +185,8 @@ public protocol Storage: Sendable {
     /// Calls `body` with the bytes of blob `sha256` in `range` (all when nil), a piece at a time.
     func readBlob(_ sha256: String, range: Range<Int64>?, _ body: (ByteBuffer) async throws -> Void) async throws
     /// Housekeeping: removes uploads untouched since `cutoff` that no share references, blobs no
-    /// upload names, and bytes no row names.
-    func sweepUploads(untouchedSince cutoff: Date) async throws -> (uploads: Int, blobs: Int)
+    /// upload names, and, with `lookingForStrayBytes`, bytes no row names (a listing of every file).
+    func sweepUploads(untouchedSince cutoff: Date, lookingForStrayBytes: Bool) async throws -> (uploads: Int, blobs: Int)
 
     /// Attachment `index` of share `shareID` and its sharer, when `viewerID` may see it (the sharer,
     /// or a member of a conversation it went to).

@@ -23,6 +23,9 @@ struct UploadService: Sendable {
         }
         switch try await storage.createUpload(request, userID: userID, quota: settings.quotaBytes) {
         case .created(let record): return (record, true)
+        case .existing(let record) where record.received == record.size && !record.isComplete:
+            // Every byte arrived, but their check was cut short (a restart): it runs now.
+            return (try await finish(UploadKey(userID: userID, sha256: request.sha256)), false)
         case .existing(let record): return (record, false)
         case .overQuota(let used, let quota): throw ProblemDetails.quotaExceeded(size: request.size, used: used, quota: quota)
         case .sizeMismatch(let record):

@@ -14,6 +14,11 @@ package protocol BlobStore: Sendable {
     /// The most bytes one read returns.
     var pieceSize: Int { get }
 
+    /// Whether its bytes change inside the database's transactions, so that no bytes are ever left
+    /// without the rows that name them (PostgreSQL's tables); files can be, by a crash between the
+    /// file and the commit.
+    var changesWithRows: Bool { get }
+
     /// How many bytes of `upload` are stored durably (0 when none).
     func received(_ upload: UploadKey, in sql: any SQLDatabase) async throws -> Int64
 

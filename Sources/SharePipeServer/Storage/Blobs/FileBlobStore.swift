@@ -21,6 +21,7 @@ package struct FileBlobStore: BlobStore {
     /// Whether the store is a temporary folder of its own (an in-memory database's), removed on close.
     package let isTemporary: Bool
     package var pieceSize: Int { 1 << 20 }
+    package var changesWithRows: Bool { false }
 
     /// Opens the store at `root`, making its folders if missing.
     package init(root: URL, isTemporary: Bool = false) throws {

@@ -36,6 +36,7 @@ package struct PostgresBlobStore: BlobStore {
     }
 
     package var pieceSize: Int { 4 << 20 }
+    package var changesWithRows: Bool { true }
 
     package func readUpload(_ upload: UploadKey, at offset: Int64, in sql: any SQLDatabase) async throws -> ByteBuffer {
         try await piece(
