@@ -56,14 +56,23 @@ struct PhotoPrivacyTests {
             image.save(folder + "/photo.jpg", "JPEG", quality=90, exif=exif)
             image.save(folder + "/photo.png", "PNG", exif=exif)
             image.save(folder + "/photo.webp", "WEBP", lossless=True, exif=exif)
+            second = image.transpose(Image.Transpose.FLIP_LEFT_RIGHT)
+            image.convert("P").save(folder + "/photo.gif", "GIF", save_all=True, append_images=[second.convert("P")],
+                                    loop=0, duration=100, comment=b"at home, 48.858 N 2.294 E")
             """#
         try run("/usr/bin/env", ["python3", "-c", script, folder.path])
-        let photos = ["jpg", "png", "webp"].map { folder.appendingPathComponent("photo.\($0)") }
+        let photos = ["jpg", "png", "webp", "gif"].map { folder.appendingPathComponent("photo.\($0)") }
         // XMP with a position too, IPTC, a serial number, a comment, a PNG text chunk.
         try run(
             "/usr/bin/env",
             ["exiftool", "-q", "-overwrite_original", "-XMP-exif:GPSLatitude=48.858", "-XMP-exif:GPSLongitude=2.294",
-             "-XMP-dc:Creator=Ada", "-ExifIFD:SerialNumber=SN123456"] + photos.map(\.path)
+             "-XMP-dc:Creator=Ada", "-ExifIFD:SerialNumber=SN123456"] + photos.prefix(3).map(\.path)
+        )
+        // GIF has no Exif: XMP only (in an application extension) beside the comment.
+        try run(
+            "/usr/bin/env",
+            ["exiftool", "-q", "-overwrite_original", "-XMP-exif:GPSLatitude=48.858", "-XMP-exif:GPSLongitude=2.294",
+             "-XMP-dc:Creator=Ada", photos[3].path]
         )
         try run(
             "/usr/bin/env",
@@ -87,7 +96,8 @@ struct PhotoPrivacyTests {
             from PIL import Image
             a, b = Image.open(sys.argv[1]), Image.open(sys.argv[2])
             a.load(); b.load()
-            print("same" if a.size == b.size and a.tobytes() == b.tobytes() else "different")
+            frames = getattr(a, "n_frames", 1) == getattr(b, "n_frames", 1)
+            print("same" if frames and a.size == b.size and a.tobytes() == b.tobytes() else "different")
             """#
         return try run("/usr/bin/env", ["python3", "-c", script, a.path, b.path]).contains("same")
     }
@@ -98,7 +108,7 @@ struct PhotoPrivacyTests {
     }
 
     @Test(
-        "A JPEG, a PNG and a WebP reach the recipient without position, camera, XMP or IPTC, with the same pixels",
+        "A JPEG, a PNG, a WebP and a GIF reach the recipient without position, camera, XMP or IPTC, with the same pixels",
         .enabled(if: toolsAvailable, "needs python3 with Pillow, and exiftool"),
         arguments: TestDatabase.all
     )
@@ -161,7 +171,7 @@ struct PhotoPrivacyTests {
             let message = try #require((try ServerFixture.json(view)["messages"] as? [[String: Any]])?.first)
             #expect(message["shareID"] as? String == id)
             #expect((message["attachments"] as? [[String: Any]])?.compactMap { $0["contentType"] as? String }
-                == ["image/jpeg", "image/png", "image/webp"])
+                == ["image/jpeg", "image/png", "image/webp", "image/gif"])
             // Someone the share did not go to gets nothing.
             let cat = try await storage.createUser(handle: "cat", displayName: "Cat", passwordHash: nil)
             let (_, catApp, _) = try await storage.createDevice(userID: cat.id, name: "phone")

@@ -7,8 +7,8 @@ import SharePipeProtocol
 /// `GET /v1/shares/{id}/attachments/{index}`: a file of a share, for its sharer and the people it
 /// went to (the members of its conversations). App tokens.
 ///
-/// A photo passes without where it was taken or with what (``MetadataStripping``: JPEG, PNG and
-/// WebP, the pixels as they are), shown inline; a GIF as it is. HEIC and AVIF are not passed on to
+/// A photo passes without where it was taken or with what (``MetadataStripping``: JPEG, PNG, WebP
+/// and GIF, the pixels as they are), shown inline. HEIC and AVIF are not passed on to
 /// others until a JPEG rendition exists (the sharer gets their own file as a download); PDFs, videos
 /// and other files go as downloads. Every answer carries `nosniff` and a sandboxing CSP.
 struct SharedFilesController {
@@ -34,7 +34,7 @@ struct SharedFilesController {
         let name = file.name ?? "file"
         let pieces: [MetadataStripping.Piece]
         switch file.contentType {
-        case "image/jpeg", "image/png", "image/webp":
+        case "image/jpeg", "image/png", "image/webp", "image/gif":
             guard
                 let plan = try await MetadataStripping.plan(contentType: file.contentType, size: file.size, read: { offset, count in
                     var bytes: [UInt8] = []
@@ -45,10 +45,6 @@ struct SharedFilesController {
                 throw ProblemDetails.notFound(detail: "This photo's bytes are not the image they began as, so it is not passed on.")
             }
             pieces = plan
-            headers[.contentType] = file.contentType
-            headers[.contentDisposition] = ContentDisposition.inline(named: name)
-        case "image/gif":
-            pieces = [.copy(0..<file.size)]
             headers[.contentType] = file.contentType
             headers[.contentDisposition] = ContentDisposition.inline(named: name)
         case let type where ["image/heic", "image/avif"].contains(type) && sharerID != principal.user.id:

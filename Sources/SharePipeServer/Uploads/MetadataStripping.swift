@@ -8,6 +8,7 @@
 /// | JPEG | APP1 (Exif, XMP), APP3–APP13 and APP15 (IPTC, vendors), comments | JFIF (APP0), ICC profile (APP2), Adobe (APP14), every image segment; the Exif orientation, written as the only tag |
 /// | PNG | `eXIf`, `tEXt`, `zTXt`, `iTXt`, `tIME`, anything after `IEND` | every other chunk, as it is (CRCs intact) |
 /// | WebP | `EXIF` and `XMP ` chunks (and their `VP8X` flags) | every other chunk |
+/// | GIF | comment extensions, application extensions but the looping ones (XMP lives in one) | the screen, colour tables, images, their control and plain-text extensions, the loop count |
 ///
 /// Other types have no plan: the server does not pass them on as images.
 enum MetadataStripping {
@@ -34,11 +35,12 @@ enum MetadataStripping {
 
     /// The plan for a file of `contentType` and `size`, or nil when the type has none or the file's
     /// structure is not what its type says (then it is not passed on as an image).
-    static func plan(contentType: String, size: Int64, read: Reader) async throws -> [Piece]? {
+    static func plan(contentType: String, size: Int64, read: @escaping Reader) async throws -> [Piece]? {
         switch contentType {
         case "image/jpeg": try await jpeg(size: size, read: read)
         case "image/png": try await png(size: size, read: read)
         case "image/webp": try await webp(size: size, read: read)
+        case "image/gif": try await gif(size: size, read: BufferedReader(read))
         default: nil
         }
     }
@@ -186,5 +188,85 @@ enum MetadataStripping {
         let size32 = UInt32(riffSize)
         let riff = Array("RIFF".utf8) + [UInt8(size32 & 0xFF), UInt8(size32 >> 8 & 0xFF), UInt8(size32 >> 16 & 0xFF), UInt8(size32 >> 24)]
         return [.bytes(riff + Array("WEBP".utf8))] + kept
+    }
+
+    // MARK: GIF
+
+    /// Application extensions kept: the loop count of an animation (`NETSCAPE2.0`, `ANIMEXTS1.0`).
+    static let gifKeptApplications: Set<String> = ["NETSCAPE2.0", "ANIMEXTS1.0"]
+
+    static func gif(size: Int64, read: BufferedReader) async throws -> [Piece]? {
+        let header = try await read.bytes(0, 13)
+        guard header.count == 13, header.starts(with: Array("GIF8".utf8)) else { return nil }
+        var position: Int64 = 13
+        if header[10] & 0x80 != 0 { position += 3 << (Int64(header[10] & 0x07) + 1) }  // global colour table
+        var pieces: [Piece] = [.copy(0..<position)]
+        for _ in 0..<maxParts {
+            guard let introducer = try await read.byte(position) else { return nil }
+            switch introducer {
+            case 0x3B:  // trailer: the end (anything after it is not passed on)
+                pieces.append(.copy(position..<position + 1))
+                return pieces
+            case 0x21:
+                guard let label = try await read.byte(position + 1) else { return nil }
+                var kept = label != 0xFE  // comments go
+                if label == 0xFF {
+                    let identifier = try await read.bytes(position + 2, 12)
+                    kept =
+                        identifier.count == 12 && identifier[0] == 11
+                        && gifKeptApplications.contains(String(decoding: identifier[1...], as: UTF8.self))
+                }
+                guard let end = try await subBlocksEnd(from: position + 2, size: size, read: read) else { return nil }
+                if kept { pieces.append(.copy(position..<end)) }
+                position = end
+            case 0x2C:  // an image: its descriptor, local colour table, LZW code size and data
+                let descriptor = try await read.bytes(position, 10)
+                guard descriptor.count == 10 else { return nil }
+                var data = position + 10
+                if descriptor[9] & 0x80 != 0 { data += 3 << (Int64(descriptor[9] & 0x07) + 1) }
+                guard let end = try await subBlocksEnd(from: data + 1, size: size, read: read) else { return nil }
+                pieces.append(.copy(position..<end))
+                position = end
+            default:
+                return nil
+            }
+        }
+        return nil
+    }
+
+    /// Where the sub-blocks starting at `position` end (after their zero-length terminator).
+    private static func subBlocksEnd(from position: Int64, size: Int64, read: BufferedReader) async throws -> Int64? {
+        var position = position
+        // A GIF of `size` bytes has at most `size` sub-blocks.
+        while position < size {
+            guard let length = try await read.byte(position) else { return nil }
+            position += 1 + Int64(length)
+            if length == 0 { return position }
+        }
+        return nil
+    }
+
+    /// Reads through a window of the file, so that walking thousands of small blocks costs a read
+    /// per window, not per block.
+    final class BufferedReader {
+        private let read: Reader
+        private var window: [UInt8] = []
+        private var start: Int64 = 0
+        static let windowSize = 256 << 10
+
+        init(_ read: @escaping Reader) { self.read = read }
+
+        func byte(_ offset: Int64) async throws -> UInt8? {
+            try await bytes(offset, 1).first
+        }
+
+        func bytes(_ offset: Int64, _ count: Int) async throws -> [UInt8] {
+            if offset < start || offset + Int64(count) > start + Int64(window.count) {
+                window = try await read(offset, max(count, Self.windowSize))
+                start = offset
+            }
+            let lower = Int(offset - start)
+            return Array(window[lower..<min(window.count, lower + count)])
+        }
     }
 }
