@@ -18,7 +18,7 @@ extension Database {
             guard
                 let row = try await sql.raw(
                     """
-                    SELECT u.size, u.name, b.content_type, b.width, b.height
+                    SELECT u.sha256, u.size, u.name, b.content_type, b.width, b.height
                     FROM uploads u JOIN blobs b ON b.sha256 = u.sha256
                     WHERE u.user_id = \(bind: userID.uuidString) AND u.sha256 = \(bind: reference.sha256) AND u.complete = 1
                     """
@@ -29,16 +29,9 @@ extension Database {
                     pointer: "/attachments/\(index)"
                 )
             }
-            attachments.append(
-                Share.Attachment(
-                    sha256: reference.sha256,
-                    name: try reference.name ?? row.decode(column: "name", as: String?.self),
-                    contentType: try row.decode(column: "content_type", as: String.self),
-                    size: try row.decode(column: "size", as: Int64.self),
-                    width: try row.decode(column: "width", as: Int?.self),
-                    height: try row.decode(column: "height", as: Int?.self)
-                )
-            )
+            var attachment = try Self.attachment(row)
+            if let name = reference.name { attachment.name = name }
+            attachments.append(attachment)
         }
         return attachments
     }
@@ -82,16 +75,7 @@ extension Database {
         var byShare: [UUID: [Share.Attachment]] = [:]
         for row in rows {
             guard let id = UUID(uuidString: try row.decode(column: "share_id", as: String.self)) else { continue }
-            byShare[id, default: []].append(
-                Share.Attachment(
-                    sha256: try row.decode(column: "sha256", as: String.self),
-                    name: try row.decode(column: "name", as: String?.self),
-                    contentType: try row.decode(column: "content_type", as: String.self),
-                    size: try row.decode(column: "size", as: Int64.self),
-                    width: try row.decode(column: "width", as: Int?.self),
-                    height: try row.decode(column: "height", as: Int?.self)
-                )
-            )
+            byShare[id, default: []].append(try Self.attachment(row))
         }
         return byShare
     }
@@ -114,16 +98,20 @@ extension Database {
                 ).first(),
                 let sharer = UUID(uuidString: try row.decode(column: "user_id", as: String.self))
             else { return nil }
-            let attachment = Share.Attachment(
-                sha256: try row.decode(column: "sha256", as: String.self),
-                name: try row.decode(column: "name", as: String?.self),
-                contentType: try row.decode(column: "content_type", as: String.self),
-                size: try row.decode(column: "size", as: Int64.self),
-                width: try row.decode(column: "width", as: Int?.self),
-                height: try row.decode(column: "height", as: Int?.self)
-            )
-            return (attachment, sharer)
+            return (try Self.attachment(row), sharer)
         }
+    }
+
+    /// An attachment from a row with `sha256`, `name`, `size`, `content_type`, `width` and `height`.
+    private static func attachment(_ row: any SQLRow) throws -> Share.Attachment {
+        Share.Attachment(
+            sha256: try row.decode(column: "sha256", as: String.self),
+            name: try row.decode(column: "name", as: String?.self),
+            contentType: try row.decode(column: "content_type", as: String.self),
+            size: try row.decode(column: "size", as: Int64.self),
+            width: try row.decode(column: "width", as: Int?.self),
+            height: try row.decode(column: "height", as: Int?.self)
+        )
     }
 
     /// Whether a share of the user's carries their upload of `sha256` (then it stays).

@@ -45,7 +45,7 @@ struct UploadService: Sendable {
             throw UploadOffsetProblem(sent: offset, stored: record.received)
         }
         if let declaredLength, Int64(declaredLength) > record.size - offset {
-            throw Self.pastEnd(size: record.size, offset: offset)
+            throw ProblemDetails.uploadPastSize(size: record.size, offset: offset)
         }
         var pending = ByteBuffer()
         var position = offset
@@ -54,7 +54,7 @@ struct UploadService: Sendable {
             switch try await storage.appendToUpload(key, at: position, bytes: pending) {
             case .appended(let now): record = now
             case .offsetMismatch(let stored): throw UploadOffsetProblem(sent: position, stored: stored)
-            case .pastEnd(let size, _): throw Self.pastEnd(size: size, offset: position)
+            case .pastEnd(let size, _): throw ProblemDetails.uploadPastSize(size: size, offset: position)
             case .complete(let now): record = now
             case .notFound: throw Self.notFound
             }
@@ -65,7 +65,7 @@ struct UploadService: Sendable {
             for try await piece in body {
                 if position + Int64(pending.readableBytes + piece.readableBytes) > record.size {
                     try await store()
-                    throw Self.pastEnd(size: record.size, offset: position)
+                    throw ProblemDetails.uploadPastSize(size: record.size, offset: position)
                 }
                 var piece = piece
                 pending.writeBuffer(&piece)
@@ -119,9 +119,6 @@ struct UploadService: Sendable {
         ProblemDetails.notFound(detail: "You have no upload of this SHA-256. Announce it with POST /v1/uploads first.")
     }
 
-    static func pastEnd(size: Int64, offset: Int64) -> ProblemDetails {
-        ProblemDetails.uploadPastSize(size: size, offset: offset)
-    }
 }
 
 /// A `PATCH` from another offset than stored: the controller answers 409 with the stored offset in

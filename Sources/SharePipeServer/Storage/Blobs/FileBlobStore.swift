@@ -101,8 +101,7 @@ package struct FileBlobStore: BlobStore {
     }
 
     package func discard(_ upload: UploadKey, in sql: any SQLDatabase) async throws {
-        let path = uploadPath(upload)
-        try await Self.io { if unlink(path) != 0, errno != ENOENT { throw Self.failure("unlink", path) } }
+        try await Self.removeIfThere(uploadPath(upload))
     }
 
     package func readBlob(_ sha256: String, at offset: Int64, in sql: any SQLDatabase) async throws -> ByteBuffer {
@@ -110,8 +109,12 @@ package struct FileBlobStore: BlobStore {
     }
 
     package func removeBlob(_ sha256: String, in sql: any SQLDatabase) async throws {
-        let path = blobPath(sha256)
-        try await Self.io { if unlink(path) != 0, errno != ENOENT { throw Self.failure("unlink", path) } }
+        try await Self.removeIfThere(blobPath(sha256))
+    }
+
+    /// Removes the file at `path`; one that is not there is no failure.
+    private static func removeIfThere(_ path: String) async throws {
+        try await io { if unlink(path) != 0, errno != ENOENT { throw failure("unlink", path) } }
     }
 
     package func inventory(in sql: any SQLDatabase) async throws -> (blobs: Set<String>, uploads: Set<UploadKey>) {
