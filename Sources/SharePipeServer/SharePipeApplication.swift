@@ -37,6 +37,7 @@ extension ServerContext {
         OperationsController(storage: storage, metrics: metrics).addRoutes(to: router)
         publicPages.addOEmbedRoute(to: router)
         WebMediaController(assets: web.assets, imageRelay: imageRelay, provider: provider).addRoutes(to: router)
+        SharedFilesController(storage: storage).addWebRoute(to: router, site: site)
         addWebPages(to: PageRoutes(router.group(), index: routes))
         routes.load(router.routes)
         let decoder = HTTP1Channel.Configuration.DecoderConfiguration()

@@ -34,7 +34,7 @@ struct KitCommandTests {
         let command = try ShareCommand.parse(
             ["https://example.com/caf%C3%A9?b=%E2%82%AC&c=€", "--container", Self.container()]
         )
-        #expect(try command.link().absoluteString == "https://example.com/caf%C3%A9?b=%E2%82%AC&c=%E2%82%AC")
+        #expect(try command.link()?.absoluteString == "https://example.com/caf%C3%A9?b=%E2%82%AC&c=%E2%82%AC")
     }
 
     /// These were found in run(), so the error came with the root command's usage line.
@@ -50,6 +50,28 @@ struct KitCommandTests {
             #expect(result.output.contains(usage), "\(arguments): \(result.output)")
         }
         #expect(!FileManager.default.fileExists(atPath: container))
+    }
+
+    /// Photos are shared from a folder as often as links: files alone are a share, and an argument
+    /// that names a file is attached, so `sharepipe share beach.jpg` does what it says.
+    @Test func filesAloneAreAShareAndFileArgumentsAreAttached() throws {
+        let folder = Self.container()
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let photo = folder + "/beach.jpg"
+        try Data([0xFF, 0xD8, 0xFF]).write(to: URL(fileURLWithPath: photo))
+        let alone = try ShareCommand.parse([photo, "--container", Self.container()])
+        #expect(try alone.link() == nil)
+        #expect(alone.files == [photo])
+        let both = try ShareCommand.parse(["https://example.com/", photo, "--attach", photo, "--container", folder])
+        #expect(try both.link()?.absoluteString == "https://example.com/")
+        #expect(both.files == [photo, photo])
+        let nothing = ShareCommand.message(parsing: ["--container", Self.container()])
+        #expect(nothing.contains("a link to share, a file to attach, or both"), "\(nothing)")
+        let typo = ShareCommand.message(parsing: ["/no/such/beach.jpg", "--container", Self.container()])
+        #expect(typo.contains("No file has that name either"), "\(typo)")
+        let two = ShareCommand.message(parsing: ["https://a.example/", "https://b.example/", "--container", folder])
+        #expect(two.contains("a share has one link"), "\(two)")
     }
 
     @Test func anUnreadableAttachmentSavesNothing() async throws {

@@ -423,8 +423,9 @@ struct ShareInboxTests {
         let refused: [(String, ShareItem, [ShareAttachment.Content], String)] = [
             ("nothing", ShareItem(), [], "needs `url`"),
             (
-                "an image alone", ShareItem(), [.init(name: "a.png", contentType: "image/png", data: Data([1]))],
-                "needs `url`"
+                "eleven images, one more than a share carries", ShareItem(),
+                (0..<11).map { .init(name: "\($0).png", contentType: "image/png", data: Data([UInt8($0)])) },
+                "at most 10"
             ),
             ("text without a link", ShareItem(text: "just words"), [], "link"),
             ("a mail link", ShareItem(url: URL(string: "mailto:ada@example.com")!), [], "http"),

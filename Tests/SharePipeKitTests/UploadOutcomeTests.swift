@@ -32,7 +32,7 @@ struct UploadOutcomeTests {
             url: URL(string: "https://example.com/a")!,
             createdAt: Date(timeIntervalSince1970: 1_700_000_000)
         )
-        let link = Link(id: share.linkID, url: share.url, createdAt: share.createdAt)
+        let link = Link(id: share.linkID, url: try #require(share.url), createdAt: share.createdAt)
         let body = String(decoding: try APIJSON.encoder().encode(ShareCreated(share: share, link: link)), as: UTF8.self)
         #expect(Self.classify(201, ["Content-Type": "application/json"], body) == .uploaded(shareID: share.id))
     }
@@ -205,4 +205,15 @@ struct UploadOutcomeTests {
             #expect(full.deliveryProblem == nil, "\(ownLength)")
         }
     }
+
+    /// Photos from a share sheet come with no link: the inbox takes them, up to the server's limit
+    /// on files per share, and refuses a share of nothing.
+    @Test func filesAloneAreDeliverable() {
+        let photos = ShareItem(note: "the beach")
+        #expect(photos.deliveryProblem(fileCount: 1) == nil)
+        #expect(photos.deliveryProblem(fileCount: 10) == nil)
+        #expect(photos.deliveryProblem(fileCount: 11)?.contains("at most 10") == true)
+        #expect(photos.deliveryProblem(fileCount: 0)?.contains("`attachments`") == true)
+    }
+
 }

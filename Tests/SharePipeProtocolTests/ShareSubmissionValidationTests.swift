@@ -26,11 +26,25 @@ struct ShareSubmissionValidationTests {
         arguments: [
             (#"{}"#, "/url", "needs `url`"),
             (#"{"note": "hi"}"#, "/url", "needs `url`"),
+            (#"{"attachments": []}"#, "/url", "or `attachments`"),
             (#"{"url": "https://a.example/", "text": "see https://b.example/"}"#, "/text", "not both"),
         ]
     )
     func exactlyOneOfURLAndText(body: String, pointer: String, mentions: String) {
         expectInvalid(body, [(pointer, mentions)])
+    }
+
+    /// Photos shared from a phone's share sheet come with no link: files alone are a share.
+    @Test func filesAloneAreAShare() throws {
+        let sha = String(repeating: "a", count: 64)
+        let body = #"{"note": "the beach", "attachments": [{"sha256": "\#(sha)", "name": "IMG_0001.JPG"}]}"#
+        guard case .success(let submission) = ShareSubmission.decode(Array(body.utf8)) else {
+            Issue.record("\(body) was refused")
+            return
+        }
+        #expect(submission.url == nil)
+        #expect(submission.attachments.map(\.sha256) == [sha])
+        #expect(!String(decoding: submission.canonicalBody, as: UTF8.self).contains("url"))
     }
 
     /// A blank field is absent: a client sending `"text": ""` beside its `url` was refused for sending both.
@@ -41,7 +55,7 @@ struct ShareSubmissionValidationTests {
             Issue.record("\(body) was refused")
             return
         }
-        #expect(submission.url.absoluteString == "https://a.example/")
+        #expect(submission.url?.absoluteString == "https://a.example/")
     }
 
     @Test(
@@ -96,7 +110,7 @@ struct ShareSubmissionValidationTests {
     )
     func validURL(url: String, stored: String?) throws {
         let share = try #require(accepted(#"{"url": \#(jsonString(url))}"#))
-        #expect(share.url.absoluteString == (stored ?? url))
+        #expect(share.url?.absoluteString == (stored ?? url))
     }
 
     @Test func urlLimitIsConfigurable() {
@@ -126,7 +140,7 @@ struct ShareSubmissionValidationTests {
     )
     func textYieldsTheFirstLink(text: String, link: String) throws {
         let share = try #require(accepted(#"{"text": \#(jsonString(text))}"#))
-        #expect(share.url.absoluteString == link)
+        #expect(share.url?.absoluteString == link)
         #expect(share.text == text.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 

@@ -88,7 +88,8 @@ public final class ShareInbox: Sendable {
     ///   would not read back), `duplicate` (an item with this id is already there), `io`.
     @discardableResult
     public func add(_ item: ShareItem, attachments: [ShareAttachment.Content] = []) throws -> ShareItem {
-        if let problem = item.deliveryProblem {
+        // The files given here replace the item's own records of them.
+        if let problem = item.deliveryProblem(fileCount: attachments.isEmpty ? item.attachments.count : attachments.count) {
             throw ShareInboxError(code: .invalid, message: "The server would refuse this share: \(problem)")
         }
         let sizes = try checkSize(of: attachments)

@@ -79,8 +79,20 @@ extension ShareItem {
     /// body is read by the server's own reader (`ShareSubmission.decode`, with the server's default
     /// ``ShareLimits``), so a share it can never accept is refused before it is saved rather than kept
     /// forever. A server configured with smaller limits can still refuse what passes here.
-    public var deliveryProblem: String? {
-        guard let body = try? submissionBody() else { return "Its details cannot be written as JSON." }
+    ///
+    /// The item's files are not uploaded yet: they stand in the body as distinct placeholder hashes,
+    /// so that files alone count as a share and the limit on their number is checked.
+    public var deliveryProblem: String? { deliveryProblem(fileCount: attachments.count) }
+
+    /// ``deliveryProblem`` for the item with `fileCount` files, before they are stored with it.
+    public func deliveryProblem(fileCount: Int) -> String? {
+        let placeholders = (0..<fileCount).map { index in
+            let hex = String(index, radix: 16)
+            return ShareSubmission.Attachment(sha256: String(repeating: "0", count: 64 - hex.count) + hex, name: nil)
+        }
+        guard let body = try? submissionBody(attachments: placeholders) else {
+            return "Its details cannot be written as JSON."
+        }
         guard case .failure(let problem) = ShareSubmission.decode(Array(body)) else { return nil }
         let fields = (problem.errors ?? []).map(\.detail)
         return ([problem.detail].compactMap { $0 } + fields).joined(separator: " ")

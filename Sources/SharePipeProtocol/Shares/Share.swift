@@ -1,6 +1,7 @@
 public import Foundation
 
-/// One act of sharing a link: who, from which device, with what note, to whom.
+/// One act of sharing a link, files (photos, say) or both: who, from which device, with what note,
+/// to whom.
 public struct Share: Sendable, Hashable, Codable {
     private enum CodingKeys: String, CodingKey {
         case id, userID, deviceID, linkID, url, note, provided, recipients, attachments, createdAt
@@ -13,7 +14,7 @@ public struct Share: Sendable, Hashable, Codable {
         userID = try container.decode(UUID.self, forKey: .userID)
         deviceID = try container.decodeIfPresent(UUID.self, forKey: .deviceID)
         linkID = try container.decode(UUID.self, forKey: .linkID)
-        url = try container.decode(URL.self, forKey: .url)
+        url = try container.decodeIfPresent(URL.self, forKey: .url)
         note = try container.decodeIfPresent(String.self, forKey: .note)
         provided = try container.decodeIfPresent(ProvidedMetadata.self, forKey: .provided)
         recipients = try container.decode([String].self, forKey: .recipients)
@@ -27,10 +28,11 @@ public struct Share: Sendable, Hashable, Codable {
     public var userID: UUID
     /// The device whose token shared it, when the share names one.
     public var deviceID: UUID?
-    /// The link it shares (``Link/id``).
+    /// The link it shares (``Link/id``); for files alone, the id of the set they make on a
+    /// recipient's shelf.
     public var linkID: UUID
-    /// The link's URL.
-    public var url: URL
+    /// The link's URL; `nil` for files alone.
+    public var url: URL?
     /// What the sharer said about it.
     public var note: String?
     /// What the sharing app knew about the page, when it said.
@@ -48,7 +50,7 @@ public struct Share: Sendable, Hashable, Codable {
     ///   - userID: The sharer's account.
     ///   - deviceID: The device it came from; defaults to none.
     ///   - linkID: The link it shares.
-    ///   - url: The link's URL.
+    ///   - url: The link's URL; `nil` for files alone.
     ///   - note: The sharer's note; defaults to none.
     ///   - provided: What the sharing app knew; defaults to nothing.
     ///   - recipients: Who receives it, written form; defaults to none.
@@ -59,7 +61,7 @@ public struct Share: Sendable, Hashable, Codable {
         userID: UUID,
         deviceID: UUID? = nil,
         linkID: UUID,
-        url: URL,
+        url: URL?,
         note: String? = nil,
         provided: ProvidedMetadata? = nil,
         recipients: [String] = [],

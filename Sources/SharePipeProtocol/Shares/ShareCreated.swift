@@ -10,14 +10,14 @@ public import Foundation
 public struct ShareCreated: Sendable, Hashable, Codable {
     /// The share recorded.
     public var share: Share
-    /// The link it shares, with its preview as far as it has gone.
-    public var link: Link
+    /// The link it shares, with its preview as far as it has gone; `nil` for files alone.
+    public var link: Link?
 
     /// Creates the answer.
     /// - Parameters:
     ///   - share: The share recorded.
-    ///   - link: The link it shares.
-    public init(share: Share, link: Link) {
+    ///   - link: The link it shares; `nil` for files alone.
+    public init(share: Share, link: Link?) {
         self.share = share
         self.link = link
     }

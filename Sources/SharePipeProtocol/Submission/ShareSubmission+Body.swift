@@ -59,7 +59,7 @@ extension ShareSubmission {
             }
         }
 
-        /// The link shared; send it or ``text``, not both.
+        /// The link shared; send it or ``text``, not both, or neither for files alone.
         public var url: String?
         /// Free text holding the link.
         public var text: String?

@@ -15,7 +15,7 @@ extension ShareSubmission {
     /// treat it as a stored format.
     public var canonicalBody: [UInt8] {
         let form = CanonicalForm(
-            url: url.absoluteString,
+            url: url?.absoluteString,
             text: text.map(\.precomposedStringWithCanonicalMapping),
             note: note.map(\.precomposedStringWithCanonicalMapping),
             provided: provided.isEmpty
@@ -50,7 +50,7 @@ private struct CanonicalForm: Encodable {
         var siteName: String?
     }
 
-    var url: String
+    var url: String?
     var text: String?
     var note: String?
     var provided: Provided?

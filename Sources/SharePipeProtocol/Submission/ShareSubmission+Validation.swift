@@ -17,7 +17,8 @@ extension ShareSubmission {
     ///    422 `validation-failed`.
     ///
     /// The value rules:
-    /// - Exactly one of `url` and `text`. `url` is absolute http/https with a host, no user name
+    /// - At most one of `url` and `text`, and one of them unless the share carries `attachments`
+    ///   (files alone, photos say, are a share). `url` is absolute http/https with a host, no user name
     ///   or password, no whitespace, at most ``ShareLimits/maxURLLength`` bytes. `text` is at most
     ///   ``ShareLimits/maxTextLength`` characters and must contain a link (see ``URLExtraction``);
     ///   the first is taken and meets the same rules as `url` (errors point at `/text`).
@@ -138,7 +139,11 @@ extension ShareSubmission.Body {
         let text = self.text.flatMap { TextCleaning.multiline($0).isEmpty && url != nil ? nil : $0 }
         switch (url, text) {
         case (nil, nil):
-            errors.append(.init(pointer: "/url", detail: "A share needs `url`, or `text` that contains a link."))
+            if (attachments ?? []).isEmpty {
+                errors.append(
+                    .init(pointer: "/url", detail: "A share needs `url`, `text` that contains a link, or `attachments`.")
+                )
+            }
         case (.some, .some):
             errors.append(
                 .init(pointer: "/text", detail: "Send `url` or `text`, not both; put other words in `note`.")
@@ -251,7 +256,7 @@ extension ShareSubmission.Body {
             )
         }
 
-        guard errors.isEmpty, let link else { return .failure(.validationFailed(errors)) }
+        guard errors.isEmpty else { return .failure(.validationFailed(errors)) }
         return .success(
             ShareSubmission(
                 url: link,

@@ -11,8 +11,8 @@ public import Foundation
 ///  "attachments": [{"sha256": "…", "name": "IMG_0001.JPG"}]}
 /// ```
 ///
-/// Either `url` or `text` (free text from which the first http(s) link is taken), never both.
-/// Everything else is optional; no recipients means "saved for me". Read one from request bytes
+/// At most one of `url` and `text` (free text from which the first http(s) link is taken); a share
+/// without either carries files alone (`attachments`: photos, say). Everything else is optional; no recipients means "saved for me". Read one from request bytes
 /// with ``decode(_:limits:)``, which applies every rule and limit and says what is wrong as an
 /// RFC 9457 problem:
 ///
@@ -25,8 +25,8 @@ public import Foundation
 /// }
 /// ```
 public struct ShareSubmission: Sendable, Hashable {
-    /// The link shared: `url` as sent, or the first link in ``text``.
-    public var url: URL
+    /// The link shared: `url` as sent, or the first link in ``text``; `nil` for files alone.
+    public var url: URL?
     /// The free text the link was taken from, cleaned; `nil` when the body had `url`.
     public var text: String?
     /// What the sharer says about it, cleaned; `nil` when absent or blank.
@@ -41,14 +41,14 @@ public struct ShareSubmission: Sendable, Hashable {
     /// Creates a submission from values the caller has already checked. Untrusted input goes
     /// through ``decode(_:limits:)`` instead.
     /// - Parameters:
-    ///   - url: The link shared.
+    ///   - url: The link shared; `nil` for files alone.
     ///   - text: The free text it came from; defaults to none.
     ///   - note: The sharer's note; defaults to none.
     ///   - provided: Metadata the sharing app knows; defaults to empty.
     ///   - recipients: Who receives it; defaults to none ("saved for me").
     ///   - attachments: The sharer's uploads that go with it; defaults to none.
     public init(
-        url: URL,
+        url: URL?,
         text: String? = nil,
         note: String? = nil,
         provided: ProvidedMetadata = ProvidedMetadata(),

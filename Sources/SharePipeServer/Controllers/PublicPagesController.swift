@@ -27,6 +27,7 @@ struct PublicPagesController {
     /// `GET /s/{id}` (a page group: a browser gets the message page for a missing one).
     func addPageRoutes(to group: RouterGroup<ServerRequestContext>) {
         group.get("s/:id", use: page)
+        group.get("s/:id/photos/:index", use: photo)
     }
 
     /// `GET /oembed` (machine-read: problem+json).
@@ -64,6 +65,24 @@ struct PublicPagesController {
         return response
     }
 
+    /// `GET /s/{id}/photos/{index}`: a photo of a published share, for anyone, as the people it went
+    /// to get it (stripped of where and with what it was taken). Files that are not such photos are
+    /// not published.
+    @Sendable func photo(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        guard let id = context.parameters.get("id"), let page = try await storage.publicPage(id: id),
+            let index = context.parameters.get("index").flatMap({ $0.count <= 2 ? Int($0) : nil }),
+            page.share.attachments.indices.contains(index),
+            SharedFilesController.inlineTypes.contains(page.share.attachments[index].contentType)
+        else { throw ProblemDetails.notFound(detail: "This page has no such photo, or was taken down.") }
+        var response = try await SharedFilesController.response(
+            for: page.share.attachments[index],
+            original: false,
+            from: storage
+        )
+        response.headers[.cacheControl] = "public, no-cache"
+        return response
+    }
+
     @Sendable func oEmbed(_ request: Request, context: ServerRequestContext) async throws -> Response {
         let query = request.uri.queryParameters
         if let format = query["format"], format != "json" {
@@ -73,7 +92,8 @@ struct PublicPagesController {
             url.pathComponents.count == 3, url.pathComponents[1] == "s",
             let page = try await storage.publicPage(id: url.pathComponents[2])
         else { throw ProblemDetails.notFound(detail: "No public SharePipe page at that URL.") }
-        return try jsonResponse(OEmbedLink(page, base: origin.base, policy: addresses))
+        let pageURL = origin.base + "/s/" + url.pathComponents[2]
+        return try jsonResponse(OEmbedLink(page, base: origin.base, pageURL: pageURL, policy: addresses))
     }
 }
 
@@ -92,8 +112,12 @@ struct PublicPageValues: WebPage {
     var siteName: String?
     var imageURL: String?
     var twitterCard: String
-    var url: String
+    /// The link; `nil` for files alone.
+    var url: String?
     var host: String
+    /// The share's photos, at their public addresses.
+    var photos: [WebFileValues]
+    var hasPhotos: Bool
     var siteLabel: String
     var pageURL: String
     var oEmbedURL: String
@@ -104,13 +128,17 @@ struct PublicPageValues: WebPage {
     /// - Parameter policy: The fetcher's address policy; an image or icon it refuses is not published.
     init(_ page: PublicPage, pageURL: String, base: String, policy: AddressPolicy) {
         let card = Highlight.Card(link: page.link, provided: page.share.provided).permitted(by: policy)
-        let host = page.link.url.displayHost
-        title = card.title ?? host
+        let link = FileSetLink.shown(page.link.url)
+        photos = page.photos(base: base, pageURL: pageURL)
+        hasPhotos = !photos.isEmpty
+        let host = link?.displayHost ?? "Photos"
+        title = card.title ?? (link == nil ? Highlight.title(of: page.share.attachments) : host)
         summary = card.summary
         siteName = card.siteName
-        imageURL = card.imageURL?.absoluteString
-        twitterCard = card.imageURL == nil ? "summary" : "summary_large_image"
-        url = page.link.url.absoluteString
+        // The link's image, else the first photo: Messages and Slack show it as the preview.
+        imageURL = card.imageURL?.absoluteString ?? photos.first?.src
+        twitterCard = imageURL == nil ? "summary" : "summary_large_image"
+        url = link?.absoluteString
         self.host = host
         siteLabel = card.siteName ?? host
         self.pageURL = pageURL
@@ -146,9 +174,10 @@ struct OEmbedLink: Encodable {
         case thumbnailHeight = "thumbnail_height"
     }
 
-    init(_ page: PublicPage, base: String, policy: AddressPolicy) {
+    init(_ page: PublicPage, base: String, pageURL: String, policy: AddressPolicy) {
         let card = Highlight.Card(link: page.link, provided: page.share.provided).permitted(by: policy)
-        title = card.title ?? page.link.url.displayHost
+        let link = FileSetLink.shown(page.link.url)
+        title = card.title ?? link?.displayHost ?? Highlight.title(of: page.share.attachments)
         authorName = page.sharer.displayName
         providerURL = base + "/"
         // The spec wants a thumbnail's size with it: only a fetched image with known dimensions.
@@ -158,6 +187,22 @@ struct OEmbedLink: Encodable {
             thumbnailURL = image.url.absoluteString
             thumbnailWidth = width
             thumbnailHeight = height
+        } else if card.imageURL == nil, let photo = page.photos(base: base, pageURL: pageURL).first,
+            let width = photo.width, let height = photo.height
+        {
+            thumbnailURL = photo.src
+            thumbnailWidth = width
+            thumbnailHeight = height
+        }
+    }
+}
+
+extension PublicPage {
+    /// The share's photos that a public page passes on (stripped), at `{pageURL}/photos/{index}`.
+    func photos(base: String, pageURL: String) -> [WebFileValues] {
+        share.attachments.enumerated().compactMap { index, file in
+            guard SharedFilesController.inlineTypes.contains(file.contentType) else { return nil }
+            return WebFileValues(file, shareID: share.id, index: index, src: pageURL + "/photos/\(index)")
         }
     }
 }

@@ -4,8 +4,9 @@ import Hummingbird
 import NIOCore
 import SharePipeProtocol
 
-/// `GET /v1/shares/{id}/attachments/{index}`: a file of a share, for its sharer and the people it
-/// went to (the members of its conversations). App tokens.
+/// `GET /v1/shares/{id}/attachments/{index}` (app tokens) and, for the web page, `GET
+/// /files/{id}/{index}` (the session cookie): a file of a share, for its sharer and the people it
+/// went to (the members of its conversations).
 ///
 /// A photo passes without where it was taken or with what (``MetadataStripping``: JPEG, PNG, WebP
 /// and GIF, the pixels as they are), shown inline. HEIC and AVIF are not passed on to
@@ -18,14 +19,35 @@ struct SharedFilesController {
         group.get(":id/attachments/:index", use: show)
     }
 
+    /// The web page's route: signed out, a redirect to `/signin`.
+    func addWebRoute(to router: some RouterMethods<ServerRequestContext>, site: WebSite) {
+        router.get("files/:id/:index") { request, context in
+            guard let user = try await site.user(request) else { return Response.redirect(to: "/signin") }
+            return try await file(context, viewerID: user.id)
+        }
+    }
+
     @Sendable func show(_ request: Request, context: ServerRequestContext) async throws -> Response {
-        let principal = try context.requirePrincipal()
+        try await file(context, viewerID: try context.requirePrincipal().user.id)
+    }
+
+    /// The file the route's `id` and `index` name, as `viewerID` may receive it.
+    private func file(_ context: ServerRequestContext, viewerID: UUID) async throws -> Response {
         guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)),
             let text = context.parameters.get("index"), text.utf8.allSatisfy({ (0x30...0x39).contains($0) }), text.count <= 2,
             let index = Int(text),
-            let (file, sharerID) = try await storage.sharedAttachment(shareID: id, index: index, viewerID: principal.user.id)
+            let (file, sharerID) = try await storage.sharedAttachment(shareID: id, index: index, viewerID: viewerID)
         else { throw ProblemDetails.notFound(detail: "No share you sent or received has this file.") }
-        let storage = self.storage
+        return try await Self.response(for: file, original: sharerID == viewerID, from: storage)
+    }
+
+    /// The types passed on as pictures, inline: those ``MetadataStripping`` strips. HEIC and AVIF are
+    /// not among them until a JPEG rendition exists.
+    static let inlineTypes: Set<String> = ["image/jpeg", "image/png", "image/webp", "image/gif"]
+
+    /// The answer that passes `file` on: a photo stripped (``MetadataStripping``) and inline, other
+    /// files as downloads; HEIC and AVIF only when `original` (to their sharer).
+    static func response(for file: Share.Attachment, original: Bool, from storage: any Storage) async throws -> Response {
         let sha = file.sha256
         var headers = HTTPFields()
         headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
@@ -34,7 +56,7 @@ struct SharedFilesController {
         let name = file.name ?? "file"
         let pieces: [MetadataStripping.Piece]
         switch file.contentType {
-        case "image/jpeg", "image/png", "image/webp", "image/gif":
+        case let type where inlineTypes.contains(type):
             guard
                 let plan = try await MetadataStripping.plan(contentType: file.contentType, size: file.size, read: { offset, count in
                     var bytes: [UInt8] = []
@@ -47,7 +69,7 @@ struct SharedFilesController {
             pieces = plan
             headers[.contentType] = file.contentType
             headers[.contentDisposition] = ContentDisposition.inline(named: name)
-        case let type where ["image/heic", "image/avif"].contains(type) && sharerID != principal.user.id:
+        case let type where ["image/heic", "image/avif"].contains(type) && !original:
             throw ProblemDetails.notFound(
                 detail: "This photo is HEIC, which the server passes on only as a JPEG the sharer's device makes."
             )

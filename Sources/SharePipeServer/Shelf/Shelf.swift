@@ -20,9 +20,12 @@ public struct Shelf: Sendable {
         let candidates = try await storage.shelfCandidates(userID: userID, after: cursor, limit: limit)
         let ranked = ShelfRanking.page(candidates, after: cursor, limit: limit, now: now)
         let links = try await storage.links(ids: ranked.items.map(\.candidate.linkID))
+        let files = try await storage.attachments(ofShares: links.values.compactMap { FileSetLink.shareID(of: $0.url) })
         return HighlightPage(
             highlights: ranked.items.compactMap { item in
-                links[item.candidate.linkID].map { Highlight(item.candidate, link: $0, suggested: item.suggested) }
+                links[item.candidate.linkID].map {
+                    Highlight(item.candidate, link: $0, files: files, suggested: item.suggested)
+                }
             },
             nextCursor: ranked.nextCursor?.token
         )
@@ -33,23 +36,41 @@ public struct Shelf: Sendable {
         guard let candidate = try await storage.shelfCandidate(userID: userID, linkID: linkID),
             let link = try await storage.links(ids: [linkID])[linkID]
         else { return nil }
-        return Highlight(candidate, link: link, suggested: false)
+        let files = try await storage.attachments(ofShares: FileSetLink.shareID(of: link.url).map { [$0] } ?? [])
+        return Highlight(candidate, link: link, files: files, suggested: false)
     }
 }
 
 extension Highlight {
-    /// The item a candidate makes with its link.
-    init(_ candidate: ShelfCandidate, link: Link, suggested: Bool) {
+    /// The item a candidate makes with its link, and for a set of files with the files (`files`, by
+    /// share).
+    init(_ candidate: ShelfCandidate, link: Link, files: [UUID: [Share.Attachment]], suggested: Bool) {
+        let shareID = FileSetLink.shareID(of: link.url)
+        let attachments = shareID.flatMap { files[$0] } ?? []
+        var card = Card(link: link, provided: candidate.provided)
+        if shareID != nil, card.title == nil { card.title = Self.title(of: attachments) }
         self.init(
             linkID: link.id,
-            url: link.url,
+            url: FileSetLink.shown(link.url),
+            shareID: shareID,
+            attachments: attachments,
             status: link.status,
-            card: Card(link: link, provided: candidate.provided),
+            card: card,
             attributions: candidate.attributions,
             lastSharedAt: candidate.lastSharedAt,
             pinnedAt: candidate.pinnedAt,
             suggested: suggested
         )
+    }
+}
+
+extension Highlight {
+    /// The title of a set of files with no title of its sharer's: "3 photos", or one file's name.
+    static func title(of files: [Share.Attachment]) -> String {
+        if files.count == 1, let name = files[0].name { return name }
+        let photos = files.allSatisfy { $0.contentType.hasPrefix("image/") }
+        let noun = photos ? (files.count == 1 ? "photo" : "photos") : (files.count == 1 ? "file" : "files")
+        return "\(files.count) \(noun)"
     }
 }
 

@@ -425,7 +425,7 @@ extension Database {
             conversationID: UUID(uuidString: try row.decode(column: "conversation_id", as: String.self)) ?? UUID(),
             senderID: UUID(uuidString: try row.decode(column: "sender_id", as: String.self)) ?? UUID(),
             linkID: UUID(uuidString: try row.decode(column: "link_id", as: String.self)) ?? UUID(),
-            url: URL(string: try row.decode(column: "url", as: String.self)) ?? URL(string: "about:blank")!,
+            url: URL(string: try row.decode(column: "url", as: String.self)).flatMap(FileSetLink.shown),
             note: try row.decodeNil(column: "note") ? nil : try row.decode(column: "note", as: String.self),
             createdAt: date(try row.decode(column: "created_at", as: Int64.self)),
             shareID: try row.decode(column: "share_id", as: String?.self).flatMap(UUID.init(uuidString:))

@@ -51,8 +51,7 @@ extension Database {
                     """
                 ).first()
             else { return nil }
-            let share = try Self.share(row)
-            guard
+            guard let share = try await Self.withAttachments([try Self.share(row)], in: sql).first,
                 let link = try await Self.link(id: share.linkID, in: sql),
                 let sharer = try await sql.raw("SELECT * FROM users WHERE id = \(bind: share.userID.uuidString)")
                     .first()

@@ -49,6 +49,12 @@ extension Database {
         }
     }
 
+    /// The attachments of `shares` that have any, in order, by share, read in one statement.
+    public func attachments(ofShares shares: [UUID]) async throws -> [UUID: [Share.Attachment]] {
+        guard !shares.isEmpty else { return [:] }
+        return try await run { sql in try await Self.attachments(ofShares: shares, in: sql) }
+    }
+
     /// `shares` with their attachments filled in, read in one statement.
     static func withAttachments(_ shares: [Share], in sql: any SQLDatabase) async throws -> [Share] {
         guard !shares.isEmpty else { return shares }

@@ -135,7 +135,7 @@ extension Database {
         _ incoming: IncomingShare,
         response: @Sendable (RecordedShare) throws -> (status: Int, body: String)
     ) async throws -> ShareIngestOutcome? {
-        guard let urlKey = URLNormalizer.key(for: incoming.url) else { return nil }
+        guard let url = incoming.url, let urlKey = URLNormalizer.key(for: url) else { return nil }
         // Links are never deleted, so a link found here is still there when the share is recorded.
         guard let link = try await batches.links.submit(urlKey) else { return nil }
         let share = Self.newShare(incoming, link: link)
@@ -156,48 +156,22 @@ extension Database {
         }
     }
 
-    /// Records a share of `url` inside the caller's transaction: the link (found by any of its known
-    /// URLs, or created with a preview job), the share, any recipients' messages, and the response
+    /// Records a share inside the caller's transaction: the link (found by any of its known URLs, or
+    /// created with a preview job; for files alone one of their own, ``FileSetLink``), the share, any recipients' messages, and the response
     /// stored under the idempotency key, written done.
     func recordShare(
         _ incoming: IncomingShare,
         response: @Sendable (RecordedShare) throws -> (status: Int, body: String),
         in sql: any SQLDatabase
     ) async throws -> (recorded: RecordedShare, status: Int, body: String) {
-        guard let key = URLNormalizer.key(for: incoming.url), let normalized = URLNormalizer.normalize(incoming.url)
-        else {
-            throw StorageError.invalid("The URL cannot be normalised.")
-        }
-        try await lockForCreation(Self.linkLockName(key), in: sql)
-        var linkIsNew = false
-        let link: Link
-        if let row = try await sql.raw(
-            "SELECT l.* FROM link_aliases a JOIN links l ON l.id = a.link_id WHERE a.url_key = \(bind: key)"
-        ).first() {
-            link = try Self.link(row)
-        } else {
-            linkIsNew = true
-            link = Link(
-                id: UUID(),
-                url: normalized,
-                status: .pending,
-                metadata: nil,
-                failure: nil,
-                fetchedAt: nil,
-                createdAt: Date()
-            )
-            try await sql.raw(
-                """
-                INSERT INTO links (id, url, status, created_at)
-                VALUES (\(bind: link.id.uuidString), \(bind: normalized.absoluteString), 'pending', \(bind: Self.milliseconds(link.createdAt)))
-                """
-            ).run()
-            try await sql.raw(
-                "INSERT INTO link_aliases (url_key, link_id) VALUES (\(bind: key), \(bind: link.id.uuidString))"
-            ).run()
-            try await Self.enqueuePreview(linkID: link.id, at: Self.milliseconds(link.createdAt), in: sql)
-        }
-        var share = Self.newShare(incoming, link: link)
+        let shareID = UUID()
+        let (link, linkIsNew) =
+            if let url = incoming.url {
+                try await linkRecorded(for: url, in: sql)
+            } else {
+                (try await Self.insertFileSetLink(shareID: shareID, in: sql), false)
+            }
+        var share = Self.newShare(incoming, link: link, id: shareID)
         share.attachments = try await Self.resolveAttachments(incoming.attachments, userID: share.userID, in: sql) {
             try await self.lockForCreation(Self.uploadLock($0), in: sql)
         }
@@ -275,14 +249,72 @@ extension Database {
         return (recorded, status, body)
     }
 
-    /// The share `incoming` makes of `link`, now.
-    private static func newShare(_ incoming: IncomingShare, link: Link) -> Share {
-        Share(
+    /// The link of `url` inside the caller's transaction: found by any of its known URLs, or created
+    /// with a preview job (then `isNew`).
+    private func linkRecorded(for url: URL, in sql: any SQLDatabase) async throws -> (link: Link, isNew: Bool) {
+        guard let key = URLNormalizer.key(for: url), let normalized = URLNormalizer.normalize(url) else {
+            throw StorageError.invalid("The URL cannot be normalised.")
+        }
+        try await lockForCreation(Self.linkLockName(key), in: sql)
+        var linkIsNew = false
+        let link: Link
+        if let row = try await sql.raw(
+            "SELECT l.* FROM link_aliases a JOIN links l ON l.id = a.link_id WHERE a.url_key = \(bind: key)"
+        ).first() {
+            link = try Self.link(row)
+        } else {
+            linkIsNew = true
+            link = Link(
+                id: UUID(),
+                url: normalized,
+                status: .pending,
+                metadata: nil,
+                failure: nil,
+                fetchedAt: nil,
+                createdAt: Date()
+            )
+            try await sql.raw(
+                """
+                INSERT INTO links (id, url, status, created_at)
+                VALUES (\(bind: link.id.uuidString), \(bind: normalized.absoluteString), 'pending', \(bind: Self.milliseconds(link.createdAt)))
+                """
+            ).run()
+            try await sql.raw(
+                "INSERT INTO link_aliases (url_key, link_id) VALUES (\(bind: key), \(bind: link.id.uuidString))"
+            ).run()
+            try await Self.enqueuePreview(linkID: link.id, at: Self.milliseconds(link.createdAt), in: sql)
+        }
+        return (link, linkIsNew)
+    }
+
+    /// Writes the link of a share of files alone (``FileSetLink``): ready, with no preview to fetch.
+    private static func insertFileSetLink(shareID: UUID, in sql: any SQLDatabase) async throws -> Link {
+        let link = Link(
             id: UUID(),
+            url: FileSetLink.url(shareID: shareID),
+            status: .ready,
+            metadata: nil,
+            failure: nil,
+            fetchedAt: nil,
+            createdAt: Date()
+        )
+        try await sql.raw(
+            """
+            INSERT INTO links (id, url, status, created_at)
+            VALUES (\(bind: link.id.uuidString), \(bind: link.url.absoluteString), 'ready', \(bind: milliseconds(link.createdAt)))
+            """
+        ).run()
+        return link
+    }
+
+    /// The share `incoming` makes of `link`, now.
+    private static func newShare(_ incoming: IncomingShare, link: Link, id: UUID = UUID()) -> Share {
+        Share(
+            id: id,
             userID: incoming.principal.user.id,
             deviceID: incoming.principal.deviceID,
             linkID: link.id,
-            url: link.url,
+            url: FileSetLink.shown(link.url),
             note: incoming.note,
             provided: incoming.provided,
             recipients: incoming.recipients,

@@ -118,7 +118,7 @@ extension Database {
             deviceID: try row.decodeNil(column: "device_id")
                 ? nil : UUID(uuidString: try row.decode(column: "device_id", as: String.self)),
             linkID: UUID(uuidString: try row.decode(column: "link_id", as: String.self)) ?? UUID(),
-            url: URL(string: try row.decode(column: "link_url", as: String.self)) ?? URL(string: "about:blank")!,
+            url: URL(string: try row.decode(column: "link_url", as: String.self)).flatMap(FileSetLink.shown),
             note: try row.decodeNil(column: "note") ? nil : try row.decode(column: "note", as: String.self),
             provided: provided,
             recipients: recipients,

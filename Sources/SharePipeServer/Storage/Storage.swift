@@ -145,6 +145,8 @@ public protocol Storage: Sendable {
     func shelfCandidate(userID: UUID, linkID: UUID) async throws -> ShelfCandidate?
     /// The links of `ids`, with their previews (for the items a shelf page shows).
     func links(ids: [UUID]) async throws -> [UUID: Link]
+    /// The files of `shares` that have any, in order, by share (for the sets of files a shelf page shows).
+    func attachments(ofShares shares: [UUID]) async throws -> [UUID: [Share.Attachment]]
     /// Pins or unpins a link on the user's shelf. False when it is not on their shelf (or removed).
     func setPinned(_ pinned: Bool, linkID: UUID, userID: UUID) async throws -> Bool
     /// Removes a link from the user's shelf for good: it never returns, even when shared again.

@@ -24,6 +24,14 @@ struct WebCardValues {
     /// What the tile shows: the image, else the icon (else the site's initial).
     var tileSrc: String?
     var host: String
+    /// For a set of files (no link), the files; a link's card has none.
+    var files: [WebFileValues]
+    var isFileSet: Bool
+    /// The photos among ``files``, shown as a gallery; the rest are downloads.
+    var photos: [WebFileValues]
+    var downloads: [WebFileValues]
+    var hasPhotos: Bool
+    var hasDownloads: Bool
     var attribution: String
     var sharers: [Sharer]
     var choices: [Choice]
@@ -33,7 +41,13 @@ struct WebCardValues {
     var csrf: String
 
     init(_ item: Highlight, csrf: String, now: Date, relay: ImageRelay) {
-        let host = item.url.displayHost
+        files = WebFileValues.files(of: item.attachments, shareID: item.shareID)
+        isFileSet = item.url == nil
+        photos = files.filter(\.isPhoto)
+        downloads = files.filter { !$0.isPhoto }
+        hasPhotos = !photos.isEmpty
+        hasDownloads = !downloads.isEmpty
+        let host = item.url?.displayHost ?? (downloads.isEmpty ? "Photos" : "Files")
         linkID = item.linkID.uuidString
         cardTitle = item.card.title ?? host
         summary = item.card.summary
@@ -42,7 +56,7 @@ struct WebCardValues {
         self.host = host
         imageSrc = item.card.imageURL.map(relay.path(for:))
         iconSrc = item.card.iconURL.map(relay.path(for:))
-        tileSrc = imageSrc ?? iconSrc
+        tileSrc = photos.first?.src ?? imageSrc ?? iconSrc
         var seen = Set<UUID>()
         let people = item.attributions.map(\.sharer).filter { seen.insert($0.id).inserted }
         sharers = people.map { Sharer(name: Self.label(for: $0), initials: Self.initials($0.displayName)) }

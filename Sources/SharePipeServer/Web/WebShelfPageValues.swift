@@ -42,8 +42,12 @@ struct WebMinePage: WebPage {
     static let template = WebTemplate.mine
 
     struct Item {
-        var url: String
+        /// The link; `nil` for files alone.
+        var url: String?
         var label: String
+        /// The share's files, each opened or downloaded at its `src`.
+        var files: [WebFileValues]
+        var hasFiles: Bool
         var note: String?
         var when: String
     }

@@ -9,16 +9,20 @@ import Glibc
 import Darwin
 #endif
 
-/// `sharepipe share URL`: the share extension's role — persist the share first, then upload it, or
+/// `sharepipe share [URL] [--attach FILE…]`: the share extension's role — persist the share first, then upload it, or
 /// keep it and say so. Exits 0 whenever the share was saved (sent or waiting), 1 when it was not.
 struct ShareCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "share",
-        abstract: "Share a link as the share extension does: save it, then send it or say it waits."
+        abstract: "Share a link, files or both as the share extension does: save it, then send it or say it waits.",
+        discussion: """
+            Give a link, files, or both: each argument that names an existing file is attached, as \
+            with --attach; the other, at most one, is the link.
+            """
     )
 
-    @Argument(help: "The link to share (http or https).")
-    var url: String
+    @Argument(help: "The link to share (http or https), files to attach, or both.")
+    var items: [String] = []
 
     @Option(help: "Text shared with the link.")
     var text: String?
@@ -40,16 +44,42 @@ struct ShareCommand: AsyncParsableCommand {
 
     @OptionGroup var container: ContainerOption
 
-    func validate() throws { _ = try link() }
+    func validate() throws {
+        if try link() == nil, files.isEmpty, text == nil {
+            throw ValidationError("Give a link to share, a file to attach, or both.")
+        }
+        if files.count > ShareLimits.default.maxAttachments {
+            throw ValidationError(
+                "\(files.count) files: a share carries at most \(ShareLimits.default.maxAttachments); share the rest in another."
+            )
+        }
+    }
+
+    /// The arguments that name existing files, then the `--attach` ones.
+    var files: [String] { items.filter(Self.isFile) + attachments }
+
+    /// Whether an argument names a file (not a directory) rather than a link.
+    private static func isFile(_ argument: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return !argument.lowercased().hasPrefix("http")
+            && FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory) && !isDirectory.boolValue
+    }
 
     /// The link to share, read and checked as the server reads and checks it (`WebURLRules`): an
     /// absolute http(s) URL, its escapes kept as typed (`URL(string:)` would encode the `%` of every
-    /// escape again as soon as one character needs encoding, and share another URL).
-    func link() throws -> URL {
+    /// escape again as soon as one character needs encoding, and share another URL). `nil` when none
+    /// was given.
+    func link() throws -> URL? {
+        let links = items.filter { !Self.isFile($0) }
+        guard let url = links.first else { return nil }
+        guard links.count == 1 else {
+            let listed = links.map { String(reflecting: $0) }.joined(separator: ", ")
+            throw ValidationError("\(listed): a share has one link, and these are not files.")
+        }
         switch WebURLRules.check(url, field: "The link", maxLength: ShareLimits().maxURLLength) {
         case .success(let link): return link
         case .failure(let problem):
-            throw ValidationError("\(String(reflecting: url)): \(problem.detail)")
+            throw ValidationError("\(String(reflecting: url)): \(problem.detail) No file has that name either.")
         }
     }
 
@@ -64,7 +94,7 @@ struct ShareCommand: AsyncParsableCommand {
             note: note,
             recipients: recipients.map { $0.hasPrefix("@") || $0.hasPrefix("conversation:") ? $0 : "@" + $0 }
         )
-        let contents = attachments.map(Self.content(of:))
+        let contents = files.map(Self.content(of:))
         let runner = ShareFlowRunner(inbox: inbox, account: account) {
             ShareUploader(credential: $0, transport: AsyncHTTPTransport.shared)
         }

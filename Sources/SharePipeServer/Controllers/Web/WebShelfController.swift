@@ -80,7 +80,8 @@ struct WebShelfController {
                 userID: user.id
             )
         }
-        return Response.redirect(to: item.url.absoluteString)
+        // A set of files has no page elsewhere: it opens in its viewer here.
+        return Response.redirect(to: item.url?.absoluteString ?? "/links/\(link.uuidString)")
     }
 
     /// `/mine`: what the user shared with nobody.
@@ -89,9 +90,12 @@ struct WebShelfController {
             // Shares to nobody, also those addressed only to oneself, found by the database among all of
             // the user's shares (not among the newest 100, which may all have gone to others).
             let shares = try await site.storage.savedShares(userID: user.id, limit: 100).map { share in
-                WebMinePage.Item(
-                    url: share.url.absoluteString,
-                    label: share.provided?.title ?? share.url.absoluteString,
+                let files = WebFileValues.files(of: share.attachments, shareID: share.id)
+                return WebMinePage.Item(
+                    url: share.url?.absoluteString,
+                    label: share.provided?.title ?? share.url?.absoluteString ?? Highlight.title(of: share.attachments),
+                    files: files,
+                    hasFiles: !files.isEmpty,
                     note: share.note,
                     when: WebCardValues.ago(share.createdAt, now: Date())
                 )

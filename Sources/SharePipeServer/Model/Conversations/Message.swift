@@ -2,13 +2,15 @@ public import Foundation
 
 public import SharePipeProtocol
 
-/// A link posted into a conversation, with the sender's note and files.
+/// A link or a set of files posted into a conversation, with the sender's note.
 public struct Message: Sendable, Hashable, Codable {
     public var id: UUID
     public var conversationID: UUID
     public var senderID: UUID
+    /// The link, or for files alone the set's (``FileSetLink``).
     public var linkID: UUID
-    public var url: URL
+    /// The link's URL; `nil` for files alone.
+    public var url: URL?
     public var note: String?
     public var createdAt: Date
     /// The share that posted it (nil for a reply); its files are read at

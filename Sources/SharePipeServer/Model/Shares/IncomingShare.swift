@@ -11,8 +11,8 @@ public struct IncomingShare: Sendable, Hashable {
     /// The SHA-256 hex digest of the request's canonical body: a key used again with another body is
     /// refused.
     public var fingerprint: String
-    /// The shared URL.
-    public var url: URL
+    /// The shared URL; `nil` for files alone.
+    public var url: URL?
     /// The sharer's note.
     public var note: String?
     /// What the sharer already knew of the link (title, image…), when anything.
@@ -27,7 +27,7 @@ public struct IncomingShare: Sendable, Hashable {
         principal: Principal,
         idempotencyKey: String,
         fingerprint: String,
-        url: URL,
+        url: URL?,
         note: String? = nil,
         provided: ProvidedMetadata? = nil,
         recipients: [String] = [],

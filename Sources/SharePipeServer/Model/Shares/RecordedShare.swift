@@ -9,7 +9,9 @@ public struct RecordedShare: Sendable, Hashable, Codable {
     /// The link as the sharer sees it: its `createdAt` is this share's time. A link is one per URL for
     /// everyone, and its own creation time would tell whoever shares a URL that someone shared it
     /// before, and when.
-    public var linkAsShared: Link {
+    /// `nil` for files alone, whose link is no link (``FileSetLink``).
+    public var linkAsShared: Link? {
+        guard FileSetLink.shareID(of: link.url) == nil else { return nil }
         var link = link
         link.createdAt = share.createdAt
         return link

@@ -2,7 +2,8 @@ public import Foundation
 public import SharePipeProtocol
 
 /// One item of a user's Shared with You shelf: a link others shared into the user's conversations,
-/// once however often it was shared, with everyone who shared it where.
+/// once however often it was shared, with everyone who shared it where; or a set of files (photos,
+/// say) shared with no link, one item per share.
 public struct Highlight: Sendable, Hashable, Codable {
     /// Who shared the link into which conversation, and when (the latest message of the link in
     /// each conversation).
@@ -25,8 +26,15 @@ public struct Highlight: Sendable, Hashable, Codable {
         public var imageURL: URL?
     }
 
+    /// The item's id: the link's, or for a set of files its ``FileSetLink``'s.
     public var linkID: UUID
-    public var url: URL
+    /// The link's URL; `nil` for a set of files.
+    public var url: URL?
+    /// For a set of files, the share that sent them: file `i` is read at
+    /// `/v1/shares/{shareID}/attachments/{i}`. `nil` for a link.
+    public var shareID: UUID?
+    /// For a set of files, the files, in order; empty for a link.
+    public var attachments: [Share.Attachment]
     /// The link's preview status: `pending`, `ready`, `failed` or `wall`.
     public var status: Link.Status
     public var card: Card
