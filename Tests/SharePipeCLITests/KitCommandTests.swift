@@ -74,6 +74,20 @@ struct KitCommandTests {
         #expect(two.contains("a share has one link"), "\(two)")
     }
 
+    @Test func uploadProgressShowsWhatTheServerStoredAndClearsWhenComplete() {
+        let half = UploadProgress(
+            itemID: UUID(), name: "beach.jpg", index: 1, count: 3,
+            bytesStored: 12_500_000, byteCount: 25_000_000, isComplete: false
+        )
+        let line = UploadProgressLine.line(half)
+        #expect(line.contains("Uploading beach.jpg (2 of 3)"), "\(line)")
+        #expect(line.contains("12.5 MB of 25.0 MB"), "\(line)")
+        #expect(line.components(separatedBy: "█").count - 1 == 12)
+        var done = half
+        done.isComplete = true
+        #expect(UploadProgressLine.line(done) == "\r\u{1B}[2K")
+    }
+
     @Test func anUnreadableAttachmentSavesNothing() async throws {
         let container = Self.container()
         defer { try? FileManager.default.removeItem(atPath: container) }

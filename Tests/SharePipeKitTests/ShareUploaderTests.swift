@@ -88,11 +88,16 @@ struct ShareUploaderTests {
         }
         var item = ShareItem.link("a")
         item.attachments = [ShareAttachment(file: "0", name: "abc.txt", contentType: "text/plain", byteCount: 3)]
-        let outcome = await ShareUploader(server: server.url("/"), token: "sps_x")
-            .upload(item, files: AttachmentFiles { _, _ in file })
+        var uploader = ShareUploader(server: server.url("/"), token: "sps_x")
+        let reports = Mutex<[UploadProgress]>([])
+        uploader.progress = { report in reports.withLock { $0.append(report) } }
+        let outcome = await uploader.upload(item, files: AttachmentFiles { _, _ in file })
         try await server.shutdown()
         #expect(outcome.kind == .uploaded, "\(outcome)")
         #expect(patches.withLock { $0 } == ["3"])
+        // What the server said it stored, as it said it: all of it only once it was complete.
+        #expect(reports.withLock { $0.map(\.isComplete) } == [false, true])
+        #expect(reports.withLock { $0.last.map { ($0.name, $0.bytesStored, $0.byteCount) } } ?? ("", 0, 0) == ("abc.txt", 3, 3))
         #expect(server.requestCount("/v1/shares") == 1)
     }
 }

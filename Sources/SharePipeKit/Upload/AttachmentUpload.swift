@@ -16,6 +16,10 @@ struct AttachmentUpload: Sendable {
     let timeout: Duration
     let longestExchange: Duration
     let transport: any HTTPTransport
+    /// Told what the server has stored of each file after each of its answers.
+    var progress: (@Sendable (UploadProgress) -> Void)?
+    /// The share the files go with (for ``progress``).
+    var itemID = UUID()
     /// Bytes sent a `PATCH` at a time.
     static let pieceSize = 4 << 20
     /// Offset mismatches (409) in a row before the upload gives up for now.
@@ -30,9 +34,25 @@ struct AttachmentUpload: Sendable {
     /// as the outcome the item gets (the server's problem for a file it refuses, kept with its words).
     func send(_ files: [(attachment: ShareAttachment, url: URL)]) async -> Result<[ShareSubmission.Attachment], Stop> {
         var references: [ShareSubmission.Attachment] = []
-        for file in files {
+        for (index, file) in files.enumerated() {
             do {
-                references.append(try await send(file.attachment, from: file.url))
+                let report = progress.map { progress in
+                    { @Sendable (stored: Int64, size: Int64, complete: Bool) in
+                        let name = file.attachment.name ?? file.attachment.file
+                        progress(
+                            UploadProgress(
+                                itemID: itemID,
+                                name: name,
+                                index: index,
+                                count: files.count,
+                                bytesStored: stored,
+                                byteCount: size,
+                                isComplete: complete
+                            )
+                        )
+                    }
+                }
+                references.append(try await send(file.attachment, from: file.url, report: report))
             } catch {
                 return .failure(error)
             }
@@ -40,7 +60,11 @@ struct AttachmentUpload: Sendable {
         return .success(references)
     }
 
-    private func send(_ attachment: ShareAttachment, from url: URL) async throws(Stop) -> ShareSubmission.Attachment {
+    private func send(
+        _ attachment: ShareAttachment,
+        from url: URL,
+        report: (@Sendable (Int64, Int64, Bool) -> Void)?
+    ) async throws(Stop) -> ShareSubmission.Attachment {
         let sha256: String
         let size: Int64
         do {
@@ -55,6 +79,7 @@ struct AttachmentUpload: Sendable {
             throw Stop(outcome: .rejected(status: 0, message: "The file's announcement could not be written."))
         }
         var state = try await exchange("POST", "v1/uploads", body: announcement, contentType: "application/json")
+        report?(state.complete ? size : state.offset, size, state.complete)
         var mismatches = 0
         while !state.complete {
             let piece: Data
@@ -76,6 +101,7 @@ struct AttachmentUpload: Sendable {
                     contentType: "application/offset+octet-stream",
                     offset: state.offset
                 )
+                report?(state.complete ? size : state.offset, size, state.complete)
                 mismatches = 0
             } catch let stop where stop.outcome == Self.offsetMismatch && mismatches < Self.maxMismatches {
                 // The server has another offset (a piece that arrived though its answer was lost):

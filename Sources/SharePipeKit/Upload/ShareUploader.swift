@@ -55,6 +55,9 @@ public struct ShareUploader: ShareUploading {
     /// The longest one upload or sign-in takes by default: 60 s, within the drain's 2-minute lease.
     public static let defaultLongestExchange: Duration = .seconds(60)
     private let transport: any HTTPTransport
+    /// Told, after each answer of the server's, how much of each file of a share it has stored
+    /// (a terminal's progress bar, an app's progress view); `nil` by default.
+    public var progress: (@Sendable (UploadProgress) -> Void)?
 
     /// An uploader for `server` with `token`.
     /// - Parameters:
@@ -111,13 +114,15 @@ public struct ShareUploader: ShareUploading {
     /// outcome, with the server's words; the item is never reported sent without its files.
     public func upload(_ item: ShareItem, files: AttachmentFiles) async -> UploadOutcome {
         guard !item.attachments.isEmpty else { return await post(item, attachments: []) }
-        let sender = AttachmentUpload(
+        var sender = AttachmentUpload(
             server: server,
             token: token,
             timeout: timeout,
             longestExchange: longestExchange,
             transport: transport
         )
+        sender.progress = progress
+        sender.itemID = item.id
         switch await sender.send(item.attachments.map { ($0, files.url(of: $0, in: item)) }) {
         case .success(let references): return await post(item, attachments: references)
         case .failure(let stop): return stop.outcome

@@ -96,7 +96,9 @@ struct ShareCommand: AsyncParsableCommand {
         )
         let contents = files.map(Self.content(of:))
         let runner = ShareFlowRunner(inbox: inbox, account: account) {
-            ShareUploader(credential: $0, transport: AsyncHTTPTransport.shared)
+            var uploader = ShareUploader(credential: $0, transport: AsyncHTTPTransport.shared)
+            uploader.progress = UploadProgressLine.reporter()
+            return uploader
         }
         let result = await runner.share(
             item,
