@@ -82,6 +82,30 @@ struct PhotoPrivacyTests {
         return photos
     }
 
+    /// Makes video.mp4 in `folder`: an MP4 (ftyp, moov with mvhd, mdat) that exiftool tags with a
+    /// position in QuickTime's keys, in user data (`©xyz`) and in XMP, and a camera's make and model.
+    static func makeVideo(in folder: URL) throws -> URL {
+        let script = #"""
+            import struct, sys
+            def box(kind, data): return struct.pack(">I", 8 + len(data)) + kind + data
+            matrix = struct.pack(">9I", 0x10000, 0, 0, 0, 0x10000, 0, 0, 0, 0x40000000)
+            mvhd = box(b"mvhd", bytes(4) + struct.pack(">IIIIIH", 0, 0, 1000, 1000, 0x10000, 0x100) + bytes(10)
+                       + matrix + bytes(24) + struct.pack(">I", 2))
+            ftyp = box(b"ftyp", b"isom" + struct.pack(">I", 512) + b"isomiso2mp41")
+            mdat = box(b"mdat", bytes(range(256)) * 64)
+            open(sys.argv[1], "wb").write(ftyp + box(b"moov", mvhd) + mdat)
+            """#
+        let video = folder.appendingPathComponent("video.mp4")
+        try run("/usr/bin/env", ["python3", "-c", script, video.path])
+        try run(
+            "/usr/bin/env",
+            ["exiftool", "-q", "-overwrite_original", "-Keys:GPSCoordinates=48.858, 2.294, 35",
+             "-UserData:GPSCoordinates=48.858, 2.294, 35", "-UserData:Make=Phonemaker", "-UserData:Model=Phone 15 Pro",
+             "-XMP-exif:GPSLatitude=48.858", video.path]
+        )
+        return video
+    }
+
     /// exiftool's reading of `file`: every tag, by group and name.
     static func tags(_ file: URL) throws -> [String: Any] {
         let json = try run("/usr/bin/env", ["exiftool", "-j", "-G", "-n", file.path])
@@ -183,4 +207,50 @@ struct PhotoPrivacyTests {
             #expect(refused.head.status == .notFound)
         }
     }
+
+    @Test("A video passes on without where or with what it was made, every other byte where it was", arguments: TestDatabase.all)
+    func videoStripped(database: TestDatabase) async throws {
+        guard Self.toolsAvailable || Self.toolsRequired else { return }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("video-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = try Self.makeVideo(in: folder)
+        let original = try Self.tags(video)
+        #expect(original.keys.contains { $0.contains("GPS") }, "the video has no GPS to remove: \(original)")
+        let bytes = Array(try Data(contentsOf: video))
+        try await ServerFixture.run(on: database) { fixture, client in
+            let storage = fixture.context.database
+            let bob = try await storage.createUser(handle: "bob", displayName: "Bob", passwordHash: nil)
+            let (_, bobApp, _) = try await storage.createDevice(userID: bob.id, name: "phone")
+            let sha = UploadTests.sha256(bytes)
+            _ = try await UploadTests.announce(bytes, name: "clip.mp4", token: fixture.shareToken, client)
+            let sent = try await UploadTests.patch(bytes[...], of: sha, at: 0, token: fixture.shareToken, client)
+            #expect(try UploadTests.upload(sent)["contentType"] as? String == "video/mp4")
+            let created = try await UploadTests.share(
+                #"{"recipients": ["@bob"], "attachments": [{"sha256": "\#(sha)"}]}"#,
+                token: fixture.shareToken,
+                client
+            )
+            let id = try #require((try ServerFixture.json(created)["share"] as? [String: Any])?["id"] as? String)
+            let served = try await client.executeOnItsOwnConnection(
+                uri: "/v1/shares/\(id)/attachments/0",
+                method: .get,
+                headers: ServerFixture.headers(token: bobApp, json: false)
+            )
+            #expect(served.head.status == .ok)
+            #expect(served.head.headerFields[.contentDisposition]?.hasPrefix("attachment") == true)
+            let received = Array(served.body.readableBytesView)
+            let file = folder.appendingPathComponent("served.mp4")
+            try Data(received).write(to: file)
+            let tags = try Self.tags(file)
+            let leaked = tags.keys.filter { key in ["GPS", "Make", "Model", "XMP"].contains { key.contains($0) } }
+            #expect(leaked.isEmpty, "the video passed on \(leaked.sorted())")
+            #expect(!tags.keys.contains { $0.contains("Warning") }, "exiftool reads it as a whole MP4: \(tags)")
+            // Nothing moved: the same size, and the media bytes where they were.
+            #expect(received.count == bytes.count)
+            let mdat = try #require(bytes.indices.first { bytes[$0...].starts(with: Array("mdat".utf8)) })
+            #expect(received[mdat...] == bytes[mdat...])
+        }
+    }
+
 }

@@ -9,7 +9,7 @@ import SharePipeProtocol
 /// went to (the members of its conversations).
 ///
 /// A photo passes without where it was taken or with what (``MetadataStripping``: JPEG, PNG, WebP
-/// and GIF, the pixels as they are), shown inline. HEIC and AVIF are not passed on to
+/// and GIF, the pixels as they are), shown inline; a video (MP4, QuickTime) too, as a download. HEIC and AVIF are not passed on to
 /// others until a JPEG rendition exists (the sharer gets their own file as a download); PDFs, videos
 /// and other files go as downloads. Every answer carries `nosniff` and a sandboxing CSP.
 struct SharedFilesController {
@@ -54,9 +54,13 @@ struct SharedFilesController {
         headers[.contentSecurityPolicy] = "default-src 'none'; sandbox"
         headers[.cacheControl] = "private, max-age=3600"
         let name = file.name ?? "file"
-        let pieces: [MetadataStripping.Piece]
-        switch file.contentType {
-        case let type where inlineTypes.contains(type):
+        if ["image/heic", "image/avif"].contains(file.contentType) && !original {
+            throw ProblemDetails.notFound(
+                detail: "This photo is HEIC, which the server passes on only as a JPEG the sharer's device makes."
+            )
+        }
+        var pieces: [MetadataStripping.Piece] = [.copy(0..<file.size)]
+        if MetadataStripping.strippedTypes.contains(file.contentType) {
             guard
                 let plan = try await MetadataStripping.plan(contentType: file.contentType, size: file.size, read: { offset, count in
                     var bytes: [UInt8] = []
@@ -64,26 +68,20 @@ struct SharedFilesController {
                     return bytes
                 })
             else {
-                throw ProblemDetails.notFound(detail: "This photo's bytes are not the image they began as, so it is not passed on.")
+                throw ProblemDetails.notFound(detail: "This file's bytes are not what they began as, so it is not passed on.")
             }
             pieces = plan
-            headers[.contentType] = file.contentType
-            headers[.contentDisposition] = ContentDisposition.inline(named: name)
-        case let type where ["image/heic", "image/avif"].contains(type) && !original:
-            throw ProblemDetails.notFound(
-                detail: "This photo is HEIC, which the server passes on only as a JPEG the sharer's device makes."
-            )
-        default:
-            pieces = [.copy(0..<file.size)]
-            headers[.contentType] = file.contentType
-            headers[.contentDisposition] = ContentDisposition.attachment(named: name)
         }
-        headers[.contentLength] = String(pieces.reduce(0) { $0 + $1.count })
+        headers[.contentType] = file.contentType
+        headers[.contentDisposition] =
+            inlineTypes.contains(file.contentType) ? ContentDisposition.inline(named: name) : ContentDisposition.attachment(named: name)
+        let served = pieces
+        headers[.contentLength] = String(served.reduce(0) { $0 + $1.count })
         return Response(
             status: .ok,
             headers: headers,
             body: ResponseBody { writer in
-                for piece in pieces {
+                for piece in served {
                     switch piece {
                     case .copy(let range): try await storage.readBlob(sha, range: range) { try await writer.write($0) }
                     case .bytes(let bytes): try await writer.write(ByteBuffer(bytes: bytes))

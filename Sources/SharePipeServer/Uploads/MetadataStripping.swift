@@ -9,8 +9,9 @@
 /// | PNG | `eXIf`, `tEXt`, `zTXt`, `iTXt`, `tIME`, anything after `IEND` | every other chunk, as it is (CRCs intact) |
 /// | WebP | `EXIF` and `XMP ` chunks (and their `VP8X` flags) | every other chunk |
 /// | GIF | comment extensions, application extensions but the looping ones (XMP lives in one) | the screen, colour tables, images, their control and plain-text extensions, the loop count |
+/// | MP4, QuickTime | the contents of `udta`, `meta` and `uuid` boxes at the top, in `moov` and in each `trak` (each becomes a `free` box of zeros, the same size) | every other byte where it was, so the sample tables' offsets stay true |
 ///
-/// Other types have no plan: the server does not pass them on as images.
+/// Other types have no plan: the server passes them on as they are, as downloads.
 enum MetadataStripping {
     /// A piece of the bytes passed on.
     enum Piece: Equatable, Sendable {
@@ -35,8 +36,12 @@ enum MetadataStripping {
 
     /// The plan for a file of `contentType` and `size`, or nil when the type has none or the file's
     /// structure is not what its type says (then it is not passed on as an image).
+    /// The types that have a plan.
+    static let strippedTypes: Set<String> = ["image/jpeg", "image/png", "image/webp", "image/gif", "video/mp4", "video/quicktime"]
+
     static func plan(contentType: String, size: Int64, read: @escaping Reader) async throws -> [Piece]? {
         switch contentType {
+        case "video/mp4", "video/quicktime": try await quickTime(size: size, read: read)
         case "image/jpeg": try await jpeg(size: size, read: read)
         case "image/png": try await png(size: size, read: read)
         case "image/webp": try await webp(size: size, read: read)
