@@ -4,13 +4,16 @@
 Starts `sharepipe serve` on a fresh SQLite file, signs up two people on the web page, shares two links
 from one to the other through the API, and checks what the other sees: the card with its attribution,
 pinning (the card moves to the Pinned section), removing (gone after a reload, and still gone after it
-is shared again), and the link's own page. Screenshots of the shelf go to the output folder.
+is shared again), and the link's own page; then photos sent through the share form of "My links"
+(picked in the file field, as a person does): their card, whose tile is the first photo, and the
+set's page showing both. Screenshots go to the output folder.
 
     scripts/browser-test.py .build/debug/sharepipe .build/browser-screenshots
 """
 import json
 import os
 import socket
+import struct
 import subprocess
 import sys
 import tempfile
@@ -155,6 +158,17 @@ def look_alike(first, second):
 failures = []
 
 
+def png(path, width, height, colour):
+    """Writes a PNG of one colour (no library needed)."""
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    rows = b"".join(b"\x00" + bytes(colour) * width for _ in range(height))
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    with open(path, "wb") as file:
+        file.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+    return path
+
+
 def check(condition, what):
     print(("ok   " if condition else "FAIL ") + what, flush=True)
     if not condition:
@@ -248,6 +262,39 @@ def main():
         alice.save_screenshot(os.path.join(shots, "3-link.png"))
         bob.get(base + "/")
         bob.save_screenshot(os.path.join(shots, "4-empty-shelf-desktop.png"))
+
+        # Photos through the share form of "My links", as a person picks them: no script involved.
+        beach = png(os.path.join(folder, "beach.png"), 640, 400, (30, 120, 200))
+        dunes = png(os.path.join(folder, "dunes.png"), 400, 600, (220, 180, 90))
+        bob.get(base + "/mine")
+        bob.find_element(By.ID, "share-files").send_keys(beach + "\n" + dunes)
+        bob.find_element(By.ID, "share-note").send_keys("From the beach")
+        bob.find_element(By.ID, "share-to").send_keys("@alice")
+        bob.find_element(By.CSS_SELECTOR, "form[action='/mine'] button[type=submit]").click()
+        check(wait_for(bob, lambda d: d.current_url.endswith("/mine")), "the form returns to My links")
+        alice.get(base + "/")
+        wait_for(alice, lambda d: card(d, "2 photos"))
+        photos = card(alice, "2 photos")
+        check("Shared by Bob Builder" in photos.text, "the photos' card says who shared them")
+        check(
+            wait_for(alice, lambda d: d.execute_script(
+                "const i = arguments[0].querySelector('.tile img'); return i.complete && i.naturalWidth == 640", photos)),
+            "the card's tile is the first photo",
+        )
+        photos.find_element(By.CSS_SELECTOR, "h3 a").click()
+        wait_for(alice, lambda d: d.find_elements(By.CSS_SELECTOR, ".gallery img"))
+        check(
+            wait_for(alice, lambda d: d.execute_script(
+                "return [...document.querySelectorAll('.gallery img')].map(i => i.complete && i.naturalWidth).join()")
+                == "640,400"),
+            "the set's page shows both photos, in order",
+        )
+        alice.save_screenshot(os.path.join(shots, "6-photos.png"))
+        bob.get(base + "/mine")
+        bob.find_element(By.ID, "share-files").send_keys(dunes)
+        bob.find_element(By.CSS_SELECTOR, "form[action='/mine'] button[type=submit]").click()
+        check(wait_for(bob, lambda d: "dunes.png" in d.page_source), "a photo saved for oneself is listed in My links")
+        bob.save_screenshot(os.path.join(shots, "7-my-links.png"))
 
         alice.get(base + "/go/no-such-share")
         check(

@@ -81,7 +81,8 @@ public struct ServerContext: Sendable {
                 pages: web.pages,
                 secureCookies: configuration.web.secureCookies,
                 sessionLifetime: configuration.web.sessionLifetime,
-                publicURL: configuration.listener.publicURL
+                publicURL: configuration.listener.publicURL,
+                maxFileBytes: configuration.uploads.maxFileBytes
             ),
             imageRelay: ImageRelay(secret: try await database.secret(named: "image-relay")),
             publicOrigin: PublicOrigin(configuration: configuration),

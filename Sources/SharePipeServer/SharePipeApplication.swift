@@ -104,6 +104,12 @@ extension ServerContext {
     private func addWebPages(to pages: PageRoutes) {
         WebAccountController(site: site, accounts: accounts).addRoutes(to: pages)
         WebShelfController(site: site, imageRelay: imageRelay).addRoutes(to: pages)
+        WebShareFormController(
+            site: site,
+            uploads: UploadService(storage: storage, settings: configuration.uploads),
+            worker: worker,
+            maxBodyBytes: configuration.limits.maxBodyBytes
+        ).addRoutes(to: pages)
         WebConversationsController(site: site).addRoutes(to: pages)
         WebDevicesController(site: site).addRoutes(to: pages)
         WebSettingsController(site: site).addRoutes(to: pages)

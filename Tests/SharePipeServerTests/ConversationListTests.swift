@@ -107,8 +107,10 @@ struct ConversationListTests {
             let world = try await ShelfWorld.make(fixture, client)
             let now = Int64(Date().timeIntervalSince1970 * 1000)
             let hour: Int64 = 3_600_000
-            // 50 started 23 hours ago, 100 two hours ago: a slot frees in 22 hours, not in one.
-            try await fixture.context.database.run { sql in
+            // 50 started 23 hours ago, 100 two hours ago: a slot frees in 22 hours, not in one. In one
+            // commit: 150 commits on a disk busy with other work took longer than the server keeps the
+            // test client's idle connection open, and the request after them found it closed.
+            try await fixture.context.database.transaction { sql in
                 for index in 0..<150 {
                     try await sql.raw(
                         """
@@ -139,7 +141,7 @@ struct ConversationListTests {
             let now = Int64(Date().timeIntervalSince1970 * 1000)
             let hour: Int64 = 3_600_000
             // 98 more in the last day, the oldest 23 hours ago: ada has started 100.
-            try await storage.run { sql in
+            try await storage.transaction { sql in  // one commit, as above
                 for index in 0..<98 {
                     try await sql.raw(
                         """

@@ -177,19 +177,24 @@ public struct ServerConfiguration: Sendable {
         /// How long an upload is kept after its last byte arrived while no share references it (an
         /// upload abandoned halfway too). Default 24 h.
         public var unsharedRetention: Duration
+        /// Where the web page's share form keeps the files of a form while it arrives, a folder of
+        /// its own per form, removed when the form is answered. Default the system's temporary folder.
+        public var formFolder: URL
 
         public init(
             maxFileBytes: Int64 = UploadLimits.defaultMaxBytes,
             quotaBytes: Int64 = UploadLimits.defaultQuotaBytes,
             maxImageSide: Int = 30_000,
             maxImagePixels: Int = 200_000_000,
-            unsharedRetention: Duration = .seconds(24 * 3600)
+            unsharedRetention: Duration = .seconds(24 * 3600),
+            formFolder: URL = FileManager.default.temporaryDirectory
         ) {
             self.maxFileBytes = maxFileBytes
             self.quotaBytes = quotaBytes
             self.maxImageSide = maxImageSide
             self.maxImagePixels = maxImagePixels
             self.unsharedRetention = unsharedRetention
+            self.formFolder = formFolder
         }
     }
 

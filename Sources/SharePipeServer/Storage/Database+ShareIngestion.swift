@@ -55,7 +55,7 @@ extension Database {
         }
         return try await transaction { sql in
             if let decided = try await self.takeIdempotencyKey(
-                userID: incoming.principal.user.id,
+                userID: incoming.sharer.id,
                 key: incoming.idempotencyKey,
                 fingerprint: incoming.fingerprint,
                 response: response,
@@ -142,7 +142,7 @@ extension Database {
         let recorded = RecordedShare(share: share, link: link, linkIsNew: false)
         let (status, body) = try response(recorded)
         let record = ShareRecord(
-            lockName: Self.idempotencyLockName(userID: incoming.principal.user.id, key: incoming.idempotencyKey),
+            lockName: Self.idempotencyLockName(userID: incoming.sharer.id, key: incoming.idempotencyKey),
             key: incoming.idempotencyKey,
             fingerprint: incoming.fingerprint,
             status: status,
@@ -191,7 +191,7 @@ extension Database {
             do {
                 conversations = try await self.conversations(
                     forRecipients: named,
-                    senderID: incoming.principal.user.id,
+                    senderID: incoming.sharer.id,
                     in: sql
                 )
             } catch var error as StorageError {
@@ -202,7 +202,7 @@ extension Database {
             // read here stay the members until the share commits. Their shelf-event locks are taken
             // here, all of them, in one order: fanning out one conversation at a time would take them
             // in the recipients' order, and two shares to overlapping people deadlock.
-            let sender = incoming.principal.user.id
+            let sender = incoming.sharer.id
             var members: [UUID: [UUID]] = [:]
             for conversation in conversations {
                 do {
@@ -311,8 +311,8 @@ extension Database {
     private static func newShare(_ incoming: IncomingShare, link: Link, id: UUID = UUID()) -> Share {
         Share(
             id: id,
-            userID: incoming.principal.user.id,
-            deviceID: incoming.principal.deviceID,
+            userID: incoming.sharer.id,
+            deviceID: incoming.deviceID,
             linkID: link.id,
             url: FileSetLink.shown(link.url),
             note: incoming.note,

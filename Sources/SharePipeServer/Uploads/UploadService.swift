@@ -36,9 +36,14 @@ struct UploadService: Sendable {
         }
     }
 
-    /// `PATCH /v1/uploads/{sha256}`: stores `body` from `offset`; completes the upload when it ends
-    /// at the announced size.
-    func append(_ key: UploadKey, at offset: Int64, body: RequestBody, declaredLength: Int?) async throws -> UploadRecord {
+    /// `PATCH /v1/uploads/{sha256}`: stores `body` (a request's, or a file's read in pieces) from
+    /// `offset`; completes the upload when it ends at the announced size.
+    func append<Body: AsyncSequence>(
+        _ key: UploadKey,
+        at offset: Int64,
+        body: Body,
+        declaredLength: Int?
+    ) async throws -> UploadRecord where Body.Element == ByteBuffer {
         guard var record = try await storage.upload(key) else { throw Self.notFound }
         if record.isComplete { return record }
         guard offset == record.received else {

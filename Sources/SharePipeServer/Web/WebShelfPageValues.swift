@@ -57,6 +57,10 @@ struct WebMinePage: WebPage {
     var user: WebPageValues.Viewer
     var shares: [Item]
     var hasShares: Bool
+    /// The share form's idempotency key: the form sent twice records one share.
+    var formKey: String
+    /// The most files the form takes, and their size, in words.
+    var fileLimit: String
 }
 
 struct WebConversationsPage: WebPage {

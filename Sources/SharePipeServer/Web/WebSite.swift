@@ -15,6 +15,8 @@ struct WebSite: Sendable {
     let sessionLifetime: Duration
     /// The origin form posts must come from, when configured (``ServerConfiguration/publicURL``).
     let publicURL: URL?
+    /// The largest file a form takes (``ServerConfiguration/Uploads/maxFileBytes``).
+    var maxFileBytes: Int64 = UploadLimits.defaultMaxBytes
 
     /// The signed-in user of a browser request, from its session cookie.
     func user(_ request: Request) async throws -> User? {

@@ -105,7 +105,10 @@ struct WebShelfController {
                 csrf: csrf,
                 user: .init(user),
                 shares: shares,
-                hasShares: !shares.isEmpty
+                hasShares: !shares.isEmpty,
+                formKey: UUID().uuidString,
+                fileLimit: "up to \(ShareLimits.default.maxAttachments) files of "
+                    + ByteCountFormatter.string(fromByteCount: site.maxFileBytes, countStyle: .binary) + " each"
             )
         }
     }

@@ -4,8 +4,10 @@ public import SharePipeProtocol
 /// A share as a request submits it, with what makes its recording idempotent: what
 /// ``Storage/ingestShare(_:response:)`` records exactly once per idempotency key and user.
 public struct IncomingShare: Sendable, Hashable {
-    /// Who shares, from which device.
-    public var principal: Principal
+    /// Who shares.
+    public var sharer: User
+    /// The device whose token shared it; `nil` from the web page (a browser's session is no device).
+    public var deviceID: UUID?
     /// The request's `Idempotency-Key`.
     public var idempotencyKey: String
     /// The SHA-256 hex digest of the request's canonical body: a key used again with another body is
@@ -22,7 +24,7 @@ public struct IncomingShare: Sendable, Hashable {
     /// The sharer's complete uploads that go with it, in order.
     public var attachments: [ShareSubmission.Attachment]
 
-    /// Creates a share to record.
+    /// Creates a share to record from a token's principal: its user, from its device.
     public init(
         principal: Principal,
         idempotencyKey: String,
@@ -33,7 +35,33 @@ public struct IncomingShare: Sendable, Hashable {
         recipients: [String] = [],
         attachments: [ShareSubmission.Attachment] = []
     ) {
-        self.principal = principal
+        self.init(
+            sharer: principal.user,
+            deviceID: principal.deviceID,
+            idempotencyKey: idempotencyKey,
+            fingerprint: fingerprint,
+            url: url,
+            note: note,
+            provided: provided,
+            recipients: recipients,
+            attachments: attachments
+        )
+    }
+
+    /// Creates a share to record.
+    public init(
+        sharer: User,
+        deviceID: UUID?,
+        idempotencyKey: String,
+        fingerprint: String,
+        url: URL?,
+        note: String? = nil,
+        provided: ProvidedMetadata? = nil,
+        recipients: [String] = [],
+        attachments: [ShareSubmission.Attachment] = []
+    ) {
+        self.sharer = sharer
+        self.deviceID = deviceID
         self.idempotencyKey = idempotencyKey
         self.fingerprint = fingerprint
         self.url = url
