@@ -62,6 +62,9 @@ struct ShareSubmissionValidationTests {
         arguments: [
             ("", "empty"),
             ("   ", "empty"),
+            // Schemathesis found `HttPS://0.A*` accepted: no host a link could reach holds `*`.
+            ("HttPS://0.A*", "holds `*`"),
+            ("https://shop!.example/", "holds `!`"),
             ("ftp://example.com/file", "not `ftp`"),
             ("javascript:alert(1)", "not `javascript`"),
             ("data:text/html,hi", "not `data`"),

@@ -51,7 +51,9 @@ package enum WebURLRules {
         guard let host = url.host(percentEncoded: true), !host.isEmpty else {
             return .failure(FieldProblem("\(field) has no host; send a URL such as https://example.com/page."))
         }
-        if let problem = bracketedHostProblem(url, field: field) ?? numericHostProblem(host, field: field) {
+        if let problem = bracketedHostProblem(url, field: field) ?? numericHostProblem(host, field: field)
+            ?? punctuatedHostProblem(host, field: field)
+        {
             return .failure(problem)
         }
         guard url.user(percentEncoded: true) == nil, url.password(percentEncoded: true) == nil else {
@@ -66,6 +68,23 @@ package enum WebURLRules {
         }
         return .success(url)
     }
+
+    /// A host name holds letters, digits, hyphens, underscores and dots (and, for an IDN, letters of
+    /// any script): `*`, `!`, `$` and the other punctuation RFC 3986 lets through name no host a
+    /// link could reach. (A bracketed IPv6 host is checked on its own.)
+    private static func punctuatedHostProblem(_ host: String, field: String) -> FieldProblem? {
+        guard !host.hasPrefix("["), !host.contains(":") else { return nil }
+        let decoded = host.removingPercentEncoding ?? host
+        guard let odd = decoded.unicodeScalars.first(where: { $0.isASCII && !Self.hostNameScalars.contains($0) }) else {
+            return nil
+        }
+        return FieldProblem(
+            "\(field) has the host `\(host.prefix(64))`, which holds `\(odd.escaped(asASCII: true))`: "
+                + "a host name has letters, digits, hyphens and dots."
+        )
+    }
+
+    private static let hostNameScalars = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
 
     /// A host whose last label is a number is an IPv4 address in one of its spellings (`127.1`,
     /// `0x7f.0.0.1`) or nothing a browser would open (`1.2.3.4.5`, `256.0.0.1`, `example.123`): the
