@@ -24,6 +24,7 @@ struct ProblemDetailsTests {
             (ProblemDetails.bodyTooLarge(limit: 65_536), 413, "body-too-large"),
             (ProblemDetails.bodyTooLarge(limit: nil), 413, "body-too-large"),
             (ProblemDetails.unsupportedMediaType(received: "text/plain"), 415, "unsupported-media-type"),
+            (ProblemDetails.rangeNotSatisfiable(size: 1_024), 416, "range-not-satisfiable"),
             (ProblemDetails.validationFailed([.init(pointer: "/url", detail: "x")]), 422, "validation-failed"),
             (ProblemDetails.idempotencyKeyReused, 422, "idempotency-key-reused"),
             (ProblemDetails.rateLimited(retryAfter: 30), 429, "rate-limited"),

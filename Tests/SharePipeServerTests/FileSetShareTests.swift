@@ -141,6 +141,31 @@ struct FileSetShareTests {
         }
     }
 
+    @Test("A shared video plays on the link's page, seeking with range requests, beside its download")
+    func webVideo() async throws {
+        try await ServerFixture.run { fixture, client in
+            let world = try await ShelfWorld.make(fixture, client)
+            let created = try await Self.sharePhotos([Self.png(width: 800, height: 600, padding: 100), FileRangeTests.video()], to: ["@bob"], world)
+            let shareID = try #require((try ServerFixture.json(created)["share"] as? [String: Any])?["id"] as? String)
+            let itemID = try #require(try await world.shelf("bob").items.first?["linkID"] as? String)
+            var bob = Browser()
+            bob.cookies["sharepipe_session"] = try await fixture.context.database.createSession(
+                userID: try #require(world.ids["bob"]),
+                lifetime: .seconds(3600)
+            )
+            let detail = try await bob.get(client, "/links/\(itemID)")
+            let page = String(buffer: detail.body)
+            #expect(page.contains(#"<video controls preload="metadata" src="/files/\#(shareID)/1">"#), "\(page)")
+            #expect(page.contains(#"href="/files/\#(shareID)/1" download="#), "the video is also a download")
+            #expect(detail.head.headerFields[.contentSecurityPolicy]?.contains("media-src 'self'") == true)
+            var headers = bob.headers
+            headers[.range] = "bytes=0-99"
+            let part = try await client.execute(uri: "/files/\(shareID)/1", method: .get, headers: headers)
+            #expect(part.head.status == .partialContent)
+            #expect(part.body.readableBytes == 100)
+        }
+    }
+
     @Test("A published set of photos has a public page whose og:image is its first photo, stripped, and gone when taken down")
     func publicPage() async throws {
         try await ServerFixture.run { fixture, client in

@@ -25,6 +25,7 @@
 // | 413 | quota-exceeded | an upload that would take the user past their quota |
 // | 413 | upload-past-size | a `PATCH` whose bytes go past the size the upload was announced with |
 // | 415 | unsupported-media-type | the body is not `application/json` (UTF-8) |
+// | 416 | range-not-satisfiable | a `Range` that starts past the end of a file (`Content-Range: bytes */size`) |
 // | 422 | validation-failed | well-formed JSON with invalid values; every field in `errors` |
 // | 422 | idempotency-key-reused | the key was used before with a different body |
 // | 422 | upload-hash-mismatch | an upload's bytes do not have the SHA-256 it was announced with |

@@ -11,9 +11,22 @@ extension ProblemDetails.TypeURI {
     public static let uploadHashMismatch = base + "upload-hash-mismatch"
     /// 422: an image whose header declares more pixels than the server takes.
     public static let imageTooLarge = base + "image-too-large"
+    /// 416: a `Range` that names no byte of the file.
+    public static let rangeNotSatisfiable = base + "range-not-satisfiable"
 }
 
 extension ProblemDetails {
+    /// 416: the `Range` asked for starts past the end of a file of `size` bytes (the answer's
+    /// `Content-Range: bytes */size` says it too).
+    public static func rangeNotSatisfiable(size: Int64) -> ProblemDetails {
+        ProblemDetails(
+            type: TypeURI.rangeNotSatisfiable,
+            title: "The range is not in the file",
+            status: 416,
+            detail: "The file has \(size) bytes; ask for a range that starts before \(size), or for the whole file."
+        )
+    }
+
     /// 409: the `PATCH` started at `sent`, but the server has `stored` bytes; send from `stored`
     /// (the answer's `Upload-Offset` says it too).
     public static func uploadOffsetMismatch(sent: Int64, stored: Int64) -> ProblemDetails {

@@ -77,7 +77,8 @@ struct PublicPagesController {
         var response = try await SharedFilesController.response(
             for: page.share.attachments[index],
             original: false,
-            from: storage
+            from: storage,
+            asked: request.headers
         )
         response.headers[.cacheControl] = "public, no-cache"
         return response

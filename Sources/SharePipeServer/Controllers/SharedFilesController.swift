@@ -23,22 +23,22 @@ struct SharedFilesController {
     func addWebRoute(to router: some RouterMethods<ServerRequestContext>, site: WebSite) {
         router.get("files/:id/:index") { request, context in
             guard let user = try await site.user(request) else { return Response.redirect(to: "/signin") }
-            return try await file(context, viewerID: user.id)
+            return try await file(request, context, viewerID: user.id)
         }
     }
 
     @Sendable func show(_ request: Request, context: ServerRequestContext) async throws -> Response {
-        try await file(context, viewerID: try context.requirePrincipal().user.id)
+        try await file(request, context, viewerID: try context.requirePrincipal().user.id)
     }
 
     /// The file the route's `id` and `index` name, as `viewerID` may receive it.
-    private func file(_ context: ServerRequestContext, viewerID: UUID) async throws -> Response {
+    private func file(_ request: Request, _ context: ServerRequestContext, viewerID: UUID) async throws -> Response {
         guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)),
             let text = context.parameters.get("index"), text.utf8.allSatisfy({ (0x30...0x39).contains($0) }), text.count <= 2,
             let index = Int(text),
             let (file, sharerID) = try await storage.sharedAttachment(shareID: id, index: index, viewerID: viewerID)
         else { throw ProblemDetails.notFound(detail: "No share you sent or received has this file.") }
-        return try await Self.response(for: file, original: sharerID == viewerID, from: storage)
+        return try await Self.response(for: file, original: sharerID == viewerID, from: storage, asked: request.headers)
     }
 
     /// The types passed on as pictures, inline: those ``MetadataStripping`` strips. HEIC and AVIF are
@@ -47,7 +47,17 @@ struct SharedFilesController {
 
     /// The answer that passes `file` on: a photo stripped (``MetadataStripping``) and inline, other
     /// files as downloads; HEIC and AVIF only when `original` (to their sharer).
-    static func response(for file: Share.Attachment, original: Bool, from storage: any Storage) async throws -> Response {
+    ///
+    /// A single `Range` in the request's headers (`asked`) is answered with 206 and those bytes, as a
+    /// video player seeking asks (416 when the range starts past the end); `If-Range` with another
+    /// entity tag than the file's gets the whole file. The entity tag names the bytes sent: the
+    /// file's SHA-256, with `.stripped` when metadata was taken out.
+    static func response(
+        for file: Share.Attachment,
+        original: Bool,
+        from storage: any Storage,
+        asked: HTTPFields
+    ) async throws -> Response {
         let sha = file.sha256
         var headers = HTTPFields()
         headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
@@ -75,10 +85,27 @@ struct SharedFilesController {
         headers[.contentType] = file.contentType
         headers[.contentDisposition] =
             inlineTypes.contains(file.contentType) ? ContentDisposition.inline(named: name) : ContentDisposition.attachment(named: name)
+        let size = pieces.reduce(0) { $0 + $1.count }
+        let entityTag = "\"\(sha)\(pieces == [.copy(0..<file.size)] ? "" : ".stripped")\""
+        headers[.eTag] = entityTag
+        headers[.acceptRanges] = "bytes"
+        var status = HTTPResponse.Status.ok
+        if let range = asked[.range].flatMap(ByteRangeRequest.init(header:)),
+            asked[.ifRange].map({ $0 == entityTag }) ?? true
+        {
+            guard let bytes = range.bytes(of: size) else {
+                var refusal = ProblemMiddleware<ServerRequestContext>.response(.rangeNotSatisfiable(size: size))
+                refusal.headers[.contentRange] = "bytes */\(size)"
+                return refusal
+            }
+            pieces = pieces.slice(bytes)
+            headers[.contentRange] = "bytes \(bytes.lowerBound)-\(bytes.upperBound - 1)/\(size)"
+            status = .partialContent
+        }
         let served = pieces
         headers[.contentLength] = String(served.reduce(0) { $0 + $1.count })
         return Response(
-            status: .ok,
+            status: status,
             headers: headers,
             body: ResponseBody { writer in
                 for piece in served {

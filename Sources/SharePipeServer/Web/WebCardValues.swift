@@ -27,8 +27,9 @@ struct WebCardValues {
     /// For a set of files (no link), the files; a link's card has none.
     var files: [WebFileValues]
     var isFileSet: Bool
-    /// The photos among ``files``, shown as a gallery; the rest are downloads.
+    /// The photos among ``files``, shown as a gallery; the videos, in players; the rest are downloads.
     var photos: [WebFileValues]
+    var videos: [WebFileValues]
     var downloads: [WebFileValues]
     var hasPhotos: Bool
     var hasDownloads: Bool
@@ -44,7 +45,8 @@ struct WebCardValues {
         files = WebFileValues.files(of: item.attachments, shareID: item.shareID)
         isFileSet = item.url == nil
         photos = files.filter(\.isPhoto)
-        downloads = files.filter { !$0.isPhoto }
+        videos = files.filter(\.isVideo)
+        downloads = files.filter { !$0.isPhoto && !$0.isVideo }
         hasPhotos = !photos.isEmpty
         hasDownloads = !downloads.isEmpty
         let host = item.url?.displayHost ?? (downloads.isEmpty ? "Photos" : "Files")

@@ -2,13 +2,16 @@ import Foundation
 import SharePipeProtocol
 
 /// What the web page shows of one file of a share: a photo (an image the server passes on inline,
-/// with its size known so the page does not jump as it loads) or a download.
+/// with its size known so the page does not jump as it loads), a video (a player, which seeks with
+/// range requests, and a download), or a download.
 struct WebFileValues {
     /// `/files/{share}/{index}`: the file, as the viewer may receive it (``SharedFilesController``).
     var src: String
     var name: String
     /// Whether it is shown as a picture; else it is a download.
     var isPhoto: Bool
+    /// Whether it is shown in a video player (MP4, QuickTime), beside its download.
+    var isVideo: Bool
     var width: Int?
     var height: Int?
     /// "2.4 MB, PDF".
@@ -19,6 +22,7 @@ struct WebFileValues {
         self.src = src ?? "/files/\(shareID.uuidString)/\(index)"
         name = file.name ?? "File \(index + 1)"
         isPhoto = SharedFilesController.inlineTypes.contains(file.contentType)
+        isVideo = ["video/mp4", "video/quicktime"].contains(file.contentType)
         width = file.width
         height = file.height
         let type = file.contentType.split(separator: "/").last.map { $0.uppercased() } ?? "file"

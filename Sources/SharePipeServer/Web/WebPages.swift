@@ -12,7 +12,7 @@ struct WebPages: Sendable {
 
     /// The Content-Security-Policy of every page.
     static let contentSecurityPolicy =
-        "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; "
+        "default-src 'none'; style-src 'self'; img-src 'self'; media-src 'self'; form-action 'self'; "
         + "frame-ancestors 'none'; base-uri 'none'"
 
     static func load() async throws -> WebPages {
