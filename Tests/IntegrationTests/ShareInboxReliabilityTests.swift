@@ -22,8 +22,42 @@ struct ShareInboxReliabilityTests {
     struct Fixture {
         let folder: URL
         let client: HTTPClient
-        let server: ServerProcess
+        var server: ServerProcess
         let kit: KitProcesses
+
+        var database: String { folder.appendingPathComponent("sharepipe.sqlite").path }
+        /// The server's file blob store, beside its database.
+        var blobStore: URL { URL(fileURLWithPath: database + "-blobs") }
+
+        /// SIGKILLs the server and starts it again on its port, on the same database.
+        mutating func restartServer() async throws {
+            server.kill()
+            var lastError: any Error = CancellationError()
+            for _ in 0..<10 {
+                do {
+                    server = try await ServerProcess.start(database: database, client: client, port: server.port)
+                    return
+                } catch {
+                    lastError = error
+                    try await Task.sleep(for: .milliseconds(500))
+                }
+            }
+            throw lastError
+        }
+
+        /// Kills and restarts the server every 1.5–4 s while `running` holds, at most `times` times;
+        /// how many times it did.
+        mutating func restartServer(while running: Running, times: Int) async throws -> Int {
+            var restarts = 0
+            while restarts < times {
+                let wait = ContinuousClock.now + .milliseconds(Int.random(in: 1_500...4_000))
+                while ContinuousClock.now < wait, running.isOn { try await Task.sleep(for: .milliseconds(50)) }
+                guard running.isOn else { break }
+                try await restartServer()
+                restarts += 1
+            }
+            return restarts
+        }
 
         static func start() async throws -> Fixture {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -160,6 +194,13 @@ struct ShareInboxReliabilityTests {
         }
     }
 
+    /// Whether a chaos phase still runs.
+    final class Running: Sendable {
+        private let on = Mutex(true)
+        var isOn: Bool { on.withLock { $0 } }
+        func end() { on.withLock { $0 = false } }
+    }
+
     /// What the writers said: tags whose writer printed "saved <id>" (the share was persisted, so it
     /// must reach the server), and every "Not saved: …" message of a writer that was not killed.
     final class WriterLog: Sendable {
@@ -181,13 +222,53 @@ struct ShareInboxReliabilityTests {
         return nil
     }
 
-    /// Whether the chaos writer that made `tag` attached a file (writer 0 does).
-    static func attached(_ tag: String) -> Bool { tag.contains("-w0-") }
+    /// The photos the chaos writers attach: writer 0 a photo of its own to each share (new bytes to
+    /// upload every time) and the shared one; writer 1 the shared one alone (the same bytes again and
+    /// again, stored once); writer 2 none.
+    struct ChaosPhotos: Sendable {
+        let folder: URL
+        /// Over one upload piece (4 MiB), so a kill can land between its pieces and the drain resumes.
+        let shared: URL
 
-    /// Three writers (one of them attaching a file) and two drainers run processes in a loop while a killer SIGKILLs a random one of
-    /// them every 0–80 ms, until `kills` SIGKILLs in all were dealt (and at least 5 shares were saved).
-    /// Returns what the writers said.
-    static func chaos(_ kit: KitProcesses, until kills: Int, attachment: URL, phase: String) async -> WriterLog {
+        init(in folder: URL) throws {
+            self.folder = folder.appendingPathComponent("photos")
+            try FileManager.default.createDirectory(at: self.folder, withIntermediateDirectories: true)
+            shared = self.folder.appendingPathComponent("shared.jpg")
+            try Data((0..<(5 << 20)).map { UInt8(truncatingIfNeeded: ($0 &* 2_654_435_761) >> 13) }).write(to: shared)
+        }
+
+        /// Writer 0's photo for the share `tag`: bytes no other share has.
+        static func own(_ tag: String) -> Data {
+            Data(tag.utf8) + Data((0..<150_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ tag.utf8.count) })
+        }
+
+        /// The files the writer of `tag` attaches (writing writer 0's own photo first).
+        func files(for tag: String, writer: Int) -> [URL] {
+            switch writer {
+            case 0:
+                let own = folder.appendingPathComponent("\(tag).jpg")
+                guard (try? Self.own(tag).write(to: own)) != nil else { return [shared] }
+                return [own, shared]
+            case 1: return [shared]
+            default: return []
+            }
+        }
+
+        /// The SHA-256s the share with note `tag` must have on the server, in order.
+        func digests(for tag: String) throws -> [String] {
+            let shared = ShareInboxReliabilityTests.sha256(try Data(contentsOf: self.shared))
+            if tag.contains("-w0-") { return [ShareInboxReliabilityTests.sha256(Self.own(tag)), shared] }
+            if tag.contains("-w1-") { return [shared] }
+            return []
+        }
+    }
+
+    static func sha256(_ data: Data) -> String { SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined() }
+
+    /// Three writers (two of them attaching photos, ``ChaosPhotos``) and two drainers run processes in
+    /// a loop while a killer SIGKILLs a random one of them every 0–80 ms, until `kills` SIGKILLs in all
+    /// were dealt (and at least 5 shares were saved). Returns what the writers said.
+    static func chaos(_ kit: KitProcesses, until kills: Int, photos: ChaosPhotos, phase: String) async -> WriterLog {
         let persisted = WriterLog()
         let done = Mutex(false)
         await KitProcesses.onThreads(6) { role in
@@ -197,8 +278,8 @@ struct ShareInboxReliabilityTests {
                 while !done.withLock({ $0 }) {
                     let tag = "\(phase)-w\(role)-\(index)"
                     index += 1
-                    // Writer 0 attaches a file: its shares go with it, uploaded first.
-                    let attach = role == 0 ? ["--attach", attachment.path] : []
+                    // Writers 0 and 1 attach photos: their shares go with them, uploaded first.
+                    let attach = photos.files(for: tag, writer: role).flatMap { ["--attach", $0.path] }
                     guard let (output, _) = try? kit.run(["share", "https://example.com/r/\(tag)", "--note", tag] + attach)
                     else { continue }
                     if Self.savedID(in: output) != nil { persisted.saved(tag) }
@@ -222,29 +303,56 @@ struct ShareInboxReliabilityTests {
         return persisted
     }
 
-    @Test("SIGKILLs across writers and drainers, and a token revoked mid-run: every saved share on the server once")
+    /// Runs ``chaos(_:until:photos:phase:)`` while the server is SIGKILLed and restarted up to
+    /// `restarts` times; what the writers said, and how many restarts there were.
+    static func chaos(
+        _ fixture: inout Fixture,
+        until kills: Int,
+        photos: ChaosPhotos,
+        phase: String,
+        restarts: Int
+    ) async throws -> (log: WriterLog, restarts: Int) {
+        let running = Running()
+        let kit = fixture.kit
+        let writers = Task {
+            let log = await Self.chaos(kit, until: kills, photos: photos, phase: phase)
+            running.end()
+            return log
+        }
+        let restarted = try await fixture.restartServer(while: running, times: restarts)
+        return (await writers.value, restarted)
+    }
+
+    @Test(
+        "SIGKILLs across writers, drainers and the server, and a token revoked mid-run: every saved share on the server once, its photos byte for byte, nothing left over"
+    )
     func chaos() async throws {
-        let fixture = try await Fixture.start()
+        var fixture = try await Fixture.start()
         try fixture.login()
-        let attachment = fixture.folder.appendingPathComponent("photo.txt")
-        try Data(repeating: 42, count: 4096).write(to: attachment)
+        let photos = try ChaosPhotos(in: fixture.folder)
         let kit = fixture.kit
         let target = Self.killTarget
         let started = ContinuousClock.now
 
-        // Half the kills with a valid token.
-        let phaseA = await Self.chaos(kit, until: target / 2, attachment: attachment, phase: "a")
+        // Half the kills with a valid token, the server killed and restarted three times meanwhile.
+        let (phaseA, restartsA) = try await Self.chaos(&fixture, until: target / 2, photos: photos, phase: "a", restarts: 3)
         // The device is signed out elsewhere: the rest of the kills with a revoked token.
         try await fixture.revokeDevice()
-        let phaseB = await Self.chaos(kit, until: target, attachment: attachment, phase: "b")
+        let (phaseB, restartsB) = try await Self.chaos(&fixture, until: target, photos: photos, phase: "b", restarts: 2)
         let chaosTime = ContinuousClock.now - started
         let (before, after) = (phaseA.all, phaseB.all)
         // A writer that lived to the end saved its share, unless the inbox was full (phase b's shares
         // pile up until sign-in); any other refusal is a share the user was told was lost.
         let refusals = (phaseA.notSaved + phaseB.notSaved).filter { !$0.contains("Open SharePipe to send them") }
         #expect(refusals.isEmpty, "writers not killed that did not save: \(refusals)")
-        print("SharePipeKit chaos: \(kit.kills) SIGKILLs, \(before.count + after.count) shares saved, in \(chaosTime)")
+        print(
+            "SharePipeKit chaos: \(kit.kills) SIGKILLs of the Kit's processes, \(restartsA + restartsB) of the server, "
+                + "\(before.count + after.count) shares saved "
+                + "(\(before.union(after).filter { !$0.contains("-w2-") }.count) with photos), in \(chaosTime)"
+        )
         #expect(kit.kills >= target)
+        // The full run lasts long enough for the restarts (a quick local run with fewer kills may not).
+        if target >= 1_000 { #expect(restartsA + restartsB >= 3, "the server was killed only \(restartsA + restartsB) time(s)") }
         #expect(!before.isEmpty && !after.isEmpty)
 
         // Items saved after the revocation wait in the inbox; the app cannot send them.
@@ -254,7 +362,7 @@ struct ShareInboxReliabilityTests {
         let listed = try kit.run(["inbox", "list"]).output
         #expect(after.allSatisfy { listed.contains("https://example.com/r/\($0)") })
 
-        // Signing in again sends them, those with a file with it.
+        // Signing in again sends them, those with photos with them.
         try fixture.login()
         let final = try fixture.drainUntilEmpty()
         #expect(final.status == 0, "\(final.output)")
@@ -267,16 +375,35 @@ struct ShareInboxReliabilityTests {
         let saved = before.union(after)
         let missing = saved.subtracting(counted.keys)
         #expect(missing.isEmpty, "saved but not on the server: \(missing.sorted())")
-        // Each share with a file has it on the server, byte for byte, stored once; the others have none.
-        let original = try Data(contentsOf: attachment)
-        let digest = SHA256.hash(data: original).map { String(format: "%02x", $0) }.joined()
-        let wrongFiles = shares.filter { $0.files != (Self.attached($0.note) ? [digest] : []) }.map(\.note)
+        // Each share has its photos on the server, in order; the others have none.
+        let wrongFiles = try shares.filter { try $0.files != photos.digests(for: $0.note) }.map(\.note)
         #expect(wrongFiles.isEmpty, "shares with the wrong files: \(wrongFiles.sorted())")
-        #expect(saved.contains(where: Self.attached), "no share with a file was saved")
-        #expect(try await fixture.uploadedBytes(digest) == original)
+        #expect(saved.contains { $0.contains("-w0-") } && saved.contains { $0.contains("-w1-") }, "no share with photos was saved")
         let left = fixture.inboxLeftovers
         #expect((left["items"] ?? []).isEmpty && (left["attachments"] ?? []).isEmpty, "\(left)")
+
+        // The server's side: every photo a share names is stored once, byte for byte (each blob
+        // file's bytes hash to its name), no blob is left that no share names, and no upload's bytes
+        // are left half-sent.
+        let named = Set(shares.flatMap(\.files))
+        let blobFiles = try Self.files(under: fixture.blobStore.appendingPathComponent("blobs"))
+        let stored = Dictionary(grouping: blobFiles, by: \.lastPathComponent)
+        #expect(stored.values.allSatisfy { $0.count == 1 }, "a blob stored twice: \(stored.filter { $0.value.count > 1 }.keys)")
+        #expect(Set(stored.keys) == named, "blobs no share names: \(Set(stored.keys).subtracting(named)); named but missing: \(named.subtracting(stored.keys))")
+        for file in blobFiles {
+            #expect(Self.sha256(try Data(contentsOf: file)) == file.lastPathComponent, "\(file.path) is not the bytes it names")
+        }
+        let halfSent = try Self.files(under: fixture.blobStore.appendingPathComponent("uploads"))
+        #expect(halfSent.isEmpty, "upload bytes left: \(halfSent.map(\.lastPathComponent))")
+        // And the API serves them: the shared photo as the writers had it.
+        #expect(try await fixture.uploadedBytes(Self.sha256(try Data(contentsOf: photos.shared))) == (try Data(contentsOf: photos.shared)))
         try await fixture.stop()
+    }
+
+    /// The regular files under `folder`, at any depth.
+    static func files(under folder: URL) throws -> [URL] {
+        guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) else { return [] }
+        return try walker.compactMap { $0 as? URL }.filter { try $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile == true }
     }
 
     /// `share URL --attach photo.png` printed "Sent." while the server stored only the link and the
@@ -297,6 +424,8 @@ struct ShareInboxReliabilityTests {
         #expect(saved.status == 0, "saved: \(saved.output)")
         #expect(!saved.output.contains("Sent."), "\(saved.output)")
         #expect(try fixture.attachmentFiles.map { try Data(contentsOf: $0) } == [bytes])
+        let listed = try fixture.kit.run(["inbox", "list"]).output
+        #expect(listed.contains("\n    photo.png  9.4 MB, not uploaded yet\n"), "\(listed)")
         let drained = try fixture.drainUntilEmpty()
         #expect(drained.status == 0, "\(drained.output)")
         let shares = try await fixture.serverShares()

@@ -88,6 +88,26 @@ struct KitCommandTests {
         #expect(UploadProgressLine.line(done) == "\r\u{1B}[2K")
     }
 
+    @Test("inbox list shows each file of a waiting share and how much of it the server has")
+    func inboxListShowsEachFile() {
+        let item = ShareItem(
+            url: URL(string: "https://example.com/trip"),
+            attachments: [
+                ShareAttachment(file: "0.jpg", name: "beach.jpg", contentType: "image/jpeg", byteCount: 4_000_000),
+                ShareAttachment(file: "1.jpg", name: "dunes\u{1B}[2J.jpg", contentType: "image/jpeg", byteCount: 25_000_000),
+                ShareAttachment(file: "2.pdf", contentType: "application/pdf", byteCount: 1_500_000),
+            ]
+        )
+        let lines = InboxAttachmentLines.lines(of: item, state: DeliveryState(uploaded: [4_000_000, 12_500_000, 0]))
+        #expect(lines.count == 3)
+        #expect(lines[0] == "    beach.jpg  4.0 MB, uploaded", "\(lines)")
+        #expect(lines[1].hasSuffix("12.5 MB of 25.0 MB uploaded"), "\(lines)")
+        #expect(!lines[1].contains("\u{1B}"), "no control characters reach the terminal: \(lines)")
+        #expect(lines[2] == "    2.pdf  1.5 MB, not uploaded yet", "\(lines)")
+        // Before any answer of the server's, nothing is uploaded.
+        #expect(InboxAttachmentLines.lines(of: item, state: DeliveryState()).allSatisfy { $0.hasSuffix("not uploaded yet") })
+    }
+
     @Test func anUnreadableAttachmentSavesNothing() async throws {
         let container = Self.container()
         defer { try? FileManager.default.removeItem(atPath: container) }

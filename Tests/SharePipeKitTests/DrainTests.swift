@@ -21,7 +21,54 @@ final class ScriptedUploader: ShareUploading {
     }
 }
 
+/// Tells its observer the server has stored half of each file, then fails as a dropped connection does.
+struct HalfwayUploader: ShareUploading {
+    var observer: (@Sendable (UploadProgress) -> Void)?
+
+    func upload(_ item: ShareItem) async -> UploadOutcome { .transient(reason: "no files given", retryAfter: nil) }
+
+    func upload(_ item: ShareItem, files: AttachmentFiles) async -> UploadOutcome {
+        for (index, attachment) in item.attachments.enumerated() {
+            let half = Int64(attachment.byteCount / 2)
+            observer?(UploadProgress(
+                itemID: item.id, name: attachment.name ?? attachment.file, index: index, count: item.attachments.count,
+                bytesStored: half, byteCount: Int64(attachment.byteCount), isComplete: false
+            ))
+            // A report that arrives late, with less, changes nothing.
+            observer?(UploadProgress(
+                itemID: item.id, name: attachment.name ?? attachment.file, index: index, count: item.attachments.count,
+                bytesStored: 1, byteCount: Int64(attachment.byteCount), isComplete: false
+            ))
+        }
+        return .transient(reason: "The connection was lost.", retryAfter: nil)
+    }
+
+    func reportingProgress(to observer: @escaping @Sendable (UploadProgress) -> Void) -> HalfwayUploader {
+        HalfwayUploader(observer: observer)
+    }
+}
+
 struct DrainTests {
+    @Test("A drain keeps with each waiting share how much of each file the server has, for the app's list")
+    func drainKeepsUploadProgress() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let inbox = try ShareInbox(folder: folder.url)
+        try inbox.add(
+            ShareItem(url: URL(string: "https://example.com/trip")),
+            attachments: [
+                .init(name: "a.jpg", contentType: "image/jpeg", data: Data(count: 1_000)),
+                .init(name: "b.jpg", contentType: "image/jpeg", data: Data(count: 3_000)),
+            ]
+        )
+        #expect(try inbox.pending().first?.state.uploaded == nil)
+        let report = try await inbox.drain(using: HalfwayUploader())
+        #expect(report.deferred.count == 1)
+        let waiting = try #require(try inbox.pending().first)
+        #expect(waiting.state.uploaded == [500, 1_500])
+        #expect(waiting.state.lastError == "The connection was lost.", "the failure kept beside the progress")
+    }
+
     @Test("Drain sends oldest first, each once, and removes only what the server acknowledged")
     func drainOrderAndOutcomes() async throws {
         let folder = try TemporaryFolder()

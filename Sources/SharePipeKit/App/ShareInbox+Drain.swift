@@ -54,6 +54,8 @@ extension ShareInbox {
     public func drain(using uploader: some ShareUploading, lease: Duration = .seconds(120)) async throws -> DrainReport
     {
         try sweep()
+        // What the server has of each file is kept with the item, for the app's list.
+        let uploader = uploader.reportingProgress { [self] progress in try? recordProgress(progress) }
         var report = DrainReport()
         var seen: Set<UUID> = []
         var failuresInARow = 0

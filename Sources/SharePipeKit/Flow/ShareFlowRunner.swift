@@ -87,7 +87,8 @@ public struct ShareFlowRunner: Sendable {
                 await host.show(ShareFlow.Message.savedForOtherAccount)
                 return Result(saved: true, upload: nil)
             }
-            situation.upload = await makeUploader(stored).upload(claim.item, files: inbox.attachmentFiles)
+            let uploader = makeUploader(stored).reportingProgress { [inbox] progress in try? inbox.recordProgress(progress) }
+            situation.upload = await uploader.upload(claim.item, files: inbox.attachmentFiles)
             decision = ShareFlow.decide(situation)
         }
         if case .conclude(let actions) = decision {

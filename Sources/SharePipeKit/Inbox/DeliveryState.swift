@@ -12,21 +12,32 @@ public struct DeliveryState: Sendable, Hashable, Codable {
     /// The server refused the item (a validation failure) with this message for the user. A rejected
     /// item is not retried; the app shows the message and lets the user discard the item.
     public var rejection: String?
+    /// How many bytes of each of the item's attachments (by index) the server had stored at its last
+    /// answer (``ShareInbox/recordProgress(_:)``), for the app's list; nil before any answer. The
+    /// server may have more by now, never less.
+    public var uploaded: [Int64]?
 
     /// The most attempts a state counts: a state file is read from disk, and a count near `Int.max`
     /// in one would trap at the next `+ 1`, crashing every drain.
     public static let maxAttempts = 1 << 20
 
     /// Creates a state; defaults to no attempt yet. `attempts` is held to 0…``maxAttempts``.
-    public init(attempts: Int = 0, notBefore: Date? = nil, lastError: String? = nil, rejection: String? = nil) {
+    public init(
+        attempts: Int = 0,
+        notBefore: Date? = nil,
+        lastError: String? = nil,
+        rejection: String? = nil,
+        uploaded: [Int64]? = nil
+    ) {
         self.attempts = min(max(attempts, 0), Self.maxAttempts)
         self.notBefore = notBefore
         self.lastError = lastError
         self.rejection = rejection
+        self.uploaded = uploaded
     }
 
     enum CodingKeys: String, CodingKey {
-        case attempts, notBefore, lastError, rejection
+        case attempts, notBefore, lastError, rejection, uploaded
     }
 
     /// Decodes a state file, its count held to 0…``maxAttempts``.
@@ -36,7 +47,8 @@ public struct DeliveryState: Sendable, Hashable, Codable {
             attempts: try container.decodeIfPresent(Int.self, forKey: .attempts) ?? 0,
             notBefore: try container.decodeIfPresent(Date.self, forKey: .notBefore),
             lastError: try container.decodeIfPresent(String.self, forKey: .lastError),
-            rejection: try container.decodeIfPresent(String.self, forKey: .rejection)
+            rejection: try container.decodeIfPresent(String.self, forKey: .rejection),
+            uploaded: try container.decodeIfPresent([Int64].self, forKey: .uploaded)
         )
     }
 

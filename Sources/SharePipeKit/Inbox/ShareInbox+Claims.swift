@@ -86,6 +86,26 @@ extension ShareInbox {
         return state
     }
 
+    /// Keeps what the server said it has stored of one of an item's files
+    /// (``DeliveryState/uploaded``), so that the app's list shows how far each file is, also while
+    /// another process sends it. Progress never goes back: a smaller count than the one kept (a report
+    /// that arrives late) changes nothing. An item no longer in the inbox is left alone.
+    public func recordProgress(_ progress: UploadProgress) throws {
+        guard progress.count > 0, progress.count <= max(limits.maxAttachments, 1),
+            (0..<progress.count).contains(progress.index)
+        else { return }
+        try FileLock.withLock(layout.lock) {
+            guard layout.recordName(of: progress.itemID) != nil else { return }
+            var state = try readState(progress.itemID)
+            var uploaded = state.uploaded ?? []
+            if uploaded.count != progress.count { uploaded = Array(repeating: 0, count: progress.count) }
+            guard progress.bytesStored > uploaded[progress.index] else { return }
+            uploaded[progress.index] = progress.bytesStored
+            state.uploaded = uploaded
+            try writeState(state, of: progress.itemID)
+        }
+    }
+
     /// Gives back a claimed item without trying it (it is not counted as an attempt): it waits, with
     /// `reason` for the app to show, and can be claimed again at once. Watchers are not woken.
     @discardableResult

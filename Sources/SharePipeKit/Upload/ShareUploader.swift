@@ -18,10 +18,17 @@ public protocol ShareUploading: Sendable {
     /// The user id items are sent under, when known: the drain never sends an item shared under
     /// another account with it. Default nil (no check).
     var account: UUID? { get }
+
+    /// This uploader, also telling `observer` how much of each file the server has stored after each
+    /// of its answers (the inbox keeps it, ``ShareInbox/recordProgress(_:)``). By default itself,
+    /// for uploaders that report nothing.
+    func reportingProgress(to observer: @escaping @Sendable (UploadProgress) -> Void) -> Self
 }
 
 extension ShareUploading {
     public var account: UUID? { nil }
+
+    public func reportingProgress(to observer: @escaping @Sendable (UploadProgress) -> Void) -> Self { self }
 
     public func upload(_ item: ShareItem, files: AttachmentFiles) async -> UploadOutcome { await upload(item) }
 }
@@ -98,6 +105,17 @@ public struct ShareUploader: ShareUploading {
             account: credential.userID,
             transport: transport
         )
+    }
+
+    /// This uploader, telling `observer` after ``progress`` (when set) each report.
+    public func reportingProgress(to observer: @escaping @Sendable (UploadProgress) -> Void) -> ShareUploader {
+        var reporting = self
+        let earlier = progress
+        reporting.progress = { report in
+            earlier?(report)
+            observer(report)
+        }
+        return reporting
     }
 
     /// Uploads an item without its files: one that has attachments waits (``attachmentsWaitReason``),

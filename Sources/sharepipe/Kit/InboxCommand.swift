@@ -48,6 +48,7 @@ struct InboxCommand: AsyncParsableCommand {
                     line += "  [waiting: \(reason)]"  // held for an account, or signed out; not yet tried
                 }
                 print(line)
+                for file in InboxAttachmentLines.lines(of: share.item, state: share.state) { print(file) }
             }
             if let signedOutReason, !pending.isEmpty {
                 print("These wait: \(signedOutReason). Sign in with: \(container.loginHint)")

@@ -22,7 +22,7 @@ enum UploadProgressLine {
         return clear + "Uploading \(progress.name)\(place)  \(bar)  \(megabytes(progress.bytesStored)) of \(megabytes(progress.byteCount))"
     }
 
-    private static func megabytes(_ bytes: Int64) -> String {
+    static func megabytes(_ bytes: Int64) -> String {
         String(format: "%.1f MB", Double(bytes) / 1_000_000)
     }
 }
