@@ -24,6 +24,8 @@ public struct ServerContext: Sendable {
     let imageRelay: ImageRelay
     /// Where users reach this server, for the absolute URLs of public pages and oEmbed.
     let publicOrigin: PublicOrigin
+    /// The hashes of uploads as they arrive, for the API's and the share form's uploads.
+    let uploadHashes = UploadHashes()
     public let logger: Logger
 
     /// Checks the configuration (``ServerConfiguration/validate()``), opens the database (migrating

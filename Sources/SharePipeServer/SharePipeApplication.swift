@@ -96,7 +96,7 @@ extension ServerContext {
             .addRoutes(to: v1.group("highlights").add(middleware: app))
         PreviewController(provider: provider, limiter: previewLimiter, metrics: metrics)
             .addRoutes(to: v1.group("preview").add(middleware: app))
-        UploadsController(uploads: UploadService(storage: storage, settings: configuration.uploads))
+        UploadsController(uploads: UploadService(storage: storage, settings: configuration.uploads, hashes: uploadHashes))
             .addRoutes(to: v1.group("uploads").add(middleware: appOrShare))
     }
 
@@ -106,7 +106,7 @@ extension ServerContext {
         WebShelfController(site: site, imageRelay: imageRelay).addRoutes(to: pages)
         WebShareFormController(
             site: site,
-            uploads: UploadService(storage: storage, settings: configuration.uploads),
+            uploads: UploadService(storage: storage, settings: configuration.uploads, hashes: uploadHashes),
             worker: worker,
             maxBodyBytes: configuration.limits.maxBodyBytes
         ).addRoutes(to: pages)

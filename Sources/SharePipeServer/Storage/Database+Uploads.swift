@@ -89,14 +89,25 @@ extension Database {
     /// resumed upload continues exactly where the durable bytes end, and two requests for one upload
     /// at once cannot both write. Durable when it returns.
     public func appendToUpload(_ key: UploadKey, at offset: Int64, bytes: ByteBuffer) async throws -> UploadAppendOutcome {
-        try await transaction { sql in
+        if let files = fileStore {
+            // Files: the piece is written and fsynced outside the one writer, under the upload's own
+            // lock, so uploads arrive side by side and other writes never wait for a disk sync; no row
+            // changes (housekeeping reads the file's time as the upload's last touch).
+            return try await uploadFileLocks.withLock(key) {
+                guard var record = try await connections.read({ sql in try await self.upload(key, in: sql) }) else {
+                    return .notFound
+                }
+                if let refusal = Self.appendRefusal(record, offset: offset, count: bytes.readableBytes) { return refusal }
+                guard bytes.readableBytes > 0 else { return .appended(record) }
+                try await files.append(bytes, to: key, at: offset)
+                record.received = offset + Int64(bytes.readableBytes)
+                return .appended(record)
+            }
+        }
+        return try await transaction { sql in
             try await self.lockForCreation(Self.uploadLock(key), in: sql)
             guard var record = try await self.upload(key, in: sql) else { return .notFound }
-            if record.isComplete { return .complete(record) }
-            guard offset == record.received else { return .offsetMismatch(stored: record.received) }
-            guard offset + Int64(bytes.readableBytes) <= record.size else {
-                return .pastEnd(size: record.size, stored: record.received)
-            }
+            if let refusal = Self.appendRefusal(record, offset: offset, count: bytes.readableBytes) { return refusal }
             guard bytes.readableBytes > 0 else { return .appended(record) }
             try await self.blobs.append(bytes, to: key, at: offset, in: sql)
             try await sql.raw(
@@ -110,11 +121,43 @@ extension Database {
         }
     }
 
+    /// Why `count` bytes at `offset` cannot be appended to `record`, or nil when they can.
+    private static func appendRefusal(_ record: UploadRecord, offset: Int64, count: Int) -> UploadAppendOutcome? {
+        if record.isComplete { return .complete(record) }
+        guard offset == record.received else { return .offsetMismatch(stored: record.received) }
+        guard offset + Int64(count) <= record.size else { return .pastEnd(size: record.size, stored: record.received) }
+        return nil
+    }
+
+    /// Runs `body` under the upload's file lock when the bytes are files (``uploadFileLocks``); on
+    /// PostgreSQL the transaction's advisory lock orders them.
+    private func withUploadFileLock<T: Sendable>(_ key: UploadKey, _ body: () async throws -> T) async throws -> T {
+        guard fileStore != nil else { return try await body() }
+        return try await uploadFileLocks.withLock(key, body)
+    }
+
+    /// The first `count` stored bytes of an upload (its header, for typing it).
+    public func readUploadPrefix(_ key: UploadKey, count: Int) async throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        try await readUpload(key, upTo: Int64(count)) { bytes += $0.readableBytesView.prefix(count - bytes.count) }
+        return bytes
+    }
+
     /// Calls `body` with the stored bytes of an upload, in order, a piece at a time (for checking them).
     public func readUpload(_ key: UploadKey, _ body: (ByteBuffer) async throws -> Void) async throws {
+        try await readUpload(key, upTo: .max, body)
+    }
+
+    /// ``readUpload(_:_:)``, stopping once `end` bytes were passed on (the last piece may go past).
+    private func readUpload(_ key: UploadKey, upTo end: Int64, _ body: (ByteBuffer) async throws -> Void) async throws {
         var offset: Int64 = 0
-        while true {
-            let piece = try await run { [blobs, offset] sql in try await blobs.readUpload(key, at: offset, in: sql) }
+        while offset < end {
+            let piece =
+                if let files = fileStore {
+                    try await files.readUpload(key, at: offset)  // a file: no connection needed
+                } else {
+                    try await run { [blobs, offset] sql in try await blobs.readUpload(key, at: offset, in: sql) }
+                }
             guard piece.readableBytes > 0 else { return }
             offset += Int64(piece.readableBytes)
             try await body(piece)
@@ -124,6 +167,10 @@ extension Database {
     /// Completes a whole, checked upload as blob `key.sha256` described by `blob`: its bytes become
     /// the blob (or go, when the blob is stored already) and the upload is complete.
     public func completeUpload(_ key: UploadKey, as blob: BlobDescription) async throws -> UploadRecord? {
+        try await withUploadFileLock(key) { try await completeUploadLocked(key, as: blob) }
+    }
+
+    private func completeUploadLocked(_ key: UploadKey, as blob: BlobDescription) async throws -> UploadRecord? {
         try await transaction { sql in
             try await self.lockForCreation(Self.uploadLock(key), in: sql)
             try await self.lockForCreation(Self.blobLock(key.sha256), in: sql)
@@ -153,6 +200,19 @@ extension Database {
     /// False when there was none; `conflict` when a share of theirs carries it (it stays).
     @discardableResult
     public func removeUpload(_ key: UploadKey) async throws -> Bool {
+        try await removeUpload(key, untouchedSince: nil)
+    }
+
+    /// ``removeUpload(_:)`` for housekeeping: leaves the upload when its file was written since
+    /// `cutoff` (a piece writes no row, so the row's time alone would take an upload that is arriving).
+    private func removeUpload(_ key: UploadKey, untouchedSince cutoff: Date?) async throws -> Bool {
+        try await withUploadFileLock(key) {
+            if let cutoff, let written = try await fileStore?.lastWritten(key), written >= cutoff { return false }
+            return try await removeUploadLocked(key)
+        }
+    }
+
+    private func removeUploadLocked(_ key: UploadKey) async throws -> Bool {
         try await transaction { sql in
             try await self.lockForCreation(Self.uploadLock(key), in: sql)
             guard try await self.upload(key, in: sql) != nil else { return false }
@@ -172,7 +232,12 @@ extension Database {
         var offset = range?.lowerBound ?? 0
         let end = range?.upperBound ?? .max
         while offset < end {
-            var piece = try await run { [blobs, offset] sql in try await blobs.readBlob(sha256, at: offset, in: sql) }
+            var piece =
+                if let files = fileStore {
+                    try await files.readBlob(sha256, at: offset)  // a file: no connection needed
+                } else {
+                    try await run { [blobs, offset] sql in try await blobs.readBlob(sha256, at: offset, in: sql) }
+                }
             guard piece.readableBytes > 0 else { return }
             if Int64(piece.readableBytes) > end - offset { piece = piece.getSlice(at: piece.readerIndex, length: Int(end - offset))! }
             offset += Int64(piece.readableBytes)
@@ -203,7 +268,7 @@ extension Database {
         var uploads = 0
         for key in stale {
             do {
-                if try await removeUpload(key) { uploads += 1 }
+                if try await removeUpload(key, untouchedSince: cutoff) { uploads += 1 }
             } catch let error as StorageError where error.code == .conflict {
                 continue  // shared since it was read: it stays
             }
@@ -246,18 +311,25 @@ extension Database {
             }
         }
         for key in stored.uploads {
-            try await transaction { sql in
-                try await self.lockForCreation(Self.uploadLock(key), in: sql)
-                guard
-                    try await sql.raw(
-                        """
-                        SELECT 1 AS found FROM uploads WHERE user_id = \(bind: key.userID.uuidString)
-                          AND sha256 = \(bind: key.sha256) AND complete = 0
-                        """
-                    ).first() == nil
-                else { return }
-                try await self.blobs.discard(key, in: sql)
+            try await withUploadFileLock(key) {
+                try await discardBytesWithoutRow(key)
             }
+        }
+    }
+
+    /// Removes upload `key`'s bytes when no partial upload row names them.
+    private func discardBytesWithoutRow(_ key: UploadKey) async throws {
+        try await transaction { sql in
+            try await self.lockForCreation(Self.uploadLock(key), in: sql)
+            guard
+                try await sql.raw(
+                    """
+                    SELECT 1 AS found FROM uploads WHERE user_id = \(bind: key.userID.uuidString)
+                      AND sha256 = \(bind: key.sha256) AND complete = 0
+                    """
+                ).first() == nil
+            else { return }
+            try await self.blobs.discard(key, in: sql)
         }
     }
 }

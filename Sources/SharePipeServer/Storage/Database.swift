@@ -72,6 +72,13 @@ public final class Database: Sendable {
     /// Where the bytes of uploads and blobs live: files beside a SQLite database (a temporary folder
     /// for an in-memory one, removed on ``close()``), chunk tables on PostgreSQL.
     package let blobs: any BlobStore
+    /// The file store, when the blobs are files (``FileBlobStore``): its uploads' bytes are written
+    /// outside the database's one writer, each upload under its lock in ``uploadFileLocks``.
+    var fileStore: FileBlobStore? { blobs as? FileBlobStore }
+    /// One lock per upload whose bytes are files: appending, completing and removing take it (before
+    /// any transaction), so no two change one upload's file at once. A SQLite database is served by one
+    /// server process, so a lock in memory is enough.
+    let uploadFileLocks = KeyedAsyncLock<UploadKey>()
 
     private init(
         backend: Backend,

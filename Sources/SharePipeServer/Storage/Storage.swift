@@ -178,6 +178,8 @@ public protocol Storage: Sendable {
     func appendToUpload(_ key: UploadKey, at offset: Int64, bytes: ByteBuffer) async throws -> UploadAppendOutcome
     /// Calls `body` with an upload's stored bytes in order, a piece at a time.
     func readUpload(_ key: UploadKey, _ body: (ByteBuffer) async throws -> Void) async throws
+    /// The first `count` stored bytes of an upload (fewer when it has fewer).
+    func readUploadPrefix(_ key: UploadKey, count: Int) async throws -> [UInt8]
     /// Completes a whole, checked upload as the blob of its SHA-256, described by `blob`. Nil when
     /// the upload is gone.
     func completeUpload(_ key: UploadKey, as blob: BlobDescription) async throws -> UploadRecord?

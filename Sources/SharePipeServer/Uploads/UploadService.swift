@@ -11,6 +11,8 @@ import SharePipeProtocol
 struct UploadService: Sendable {
     let storage: any Storage
     let settings: ServerConfiguration.Uploads
+    /// The hashes of uploads as their pieces are stored, shared by every route that takes uploads.
+    let hashes: UploadHashes
     /// Bytes gathered from a body before they are stored (and made durable) at once.
     static let pieceSize = 2 << 20
 
@@ -57,7 +59,9 @@ struct UploadService: Sendable {
         func store() async throws {
             guard pending.readableBytes > 0 else { return }
             switch try await storage.appendToUpload(key, at: position, bytes: pending) {
-            case .appended(let now): record = now
+            case .appended(let now):
+                hashes.stored(pending, of: key, at: position)
+                record = now
             case .offsetMismatch(let stored): throw UploadOffsetProblem(sent: position, stored: stored)
             case .pastEnd(let size, _): throw ProblemDetails.uploadPastSize(size: size, offset: position)
             case .complete(let now): record = now
@@ -91,16 +95,28 @@ struct UploadService: Sendable {
 
     /// Checks a whole upload against its SHA-256, types it from its bytes and completes it; bytes
     /// that do not match, or an image over the limits, are removed with the upload and refused.
+    ///
+    /// The SHA-256 was taken as the pieces were stored (``UploadHashes``) when they all arrived here
+    /// in order; else the stored bytes are read again and hashed.
     func finish(_ key: UploadKey) async throws -> UploadRecord {
-        var hasher = SHA256()
-        var header: [UInt8] = []
-        try await storage.readUpload(key) { piece in
-            hasher.update(data: piece.readableBytesView)
-            if header.count < BlobKind.headerLength {
-                header += piece.readableBytesView.prefix(BlobKind.headerLength - header.count)
+        let digest: String
+        let header: [UInt8]
+        if let size = try await storage.upload(key)?.size, let hashed = hashes.digest(of: key, size: size) {
+            digest = hashed
+            header = try await storage.readUploadPrefix(key, count: BlobKind.headerLength)
+        } else {
+            var hasher = SHA256()
+            var read: [UInt8] = []
+            try await storage.readUpload(key) { piece in
+                hasher.update(data: piece.readableBytesView)
+                if read.count < BlobKind.headerLength {
+                    read += piece.readableBytesView.prefix(BlobKind.headerLength - read.count)
+                }
             }
+            digest = SHA256.hex(hasher.finalize())
+            header = read
         }
-        guard SHA256.hex(hasher.finalize()) == key.sha256 else {
+        guard digest == key.sha256 else {
             try await storage.removeUpload(key)
             throw ProblemDetails.uploadHashMismatch
         }

@@ -9,7 +9,10 @@ package import SQLKit
 ///
 /// The database calls every method that changes bytes inside the transaction that changes the rows
 /// (passing its connection as `sql`), under the upload's or blob's lock, so bytes and rows change
-/// together: on PostgreSQL in the same transaction, on SQLite while the one writer runs.
+/// together: on PostgreSQL in the same transaction, on SQLite while the one writer runs. One
+/// exception: a piece of an upload to the file store changes no row, so the database writes and
+/// fsyncs it outside the writer, under the upload's own lock (``Database/uploadFileLocks``), and
+/// uploads arrive side by side.
 package protocol BlobStore: Sendable {
     /// The most bytes one read returns.
     var pieceSize: Int { get }

@@ -59,6 +59,12 @@ package struct FileBlobStore: BlobStore {
     }
 
     package func append(_ bytes: ByteBuffer, to upload: UploadKey, at offset: Int64, in sql: any SQLDatabase) async throws {
+        try await append(bytes, to: upload, at: offset)
+    }
+
+    /// ``append(_:to:at:in:)`` without the database: the file store needs none, so the database
+    /// writes an upload's pieces outside its one writer, side by side with other uploads.
+    func append(_ bytes: ByteBuffer, to upload: UploadKey, at offset: Int64) async throws {
         let path = uploadPath(upload)
         try await Self.io {
             let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
@@ -82,7 +88,28 @@ package struct FileBlobStore: BlobStore {
     }
 
     package func readUpload(_ upload: UploadKey, at offset: Int64, in sql: any SQLDatabase) async throws -> ByteBuffer {
+        try await readUpload(upload, at: offset)
+    }
+
+    /// ``readUpload(_:at:in:)`` without the database.
+    func readUpload(_ upload: UploadKey, at offset: Int64) async throws -> ByteBuffer {
         try await read(uploadPath(upload), at: offset)
+    }
+
+    /// When the upload's file was last written, if it has one: its last piece's time, which the
+    /// database does not write for each piece.
+    func lastWritten(_ upload: UploadKey) async throws -> Date? {
+        let path = uploadPath(upload)
+        return try await Self.io {
+            var info = stat()
+            guard stat(path, &info) == 0 else { return nil }
+            #if canImport(Darwin)
+            let time = info.st_mtimespec
+            #else
+            let time = info.st_mtim
+            #endif
+            return Date(timeIntervalSince1970: Double(time.tv_sec) + Double(time.tv_nsec) / 1e9)
+        }
     }
 
     package func publish(_ upload: UploadKey, in sql: any SQLDatabase) async throws {
@@ -105,6 +132,11 @@ package struct FileBlobStore: BlobStore {
     }
 
     package func readBlob(_ sha256: String, at offset: Int64, in sql: any SQLDatabase) async throws -> ByteBuffer {
+        try await readBlob(sha256, at: offset)
+    }
+
+    /// ``readBlob(_:at:in:)`` without the database.
+    func readBlob(_ sha256: String, at offset: Int64) async throws -> ByteBuffer {
         try await read(blobPath(sha256), at: offset)
     }
 
