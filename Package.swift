@@ -155,7 +155,7 @@ let package = Package(
             name: "sharepipe-dev",
             dependencies: [
                 "LinkPreviewCore", "LinkPreview", "LinkPreviewTesting", "SharePipeServer", "SharePipeKit",
-                "SharePipeCLISupport",
+                "SharePipeCLISupport", "SharePipeProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Logging", package: "swift-log"),
@@ -164,6 +164,8 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
         ),

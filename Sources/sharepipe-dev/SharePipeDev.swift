@@ -9,7 +9,7 @@ struct SharePipeDev: AsyncParsableCommand {
         abstract: "Measure SharePipe: conformance against test corpora, and benchmarks (build with -c release).",
         subcommands: [
             ConformanceCommand.self, BenchCommand.self, FetchBenchCommand.self, ShelfBenchCommand.self,
-            InboxBenchCommand.self,
+            InboxBenchCommand.self, UploadBenchCommand.self,
         ]
     )
 }

@@ -74,3 +74,10 @@ extension BenchmarkTimer {
         return median(times)
     }
 }
+
+extension Duration {
+    /// The duration in seconds.
+    var timeInterval: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The process's resident memory, from `/proc/self/status` (Linux).
+/// A process's resident memory, from `/proc/PID/status` (Linux).
 enum PeakMemory {
     /// Resets the peak (`VmHWM`) to the current resident size, so a later peak measures one workload.
     static func resetHighWaterMark() {
@@ -13,8 +13,11 @@ enum PeakMemory {
     /// The current resident size (`VmRSS`).
     static func resident() -> Int { field("VmRSS:") }
 
-    private static func field(_ name: String) -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+    /// The current resident size of process `pid` (`VmRSS`); 0 when it cannot be read.
+    static func resident(of pid: Int32) -> Int { field("VmRSS:", of: "\(pid)") }
+
+    private static func field(_ name: String, of process: String = "self") -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/\(process)/status", encoding: .utf8),
             let line = status.split(separator: "\n").first(where: { $0.hasPrefix(name) })
         else { return 0 }
         let kilobytes = line.split(separator: " ").compactMap { Int($0) }.first ?? 0

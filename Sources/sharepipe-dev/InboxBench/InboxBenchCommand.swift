@@ -156,8 +156,3 @@ struct InboxBenchCommand: AsyncParsableCommand {
     }
 }
 
-extension Duration {
-    fileprivate var timeInterval: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
-}
