@@ -176,6 +176,13 @@ struct WebShelfTests {
             )
             #expect(tooLarge.status == .contentTooLarge)
             #expect(try await notes() == [whole])
+            // An empty box sent is a slip: nothing is posted (the link is not shared again), and the page says so.
+            for blank in ["", "  \n "] {
+                let empty = try await browser.post(client, "/highlights/\(link)/reply", [("csrf", csrf), ("note", blank)])
+                #expect(empty.status == .unprocessableContent)
+                #expect(String(buffer: empty.body).contains("Write a message to send; nothing was sent."))
+            }
+            #expect(try await notes() == [whole])
 
             // From two conversations and none chosen: the page says to choose; before, it looked sent.
             _ = try await world.share("cat", "https://example.com/talk", to: ["@ada"])

@@ -135,11 +135,18 @@ struct WebShelfController {
     @Sendable func reply(_ request: Request, context: ServerRequestContext) async throws -> Response {
         try await site.form(request, WebReplyForm.self) { user, form, _ in
             let link = try RequestParameters.uuid(context, "id")
+            // The API takes a reply without a note (the link shared again into the conversation); on
+            // the page an empty box sent is a slip, never meant to post the link again.
+            guard let note = try Reply.note(form.note) else {
+                throw ProblemDetails.validationFailed([
+                    .init(pointer: "/note", detail: "Write a message to send; nothing was sent.")
+                ])
+            }
             let outcome = try await site.storage.reply(
                 linkID: link,
                 userID: user.id,
                 conversationID: form.conversationId.flatMap(UUID.init(uuidString:)),
-                note: try Reply.note(form.note),
+                note: note,
                 idempotency: nil
             )
             // A reply that was not posted says why; it never looks sent.
