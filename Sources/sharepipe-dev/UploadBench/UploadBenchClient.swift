@@ -57,7 +57,10 @@ struct UploadBenchClient {
             patch.headers.add(name: "Authorization", value: "Bearer \(token)")
             patch.headers.add(name: "Content-Type", value: "application/offset+octet-stream")
             patch.headers.add(name: "Upload-Offset", value: String(offset))
-            patch.body = .bytes(ByteBuffer(data: payload.bytes[offset..<end]))
+            // The prepared piece when the server asks for the next one (it always does but after a drop).
+            patch.body = .bytes(
+                offset % Self.pieceSize == 0 ? payload.pieces[offset / Self.pieceSize] : ByteBuffer(data: payload.bytes[offset..<end])
+            )
             let response = try await client.execute(patch, timeout: .seconds(120))
             let body = try await response.body.collect(upTo: 1 << 16)
             guard response.status.code < 300, let stored = response.headers.first(name: "Upload-Offset").flatMap(Int.init)
