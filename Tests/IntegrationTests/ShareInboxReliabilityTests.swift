@@ -223,18 +223,23 @@ struct ShareInboxReliabilityTests {
     }
 
     /// The photos the chaos writers attach: writer 0 a photo of its own to each share (new bytes to
-    /// upload every time) and the shared one; writer 1 the shared one alone (the same bytes again and
-    /// again, stored once); writer 2 none.
+    /// upload every time) and a small photo every share of the run has; writer 1 the small photo, and
+    /// every fifth share a large one instead (over one upload piece of 4 MiB, so a kill can land
+    /// between its pieces and the drain resumes); writer 2 none. (Not the large one every time: its
+    /// copies into the inbox would load the disk the rest of the suite runs on.)
     struct ChaosPhotos: Sendable {
         let folder: URL
-        /// Over one upload piece (4 MiB), so a kill can land between its pieces and the drain resumes.
         let shared: URL
+        let large: URL
 
         init(in folder: URL) throws {
             self.folder = folder.appendingPathComponent("photos")
             try FileManager.default.createDirectory(at: self.folder, withIntermediateDirectories: true)
             shared = self.folder.appendingPathComponent("shared.jpg")
-            try Data((0..<(5 << 20)).map { UInt8(truncatingIfNeeded: ($0 &* 2_654_435_761) >> 13) }).write(to: shared)
+            large = self.folder.appendingPathComponent("large.jpg")
+            try Data((0..<200_000).map { UInt8(truncatingIfNeeded: ($0 &* 40_503) >> 7) }).write(to: shared)
+            try Data((0..<(4 << 20) + 300_000).map { UInt8(truncatingIfNeeded: ($0 &* 2_654_435_761) >> 13) })
+                .write(to: large)
         }
 
         /// Writer 0's photo for the share `tag`: bytes no other share has.
@@ -242,24 +247,34 @@ struct ShareInboxReliabilityTests {
             Data(tag.utf8) + Data((0..<150_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ tag.utf8.count) })
         }
 
+        /// Which writer made `tag` (`PHASE-wN-INDEX`), and its index.
+        static func writer(of tag: String) -> (writer: Int, index: Int)? {
+            let parts = tag.split(separator: "-")
+            guard parts.count == 3, parts[1].hasPrefix("w"), let writer = Int(parts[1].dropFirst()), let index = Int(parts[2])
+            else { return nil }
+            return (writer, index)
+        }
+
         /// The files the writer of `tag` attaches (writing writer 0's own photo first).
-        func files(for tag: String, writer: Int) -> [URL] {
-            switch writer {
-            case 0:
+        func files(for tag: String) -> [URL] {
+            switch Self.writer(of: tag) {
+            case (0, _)?:
                 let own = folder.appendingPathComponent("\(tag).jpg")
                 guard (try? Self.own(tag).write(to: own)) != nil else { return [shared] }
                 return [own, shared]
-            case 1: return [shared]
+            case (1, let index)?: return [index % 5 == 0 ? large : shared]
             default: return []
             }
         }
 
         /// The SHA-256s the share with note `tag` must have on the server, in order.
         func digests(for tag: String) throws -> [String] {
-            let shared = ShareInboxReliabilityTests.sha256(try Data(contentsOf: self.shared))
-            if tag.contains("-w0-") { return [ShareInboxReliabilityTests.sha256(Self.own(tag)), shared] }
-            if tag.contains("-w1-") { return [shared] }
-            return []
+            let hash = ShareInboxReliabilityTests.sha256
+            switch Self.writer(of: tag) {
+            case (0, _)?: return [hash(Self.own(tag)), hash(try Data(contentsOf: shared))]
+            case (1, let index)?: return [hash(try Data(contentsOf: index % 5 == 0 ? large : shared))]
+            default: return []
+            }
         }
     }
 
@@ -279,7 +294,7 @@ struct ShareInboxReliabilityTests {
                     let tag = "\(phase)-w\(role)-\(index)"
                     index += 1
                     // Writers 0 and 1 attach photos: their shares go with them, uploaded first.
-                    let attach = photos.files(for: tag, writer: role).flatMap { ["--attach", $0.path] }
+                    let attach = photos.files(for: tag).flatMap { ["--attach", $0.path] }
                     guard let (output, _) = try? kit.run(["share", "https://example.com/r/\(tag)", "--note", tag] + attach)
                     else { continue }
                     if Self.savedID(in: output) != nil { persisted.saved(tag) }
@@ -396,7 +411,10 @@ struct ShareInboxReliabilityTests {
         let halfSent = try Self.files(under: fixture.blobStore.appendingPathComponent("uploads"))
         #expect(halfSent.isEmpty, "upload bytes left: \(halfSent.map(\.lastPathComponent))")
         // And the API serves them: the shared photo as the writers had it.
-        #expect(try await fixture.uploadedBytes(Self.sha256(try Data(contentsOf: photos.shared))) == (try Data(contentsOf: photos.shared)))
+        for photo in [photos.shared, photos.large] where named.contains(Self.sha256(try Data(contentsOf: photo))) {
+            #expect(try await fixture.uploadedBytes(Self.sha256(try Data(contentsOf: photo))) == (try Data(contentsOf: photo)))
+        }
+        #expect(named.contains(Self.sha256(try Data(contentsOf: photos.large))), "no share with the large photo was saved")
         try await fixture.stop()
     }
 
