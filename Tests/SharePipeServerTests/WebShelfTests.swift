@@ -4,7 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import SQLKit
 import SharePipeProtocol
-import SharePipeServer
+@testable import SharePipeServer
 import Testing
 
 @Suite("The web page's shelf")
@@ -246,10 +246,23 @@ struct WebShelfTests {
             let page = try await browser.get(client, "/devices")
             let csrf = try #require(Browser.csrf(in: page))
             let created = try await browser.post(client, "/devices", [("csrf", csrf), ("name", "Laptop")])
-            #expect(created.status == .ok)
-            let html = String(buffer: created.body)
-            #expect(html.contains("sps_") && html.contains("Laptop"))
-            #expect(!String(buffer: try await browser.get(client, "/devices").body).contains("sps_"))
+            // Post/redirect/get: the page it leads to shows the tokens once; reloading it makes no device.
+            #expect(created.status == .seeOther && created.headers[.location] == "/devices")
+            #expect(!String(buffer: created.body).contains("sps_"))
+            let carried = try #require(browser.cookies[NewDeviceTokens.cookieName])
+            let shown = try await browser.get(client, "/devices")
+            let html = String(buffer: shown.body)
+            #expect(html.contains("sps_") && html.contains("spa_") && html.contains("Laptop"), "\(html)")
+            #expect(shown.headers[.cacheControl] == "no-store")
+            let reloaded = String(buffer: try await browser.get(client, "/devices").body)
+            #expect(!reloaded.contains("sps_"), "shown once")
+            #expect(try await fixture.context.database.devices(userID: fixture.user.id).filter { $0.name == "Laptop" }.count == 1)
+            // Another account signed in on the same browser never sees them.
+            let bob = try await fixture.context.database.createUser(handle: "bob", displayName: "Bob", passwordHash: nil)
+            var other = Browser()
+            other.cookies["sharepipe_session"] = try await fixture.context.database.createSession(userID: bob.id, lifetime: .seconds(3600))
+            other.cookies[NewDeviceTokens.cookieName] = carried
+            #expect(!String(buffer: try await other.get(client, "/devices").body).contains("sps_"))
             for path in ["/mine", "/conversations"] { #expect(try await browser.get(client, path).status == .ok) }
 
             // Settings: a new display name, then signing out everywhere ends this session too.

@@ -3,8 +3,8 @@ import HTTPTypes
 import Hummingbird
 import SharePipeProtocol
 
-/// The signed-in devices page: the user's devices, a form that makes one and shows its tokens once,
-/// and revoking one.
+/// The signed-in devices page: the user's devices, a form that makes one and shows its tokens once
+/// (on the page it redirects to), and revoking one.
 struct WebDevicesController {
     let site: WebSite
 
@@ -14,8 +14,20 @@ struct WebDevicesController {
         group.post("devices/:id/revoke", use: revoke)
     }
 
+    /// The page; once after a device was made, with its tokens (``NewDeviceTokens``).
     @Sendable func list(_ request: Request, context: ServerRequestContext) async throws -> Response {
-        try await site.page(request) { user, csrf in try await page(user, csrf: csrf, created: nil) }
+        var carried = false
+        var response = try await site.page(request) { user, csrf in
+            let tokens = NewDeviceTokens(request, for: user.id)
+            carried = tokens != nil
+            let created = tokens.map { WebDevicesPage.Created(name: $0.name, appToken: $0.appToken, shareToken: $0.shareToken) }
+            return try await page(user, csrf: csrf, created: created)
+        }
+        if carried || request.cookies[NewDeviceTokens.cookieName] != nil {
+            response.setCookie(NewDeviceTokens.cleared(secure: site.secureCookies))
+        }
+        if carried { response.headers[.cacheControl] = "no-store" }
+        return response
     }
 
     @Sendable func create(_ request: Request, context: ServerRequestContext) async throws -> Response {
@@ -26,10 +38,11 @@ struct WebDevicesController {
                 ])
             }
             let (_, appToken, shareToken) = try await site.storage.createDevice(userID: user.id, name: name)
-            // The tokens are shown on this response only (no redirect: they are never stored).
-            let created = WebDevicesPage.Created(name: name, appToken: appToken, shareToken: shareToken)
-            var response = site.pages.render(try await page(user, csrf: csrf, created: created))
-            response.headers[.cacheControl] = "no-store"
+            // Post/redirect/get: the page the browser is sent to shows the tokens once, and reloading
+            // it makes no other device.
+            let tokens = NewDeviceTokens(userID: user.id, name: name, appToken: appToken, shareToken: shareToken)
+            var response = Response.redirect(to: "/devices")
+            response.setCookie(tokens.cookie(secure: site.secureCookies))
             return response
         }
     }
