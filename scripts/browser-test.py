@@ -253,7 +253,11 @@ def main():
         alice.refresh()
         check("A link to remove" not in alice.page_source, "a removed card stays gone when shared again")
 
-        card(alice, "A link worth keeping").find_element(By.CSS_SELECTOR, "h3 a").click()
+        keep = card(alice, "A link worth keeping")
+        check(keep.find_element(By.CSS_SELECTOR, "h3 a").get_attribute("href").endswith("?from=summary")
+              and "/go/" in keep.find_element(By.CSS_SELECTOR, "h3 a").get_attribute("href"),
+              "the card's title opens the link itself")
+        keep.find_element(By.LINK_TEXT, "Details").click()
         check(
             wait_for(alice, lambda d: d.find_element(By.TAG_NAME, "h1").text == "A link worth keeping"),
             "the link's page opens",

@@ -37,6 +37,27 @@ struct WebShelfTests {
         }
     }
 
+    /// A card's title opened SharePipe's own page, and nothing said where the link went.
+    @Test("A card's title opens the link itself, its details are one click away, and it says where the link goes")
+    func cardOpensTheLink() async throws {
+        try await ServerFixture.run { fixture, client in
+            let world = try await ShelfWorld.make(fixture, client)
+            _ = try await world.share("bob", "https://example.com/articles/bread?utm_source=x#top", to: ["@ada"])
+            let longPath = "https://example.com/" + String(repeating: "a", count: 100)
+            _ = try await world.share("bob", longPath, to: ["@ada"])
+            var browser = try await Self.signedIn(fixture)
+            let html = String(buffer: try await browser.get(client, "/").body)
+            let item = try #require(try await world.shelf("ada").items.first { ($0["url"] as? String)?.contains("bread") == true })
+            let id = try #require(item["linkID"] as? String)
+            #expect(html.contains(#"<h3><a href="/go/\#(id)?from=summary""#), "the title opens the link: \(html)")
+            #expect(html.contains(#"<a href="/links/\#(id)">Details</a>"#))
+            #expect(html.contains(#"<p class="url">example.com/articles/bread</p>"#), "host and path, no query")
+            #expect(html.contains("<p class=\"url\">example.com/" + String(repeating: "a", count: 51) + "…</p>"), "cut at 64")
+            let opened = try await browser.get(client, "/go/\(id)?from=summary")
+            #expect(opened.headers[.location]?.hasPrefix("https://example.com/articles/bread") == true)
+        }
+    }
+
     @Test("My links lists shares to nobody, those addressed only to oneself too, however many went to others")
     func myLinks() async throws {
         try await ServerFixture.run { fixture, client in

@@ -24,6 +24,9 @@ struct WebCardValues {
     /// What the tile shows: the image, else the icon (else the site's initial).
     var tileSrc: String?
     var host: String
+    /// The link as a reader sees where it goes: host and path, without the scheme, query or fragment,
+    /// at most ``maxDisplayURLLength`` characters; nil for a set of files.
+    var displayURL: String?
     /// For a set of files (no link), the files; a link's card has none.
     var files: [WebFileValues]
     var isFileSet: Bool
@@ -56,6 +59,7 @@ struct WebCardValues {
         siteLabel = item.card.siteName ?? host
         siteInitial = String((item.card.siteName ?? host).first { $0.isLetter || $0.isNumber } ?? "•").uppercased()
         self.host = host
+        displayURL = item.url.map(Self.displayURL)
         imageSrc = item.card.imageURL.map(relay.path(for:))
         iconSrc = item.card.iconURL.map(relay.path(for:))
         tileSrc = photos.first?.src ?? imageSrc ?? iconSrc
@@ -93,6 +97,16 @@ struct WebCardValues {
     static func label(for user: User) -> String {
         user.displayName.caseInsensitiveCompare(user.handle) == .orderedSame
             ? "@\(user.handle)" : "\(user.displayName) (@\(user.handle))"
+    }
+
+    static let maxDisplayURLLength = 64
+
+    /// `example.com/articles/bread`: the host and path of `url`, cut with `…` past
+    /// ``maxDisplayURLLength`` characters.
+    static func displayURL(_ url: URL) -> String {
+        let path = url.path(percentEncoded: false)
+        let text = url.displayHost + (path == "/" ? "" : path)
+        return text.count > maxDisplayURLLength ? String(text.prefix(maxDisplayURLLength - 1)) + "…" : text
     }
 
     static func initials(_ name: String) -> String {
