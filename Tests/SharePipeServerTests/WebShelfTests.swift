@@ -37,6 +37,16 @@ struct WebShelfTests {
         }
     }
 
+    @Test("An empty shelf says what to do next")
+    func emptyShelf() async throws {
+        try await ServerFixture.run { fixture, client in
+            var browser = try await Self.signedIn(fixture)
+            let html = String(buffer: try await browser.get(client, "/").body)
+            #expect(html.contains("When someone shares a link or photos with @\(fixture.user.handle)"), "\(html)")
+            #expect(html.contains(#"<a href="/mine">My links</a>;"#) && html.contains("sharepipe share URL --to @friend"))
+        }
+    }
+
     /// A card's title opened SharePipe's own page, and nothing said where the link went.
     @Test("A card's title opens the link itself, its details are one click away, and it says where the link goes")
     func cardOpensTheLink() async throws {
