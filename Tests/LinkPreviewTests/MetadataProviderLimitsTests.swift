@@ -142,7 +142,8 @@ struct MetadataProviderLimitsTests {
             headers: [("Content-Type", contentType), ("Cache-Control", "max-age=86400"), ("ETag", #""v1""#)],
             body: .stall(head)
         )
-        try await ProviderFixture.run({ _ in stall }, configure: { $0.policy.timeouts.read = .milliseconds(500) }) {
+        // 2 s: under the whole suite a busy machine took more than 500 ms to pass the head along.
+        try await ProviderFixture.run({ _ in stall }, configure: { $0.policy.timeouts.read = .seconds(2) }) {
             server,
             provider in
             let report = try await provider.preview(for: server.url("/flushed"))
