@@ -83,19 +83,8 @@ struct FileRangeTests {
     func rangesOfASharedVideo(database: TestDatabase) async throws {
         let bytes = Self.video()
         try await ServerFixture.run(on: database) { fixture, client in
-            let storage = fixture.context.database
-            let bob = try await storage.createUser(handle: "bob", displayName: "Bob", passwordHash: nil)
-            let (_, bobApp, _) = try await storage.createDevice(userID: bob.id, name: "phone")
+            let (id, bobApp) = try await UploadTests.shareFileWithBob(bytes, name: "clip.mp4", contentType: "video/mp4", fixture, client)
             let sha = UploadTests.sha256(bytes)
-            _ = try await UploadTests.announce(bytes, name: "clip.mp4", token: fixture.shareToken, client)
-            let sent = try await UploadTests.patch(bytes[...], of: sha, at: 0, token: fixture.shareToken, client)
-            #expect(try UploadTests.upload(sent)["contentType"] as? String == "video/mp4")
-            let created = try await UploadTests.share(
-                #"{"recipients": ["@bob"], "attachments": [{"sha256": "\#(sha)"}]}"#,
-                token: fixture.shareToken,
-                client
-            )
-            let id = try #require((try ServerFixture.json(created)["share"] as? [String: Any])?["id"] as? String)
             func get(_ extra: [(HTTPField.Name, String)] = []) async throws -> LiveResponse {
                 var headers = ServerFixture.headers(token: bobApp, json: false)
                 for (name, value) in extra { headers[name] = value }

@@ -23,6 +23,16 @@ struct FileSetShareTests {
             + chunk("IDAT", BlobStoreTests.bytes(padding, seed: UInt8(truncatingIfNeeded: width))) + chunk("IEND", [])
     }
 
+    /// A browser signed in as `handle` of `world`.
+    static func browser(signedInAs handle: String, _ world: ShelfWorld, _ fixture: ServerFixture) async throws -> Browser {
+        var browser = Browser()
+        browser.cookies["sharepipe_session"] = try await fixture.context.database.createSession(
+            userID: try #require(world.ids[handle]),
+            lifetime: .seconds(3600)
+        )
+        return browser
+    }
+
     /// Ada uploads `photos` and shares them to `recipients` with no link; the response's JSON.
     static func sharePhotos(
         _ photos: [[UInt8]],
@@ -103,11 +113,7 @@ struct FileSetShareTests {
             let shareID = try #require((try ServerFixture.json(created)["share"] as? [String: Any])?["id"] as? String)
             let itemID = try #require(try await world.shelf("bob").items.first?["linkID"] as? String)
 
-            var bob = Browser()
-            bob.cookies["sharepipe_session"] = try await fixture.context.database.createSession(
-                userID: try #require(world.ids["bob"]),
-                lifetime: .seconds(3600)
-            )
+            var bob = try await Self.browser(signedInAs: "bob", world, fixture)
             let home = String(buffer: try await bob.get(client, "/").body)
             #expect(home.contains("IMG_0000.png"), "a single photo's card is titled with its name")
             #expect(home.contains(#"src="/files/\#(shareID)/0""#))
@@ -124,11 +130,7 @@ struct FileSetShareTests {
             #expect(file.head.headerFields[HTTPField.Name("X-Content-Type-Options")!] == "nosniff")
             #expect(Array(file.body.readableBytesView).prefix(8) == photos[0].prefix(8))
 
-            var cat = Browser()
-            cat.cookies["sharepipe_session"] = try await fixture.context.database.createSession(
-                userID: try #require(world.ids["cat"]),
-                lifetime: .seconds(3600)
-            )
+            var cat = try await Self.browser(signedInAs: "cat", world, fixture)
             #expect(try await cat.get(client, "/files/\(shareID)/0").head.status == .notFound)
             var nobody = Browser()
             #expect(try await nobody.get(client, "/files/\(shareID)/0").head.headerFields[.location] == "/signin")
@@ -148,11 +150,7 @@ struct FileSetShareTests {
             let created = try await Self.sharePhotos([Self.png(width: 800, height: 600, padding: 100), FileRangeTests.video()], to: ["@bob"], world)
             let shareID = try #require((try ServerFixture.json(created)["share"] as? [String: Any])?["id"] as? String)
             let itemID = try #require(try await world.shelf("bob").items.first?["linkID"] as? String)
-            var bob = Browser()
-            bob.cookies["sharepipe_session"] = try await fixture.context.database.createSession(
-                userID: try #require(world.ids["bob"]),
-                lifetime: .seconds(3600)
-            )
+            var bob = try await Self.browser(signedInAs: "bob", world, fixture)
             let detail = try await bob.get(client, "/links/\(itemID)")
             let page = String(buffer: detail.body)
             #expect(page.contains(#"<video controls preload="metadata" src="/files/\#(shareID)/1">"#), "\(page)")

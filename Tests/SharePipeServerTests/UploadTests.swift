@@ -56,6 +56,31 @@ struct UploadTests {
         )
     }
 
+    /// The fixture's user uploads `bytes` (expecting `contentType`) and shares them with a new user
+    /// Bob; the share's id and Bob's app token.
+    static func shareFileWithBob(
+        _ bytes: [UInt8],
+        name: String,
+        contentType: String,
+        _ fixture: ServerFixture,
+        _ client: LiveClient
+    ) async throws -> (shareID: String, bobApp: String) {
+        let storage = fixture.context.database
+        let bob = try await storage.createUser(handle: "bob", displayName: "Bob", passwordHash: nil)
+        let (_, bobApp, _) = try await storage.createDevice(userID: bob.id, name: "phone")
+        let sha = sha256(bytes)
+        _ = try await announce(bytes, name: name, token: fixture.shareToken, client)
+        let sent = try await patch(bytes[...], of: sha, at: 0, token: fixture.shareToken, client)
+        #expect(try upload(sent)["contentType"] as? String == contentType)
+        let created = try await share(
+            #"{"recipients": ["@bob"], "attachments": [{"sha256": "\#(sha)"}]}"#,
+            token: fixture.shareToken,
+            client
+        )
+        let id = try #require((try ServerFixture.json(created)["share"] as? [String: Any])?["id"] as? String)
+        return (id, bobApp)
+    }
+
     static func upload(_ json: LiveResponse) throws -> [String: Any] {
         try #require(try ServerFixture.json(json)["upload"] as? [String: Any])
     }

@@ -5,7 +5,7 @@ import Synchronization
 /// The SHA-256 of uploads hashed as their pieces are stored, so that the check at the last byte
 /// needs no second pass over a 25 MiB file. An upload's hash is carried only while its pieces arrive
 /// in order on this server; one resumed after a restart, or on another server, is hashed from its
-/// stored bytes instead (``UploadService/finish(_:)``). At most ``capacity`` uploads are followed;
+/// stored bytes instead (``UploadService/finish(_:size:)``). At most ``capacity`` uploads are followed;
 /// past that the oldest is dropped (and hashed from its bytes when it ends).
 final class UploadHashes: Sendable {
     private struct Running {

@@ -27,7 +27,7 @@ struct UploadService: Sendable {
         case .created(let record): return (record, true)
         case .existing(let record) where record.received == record.size && !record.isComplete:
             // Every byte arrived, but their check was cut short (a restart): it runs now.
-            return (try await finish(UploadKey(userID: userID, sha256: request.sha256)), false)
+            return (try await finish(UploadKey(userID: userID, sha256: request.sha256), size: record.size), false)
         case .existing(let record): return (record, false)
         case .overQuota(let used, let quota): throw ProblemDetails.quotaExceeded(size: request.size, used: used, quota: quota)
         case .sizeMismatch(let record):
@@ -90,7 +90,7 @@ struct UploadService: Sendable {
             throw error is CancellationError ? error : ProblemDetails.malformedBody
         }
         try await store()
-        return record.received == record.size && !record.isComplete ? try await finish(key) : record
+        return record.received == record.size && !record.isComplete ? try await finish(key, size: record.size) : record
     }
 
     /// Checks a whole upload against its SHA-256, types it from its bytes and completes it; bytes
@@ -98,10 +98,10 @@ struct UploadService: Sendable {
     ///
     /// The SHA-256 was taken as the pieces were stored (``UploadHashes``) when they all arrived here
     /// in order; else the stored bytes are read again and hashed.
-    func finish(_ key: UploadKey) async throws -> UploadRecord {
+    func finish(_ key: UploadKey, size: Int64) async throws -> UploadRecord {
         let digest: String
         let header: [UInt8]
-        if let size = try await storage.upload(key)?.size, let hashed = hashes.digest(of: key, size: size) {
+        if let hashed = hashes.digest(of: key, size: size) {
             digest = hashed
             header = try await storage.readUploadPrefix(key, count: BlobKind.headerLength)
         } else {
