@@ -226,15 +226,22 @@ def main():
         keep = card(alice, "A link worth keeping")
         check("Shared by Bob Builder" in keep.text, "the card says who shared it")
         check(keep.find_element(By.CSS_SELECTOR, ".avatar").text == "BB", "the card shows the sharer's initials")
+        check(keep.find_element(By.CSS_SELECTOR, ".note").text.startswith("Look at this"), "the card shows the sharer's note")
         lost = card(alice, "A link whose image is gone").find_element(By.CSS_SELECTOR, ".tile")
         check(
             wait_for(alice, lambda d: d.execute_script("return arguments[0].querySelector('img').complete", lost)),
             "the browser has given up on the image the relay could not fetch",
         )
+        # Beside it, a tile as a card without an image draws it: the site's initial.
+        initial = alice.execute_script(
+            "const t = document.createElement('div'); t.className = 'tile'; t.id = 'bare-tile';"
+            "t.textContent = arguments[0].querySelector('img').dataset.initial;"
+            "arguments[0].after(t); return t;", lost)
         check(
-            look_alike(lost.screenshot_as_png, keep.find_element(By.CSS_SELECTOR, ".tile").screenshot_as_png),
+            look_alike(lost.screenshot_as_png, initial.screenshot_as_png),
             "a card whose image cannot be fetched shows the site's initial, like a card without an image",
         )
+        alice.execute_script("document.getElementById('bare-tile').remove()")
         alice.save_screenshot(os.path.join(shots, "1-shelf.png"))
 
         act(alice, "A link worth keeping", "Pin")
@@ -246,8 +253,16 @@ def main():
         alice.save_screenshot(os.path.join(shots, "2-shelf-pinned.png"))
 
         act(alice, "A link to remove", "Remove")
-        wait_for(alice, lambda d: "A link to remove" not in d.page_source)
-        alice.refresh()
+        check(
+            wait_for(alice, lambda d: "Removed “A link to remove”." in d.find_element(By.CSS_SELECTOR, ".notice").text),
+            "removing says what was removed, with an undo",
+        )
+        alice.save_screenshot(os.path.join(shots, "2b-removed-undo.png"))
+        alice.find_element(By.XPATH, "//div[@class='notice']//button[normalize-space()='Undo']").click()
+        check(wait_for(alice, lambda d: card(d, "A link to remove")), "Undo puts the card back")
+        act(alice, "A link to remove", "Remove")
+        wait_for(alice, lambda d: "A link to remove" not in [e.text for e in d.find_elements(By.CSS_SELECTOR, "h3")])
+        alice.get(base + "/")
         check("A link to remove" not in alice.page_source, "a removed card is gone after a reload")
         share("https://example.com/drop", "A link to remove")
         alice.refresh()
@@ -262,8 +277,31 @@ def main():
             wait_for(alice, lambda d: d.find_element(By.TAG_NAME, "h1").text == "A link worth keeping"),
             "the link's page opens",
         )
+        check("Look at this" in alice.find_element(By.ID, "thread").text, "the link's page shows the sharer's note")
         check(len(alice.find_elements(By.ID, "note")) == 1, "the link's page has a reply form")
         alice.save_screenshot(os.path.join(shots, "3-link.png"))
+        alice.find_element(By.ID, "note").send_keys("Thanks, keeping it")
+        alice.find_element(By.CSS_SELECTOR, "#reply button[type=submit]").click()
+        check(
+            wait_for(alice, lambda d: "You replied to Bob Builder (@bob)" in d.find_element(By.ID, "thread").text
+                     and "Thanks, keeping it" in d.find_element(By.ID, "thread").text),
+            "a reply appears on the link's page, saying where it went",
+        )
+        alice.save_screenshot(os.path.join(shots, "3b-link-replied.png"))
+        alice.find_element(By.XPATH, "//li[contains(@class, 'mine')]//a[normalize-space()='Bob Builder (@bob)']").click()
+        check(
+            wait_for(alice, lambda d: d.find_element(By.TAG_NAME, "h1").text == "Bob Builder (@bob)"),
+            "the reply leads to its conversation",
+        )
+        check("Thanks, keeping it" in alice.find_element(By.CSS_SELECTOR, ".thread").text, "the conversation shows the reply")
+        alice.find_element(By.ID, "compose-url").send_keys("https://example.com/from-alice")
+        alice.find_element(By.ID, "compose-note").send_keys("One for you")
+        alice.find_element(By.CSS_SELECTOR, ".composer button[type=submit]").click()
+        check(
+            wait_for(alice, lambda d: "One for you" in d.find_element(By.CSS_SELECTOR, ".thread").text),
+            "the composer sends into the conversation and the message appears there",
+        )
+        alice.save_screenshot(os.path.join(shots, "3c-conversation.png"))
         bob.get(base + "/")
         bob.save_screenshot(os.path.join(shots, "4-empty-shelf-desktop.png"))
 

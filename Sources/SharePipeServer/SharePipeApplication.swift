@@ -92,7 +92,7 @@ extension ServerContext {
             authenticator: app,
             recheckInterval: configuration.retention.shelfEventRecheckInterval
         ).addRoutes(to: v1.group("highlights/events").add(middleware: app))
-        HighlightsController(storage: storage, addresses: configuration.workers.preview.policy.addresses)
+        HighlightsController(storage: storage, worker: worker, addresses: configuration.workers.preview.policy.addresses)
             .addRoutes(to: v1.group("highlights").add(middleware: app))
         PreviewController(provider: provider, limiter: previewLimiter, metrics: metrics)
             .addRoutes(to: v1.group("preview").add(middleware: app))
@@ -103,7 +103,7 @@ extension ServerContext {
     /// The web page: a browser gets a problem as the message page.
     private func addWebPages(to pages: PageRoutes) {
         WebAccountController(site: site, accounts: accounts).addRoutes(to: pages)
-        WebShelfController(site: site, imageRelay: imageRelay).addRoutes(to: pages)
+        WebShelfController(site: site, imageRelay: imageRelay, worker: worker).addRoutes(to: pages)
         WebShareFormController(
             site: site,
             uploads: UploadService(storage: storage, settings: configuration.uploads, hashes: uploadHashes),

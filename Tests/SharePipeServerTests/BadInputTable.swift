@@ -22,6 +22,8 @@ extension BadInput {
             (.get, "/v1/highlights/events"), (.put, "/v1/highlights/\(unknown)/pin"),
             (.delete, "/v1/highlights/\(unknown)/pin"), (.post, "/v1/highlights/\(unknown)/remove"),
             (.post, "/v1/highlights/\(unknown)/feedback"), (.post, "/v1/highlights/\(unknown)/reply"),
+            (.delete, "/v1/highlights/\(unknown)/remove"), (.get, "/v1/highlights/removed"),
+            (.post, "/v1/highlights/\(unknown)/retry"),
         ]
         for (method, path) in routes {
             rows += [
@@ -331,6 +333,8 @@ extension BadInput {
         BadInput(.get, "/v1/conversations/\(unknown)?limit=101", 422, "validation-failed"),
         BadInput(.get, "/v1/highlights?limit=101", 422, "validation-failed"),
         BadInput(.get, "/v1/highlights?cursor=garbage", 422, "validation-failed"),
+        BadInput(.get, "/v1/highlights/removed?limit=0", 422, "validation-failed"),
+        BadInput(.get, "/v1/highlights/removed?limit=101", 422, "validation-failed"),
         // An event id is digits; an empty one, or one the header overrides, still has to be one.
         BadInput(.get, "/v1/highlights/events?lastEventId=", 422, "validation-failed"),
         BadInput(.get, "/v1/highlights/events?lastEventId=%2B5", 422, "validation-failed"),
@@ -362,6 +366,8 @@ extension BadInput {
             rows.append(BadInput(.put, "/v1/highlights/\(id)/pin", 404, "not-found"))
             rows.append(BadInput(.delete, "/v1/highlights/\(id)/pin", 404, "not-found"))
             rows.append(BadInput(.post, "/v1/highlights/\(id)/remove", 404, "not-found"))
+            rows.append(BadInput(.delete, "/v1/highlights/\(id)/remove", 404, "not-found"))
+            rows.append(BadInput(.post, "/v1/highlights/\(id)/retry", 404, "not-found"))
         }
         // A share token reads only the shares of its own device, not those of Ada's laptop.
         rows.append(BadInput(.get, "/v1/shares/{laptopShare}", .adaShare, 404, "not-found"))

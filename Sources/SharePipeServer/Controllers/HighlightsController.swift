@@ -9,6 +9,8 @@ import SharePipeProtocol
 /// on the caller's shelf is 404.
 struct HighlightsController {
     let storage: any Storage
+    /// Woken when "Try again" queues a preview.
+    let worker: PreviewWorker
     /// The fetcher's address policy: a card's icon or image it refuses is left out.
     let addresses: AddressPolicy
     private var shelf: Shelf { Shelf(storage: storage) }
@@ -35,6 +37,28 @@ struct HighlightsController {
                 }
                 return try await storage.removeHighlight(linkID: link, userID: user, reason: reason)
             }
+        }
+        group.delete(":id/remove") { request, context in
+            try await action(context) { user, link in try await storage.restoreHighlight(linkID: link, userID: user) }
+        }
+        group.get("removed") { request, context in
+            let principal = try context.requirePrincipal()
+            let limit = try RequestParameters.limit(request, default: 50)
+            return try jsonResponse(RemovedHighlightPage(removed: try await shelf.removed(userID: principal.user.id, limit: limit)))
+        }
+        group.post(":id/retry") { request, context in
+            let principal = try context.requirePrincipal()
+            let link = try RequestParameters.uuid(context, "id")
+            guard try await shelf.highlight(userID: principal.user.id, linkID: link) != nil else {
+                throw ProblemDetails.notFound(detail: "No such item on your shelf.")
+            }
+            guard try await storage.retryPreview(linkID: link, userID: principal.user.id) else {
+                throw ProblemDetails.stateConflict(
+                    detail: "Only a preview that failed, and was not fetched in the last 30 seconds, is tried again."
+                )
+            }
+            worker.notify()
+            return Response(status: .accepted)
         }
         group.post(":id/feedback") { request, context in
             try await action(context) { user, link in

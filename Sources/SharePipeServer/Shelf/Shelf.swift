@@ -3,7 +3,7 @@ import LinkPreviewCore
 import SharePipeProtocol
 
 /// The Shared with You shelf: storage finds the candidates of a page, ``ShelfRanking`` orders them,
-/// and the links of the items shown are read last, in one query.
+/// after the candidates' links are read, in one query.
 ///
 /// ```swift
 /// let page = try await Shelf(storage: storage).page(userID: user.id, after: nil, limit: 20, now: Date())
@@ -18,8 +18,11 @@ public struct Shelf: Sendable {
     /// A page of `userID`'s shelf at `now`: ranked, one item per link, attributed, after a cursor.
     public func page(userID: UUID, after cursor: ShelfCursor?, limit: Int, now: Date) async throws -> HighlightPage {
         let candidates = try await storage.shelfCandidates(userID: userID, after: cursor, limit: limit)
-        let ranked = ShelfRanking.page(candidates, after: cursor, limit: limit, now: now)
-        let links = try await storage.links(ids: ranked.items.map(\.candidate.linkID))
+        // Every candidate's link, in one query: the suggestion must be one whose preview is ready.
+        let links = try await storage.links(ids: (candidates.feed + candidates.pinned).map(\.linkID))
+        let ranked = ShelfRanking.page(candidates, after: cursor, limit: limit, now: now) {
+            links[$0.linkID]?.status == .ready
+        }
         let files = try await storage.attachments(ofShares: links.values.compactMap { FileSetLink.shareID(of: $0.url) })
         return HighlightPage(
             highlights: ranked.items.compactMap { item in
@@ -39,6 +42,22 @@ public struct Shelf: Sendable {
         let files = try await storage.attachments(ofShares: FileSetLink.shareID(of: link.url).map { [$0] } ?? [])
         return Highlight(candidate, link: link, files: files, suggested: false)
     }
+
+    /// The items `userID` removed, latest removal first, with their links' URLs and titles.
+    public func removed(userID: UUID, limit: Int) async throws -> [RemovedHighlight] {
+        let removals = try await storage.removedHighlights(userID: userID, limit: limit)
+        let links = try await storage.links(ids: removals.map(\.linkID))
+        return removals.compactMap { removal in
+            links[removal.linkID].map { link in
+                RemovedHighlight(
+                    linkID: removal.linkID,
+                    url: FileSetLink.shown(link.url),
+                    title: removal.providedTitle ?? (link.status == .wall ? nil : link.metadata?.title),
+                    removedAt: removal.removedAt
+                )
+            }
+        }
+    }
 }
 
 extension Highlight {
@@ -55,6 +74,7 @@ extension Highlight {
             shareID: shareID,
             attachments: attachments,
             status: link.status,
+            failure: link.status == .failed ? link.failure : nil,
             card: card,
             attributions: candidate.attributions,
             lastSharedAt: candidate.lastSharedAt,

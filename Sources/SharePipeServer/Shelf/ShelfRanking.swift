@@ -4,7 +4,8 @@ import SharePipeProtocol
 /// Orders a page of the shelf from its candidates, with no I/O: on the first page the suggested item
 /// (the best ``HighlightScore`` among the newest ``HighlightScore/candidateCount``), then every pinned
 /// item (newest pin first), then the rest newest first; later pages continue the rest, never showing
-/// the first page's suggestion again.
+/// the first page's suggestion again. Only an item `suggestible` says is ready may be the suggestion:
+/// a link whose preview is loading or failed is no recommendation.
 enum ShelfRanking {
     /// A ranked page: its items in order, and where the next page starts.
     struct Page: Sendable, Hashable {
@@ -18,7 +19,13 @@ enum ShelfRanking {
         var nextCursor: ShelfCursor?
     }
 
-    static func page(_ candidates: ShelfCandidates, after cursor: ShelfCursor?, limit: Int, now: Date) -> Page {
+    static func page(
+        _ candidates: ShelfCandidates,
+        after cursor: ShelfCursor?,
+        limit: Int,
+        now: Date,
+        suggestible: (ShelfCandidate) -> Bool = { _ in true }
+    ) -> Page {
         var feed = candidates.feed.sorted { key($0) > key($1) }
         let pinned = candidates.pinned.sorted {
             ($0.pinnedAt ?? .distantPast, $0.linkID.uuidString) > ($1.pinnedAt ?? .distantPast, $1.linkID.uuidString)
@@ -26,7 +33,10 @@ enum ShelfRanking {
         let competing = cursor == nil ? Array(feed.prefix(HighlightScore.candidateCount)) : []
         let suggested =
             cursor == nil
-            ? HighlightScore.best(competing.map { (key: $0.linkID.uuidString, signals: signals($0)) }, now: now)
+            ? HighlightScore.best(
+                competing.filter(suggestible).map { (key: $0.linkID.uuidString, signals: signals($0)) },
+                now: now
+            )
             : cursor?.suggestedLinkID
         feed.removeAll { $0.linkID.uuidString == suggested }
         let rest = Array(feed.prefix(limit))

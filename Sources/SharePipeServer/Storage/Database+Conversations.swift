@@ -213,7 +213,8 @@ extension Database {
             guard try await Self.isMember(viewerID, of: conversationID, in: sql) else { return nil }
             var query = SQLQueryString(
                 """
-                SELECT m.*, l.url FROM messages m JOIN links l ON l.id = m.link_id
+                SELECT m.*, l.url, sh.provided FROM messages m JOIN links l ON l.id = m.link_id
+                LEFT JOIN shares sh ON sh.id = m.share_id
                 WHERE m.conversation_id = \(bind: conversationID.uuidString)
                 """
             )
@@ -428,7 +429,10 @@ extension Database {
             url: URL(string: try row.decode(column: "url", as: String.self)).flatMap(FileSetLink.shown),
             note: try row.decodeNil(column: "note") ? nil : try row.decode(column: "note", as: String.self),
             createdAt: date(try row.decode(column: "created_at", as: Int64.self)),
-            shareID: try row.decode(column: "share_id", as: String?.self).flatMap(UUID.init(uuidString:))
+            shareID: try row.decode(column: "share_id", as: String?.self).flatMap(UUID.init(uuidString:)),
+            provided: try row.decode(column: "provided", as: String?.self).flatMap {
+                try? JSONDecoder().decode(ProvidedMetadata.self, from: Data($0.utf8))
+            }
         )
     }
 }

@@ -200,3 +200,30 @@ extension Database {
         }
     }
 }
+
+extension Database {
+    /// The shortest time between two fetches a user's "Try again" asks for.
+    static let retryPreviewInterval: Int64 = 30_000
+
+    /// Queues a new fetch of a link whose preview failed, for a user who has it on their shelf: its
+    /// status is `pending` again until the job ends. False when it is not on their shelf, did not
+    /// fail, or was fetched less than ``retryPreviewInterval`` ago (nothing queued then).
+    public func retryPreview(linkID: UUID, userID: UUID) async throws -> Bool {
+        try await transaction { sql in
+            guard try await Self.shelfItemShown(userID: userID, linkID: linkID, in: sql) else { return false }
+            let now = Clock.millisecondsNow()
+            guard
+                try await sql.raw(
+                    """
+                    UPDATE links SET status = 'pending', failure = NULL
+                    WHERE id = \(bind: linkID.uuidString) AND status = 'failed'
+                      AND (fetched_at IS NULL OR fetched_at <= \(bind: now - Self.retryPreviewInterval))
+                    RETURNING 1 AS retried
+                    """
+                ).first() != nil
+            else { return false }
+            try await Self.enqueuePreview(linkID: linkID, at: now, in: sql)
+            return true
+        }
+    }
+}

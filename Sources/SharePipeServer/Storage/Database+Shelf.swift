@@ -118,7 +118,8 @@ extension Database {
         }
     }
 
-    /// Removes a link from the user's shelf for good: it never returns, even when shared again.
+    /// Removes a link from the user's shelf: it does not return when shared again, until restored
+    /// (``restoreHighlight(linkID:userID:)``).
     /// False when it is not on their shelf.
     public func removeHighlight(linkID: UUID, userID: UUID, reason: String?) async throws -> Bool {
         try await transaction { sql in
@@ -132,6 +133,58 @@ extension Database {
             ).run()
             try await self.appendShelfEvent(.removed, userID: userID, linkID: linkID, in: sql)
             return true
+        }
+    }
+
+    /// Puts a removed item back on the user's shelf, at the place its latest share gives it. False
+    /// when it was not removed (or was never theirs).
+    public func restoreHighlight(linkID: UUID, userID: UUID) async throws -> Bool {
+        try await transaction { sql in
+            try await self.lockShelfEvents(of: [userID], in: sql)
+            guard
+                try await sql.raw(
+                    """
+                    UPDATE shelf_items SET removed_at = NULL, removed_reason = NULL
+                    WHERE user_id = \(bind: userID.uuidString) AND link_id = \(bind: linkID.uuidString)
+                      AND removed_at IS NOT NULL
+                    RETURNING visible
+                    """
+                ).first() != nil
+            else { return false }
+            // Shown again only when a conversation it came from still shows in Shared with You.
+            if try await Self.shelfItemShown(userID: userID, linkID: linkID, in: sql) {
+                try await self.appendShelfEvent(.added, userID: userID, linkID: linkID, in: sql)
+            }
+            return true
+        }
+    }
+
+    /// The items the user removed, latest removal first, at most `limit`, with the title their
+    /// sharers gave (the latest share's, as on the card).
+    public func removedHighlights(userID: UUID, limit: Int) async throws -> [ShelfRemoval] {
+        try await run { sql in
+            let removals = try await sql.raw(
+                """
+                SELECT link_id, removed_at FROM shelf_items
+                WHERE user_id = \(bind: userID.uuidString) AND removed_at IS NOT NULL
+                ORDER BY removed_at DESC, link_id DESC LIMIT \(bind: limit)
+                """
+            ).all().map { row in
+                ShelfRemoval(
+                    linkID: UUID(uuidString: try row.decode(column: "link_id", as: String.self)) ?? UUID(),
+                    removedAt: Self.date(try row.decode(column: "removed_at", as: Int64.self))
+                )
+            }
+            let sources = try await ShelfSources.load(
+                userID: userID,
+                linkIDs: removals.map(\.linkID.uuidString),
+                in: sql
+            )
+            return removals.map { removal in
+                var removal = removal
+                removal.providedTitle = sources.provided[removal.linkID.uuidString]?.title
+                return removal
+            }
         }
     }
 

@@ -11,6 +11,7 @@ struct ShelfSources: Sendable {
         var conversationID: String
         var messageID: String
         var senderID: String
+        var note: String?
         var sharedAt: Int64
         var visible: Bool
     }
@@ -28,11 +29,11 @@ struct ShelfSources: Sendable {
         let user = userID.uuidString
         let decoder = JSONDecoder()
         var linksWithReplySources: Set<String> = []
-        // One query for everything per source: its sharer, its conversation's title, the user's
+        // One query for everything per source: its sharer and note, its conversation's title, the user's
         // affinity to the sharer, and the provided metadata of the share behind its message.
         for row in try await sql.raw(
             """
-            SELECT s.link_id, s.conversation_id, s.message_id, s.sender_id, s.shared_at, m.show_in_shelf,
+            SELECT s.link_id, s.conversation_id, s.message_id, s.sender_id, s.shared_at, m.show_in_shelf, msg.note,
                    c.title AS conversation_title, a.opens AS affinity, sh.id AS share_id, sh.provided,
                    u.id, u.handle, u.display_name, u.avatar_url, u.created_at
             FROM shelf_sources s
@@ -51,6 +52,7 @@ struct ShelfSources: Sendable {
                 conversationID: try row.decode(column: "conversation_id", as: String.self),
                 messageID: try row.decode(column: "message_id", as: String.self),
                 senderID: try row.decode(column: "sender_id", as: String.self),
+                note: try row.decode(column: "note", as: String?.self),
                 sharedAt: try row.decode(column: "shared_at", as: Int64.self),
                 visible: try row.decode(column: "show_in_shelf", as: Int.self) != 0
             )
@@ -121,6 +123,7 @@ struct ShelfSources: Sendable {
                 conversationID: UUID(uuidString: source.conversationID) ?? UUID(),
                 conversationTitle: conversationTitles[source.conversationID],
                 messageID: UUID(uuidString: source.messageID) ?? UUID(),
+                note: source.note,
                 sharedAt: Database.date(source.sharedAt)
             )
         }

@@ -62,7 +62,14 @@ public protocol Storage: Sendable {
         limit: Int
     ) async throws -> [Message]?
 
+    /// The messages about a shelf item in the conversations it came to the viewer from (shares with
+    /// their notes, replies), newest first, at most `limit`; empty when it is not on their shelf.
+    func linkThread(linkID: UUID, viewerID: UUID, limit: Int) async throws -> [Message]
+
     // MARK: Preview jobs
+    /// Queues a new fetch of a failed preview for a user who has the link on their shelf (its
+    /// "Try again"); false when it is not theirs, did not fail, or was fetched moments ago.
+    func retryPreview(linkID: UUID, userID: UUID) async throws -> Bool
     /// Preview jobs queued and running (for `/metrics`).
     func jobCounts() async throws -> (queued: Int, running: Int)
     /// Takes the next due job for `lease`: a queued job whose time has come, or a running one whose
@@ -149,9 +156,13 @@ public protocol Storage: Sendable {
     func attachments(ofShares shares: [UUID]) async throws -> [UUID: [Share.Attachment]]
     /// Pins or unpins a link on the user's shelf. False when it is not on their shelf (or removed).
     func setPinned(_ pinned: Bool, linkID: UUID, userID: UUID) async throws -> Bool
-    /// Removes a link from the user's shelf for good: it never returns, even when shared again.
+    /// Removes a link from the user's shelf: it does not return when shared again, until restored.
     /// False when it is not on their shelf.
     func removeHighlight(linkID: UUID, userID: UUID, reason: String?) async throws -> Bool
+    /// Puts a removed item back where its latest share places it; false when it was not removed.
+    func restoreHighlight(linkID: UUID, userID: UUID) async throws -> Bool
+    /// The user's removed items, latest removal first.
+    func removedHighlights(userID: UUID, limit: Int) async throws -> [ShelfRemoval]
     /// Records the user seeing or opening a shelf item; opens also count for its sharers (the
     /// "opens links from this sharer" signal). False when it is not on their shelf.
     func recordFeedback(_ feedback: HighlightFeedback, linkID: UUID, userID: UUID) async throws -> Bool

@@ -8,9 +8,36 @@ struct WebCardValues {
         var initials: String
     }
 
-    struct Choice {
-        var id: String
-        var label: String
+    /// A preview not ready, as the card shows it: loading (a placeholder tile), failed (the
+    /// reason and "Try again"), or behind a sign-in wall (what the sharers provided).
+    struct State {
+        var loading = false
+        var failed = false
+        var wall = false
+        /// What the card says about it; nil when the preview is ready.
+        var message: String?
+
+        init(_ item: Highlight, host: String) {
+            switch item.status {
+            case .ready:
+                break
+            case .pending:
+                loading = true
+                message = "Loading the preview…"
+            case .failed:
+                failed = true
+                message = "No preview: " + (item.failure ?? "\(host) could not be read.")
+            case .wall:
+                wall = true
+                message = "\(host) shows servers a sign-in page; open it to see it signed in."
+            }
+        }
+    }
+
+    /// The newest thing a sharer wrote with the link.
+    struct Note {
+        var text: String
+        var by: String
     }
 
     var linkID: String
@@ -38,10 +65,14 @@ struct WebCardValues {
     var hasDownloads: Bool
     var attribution: String
     var sharers: [Sharer]
-    var choices: [Choice]
-    var hasChoices: Bool
+    /// The newest note of its sharers; the link's page shows them all.
+    var note: Note?
     var pinned: Bool
     var suggested: Bool
+    /// Where the preview stands, as the card says it.
+    var state: State
+    /// Whether the tile is a placeholder: loading, with no picture of the sharer's to show.
+    var placeholderTile: Bool
     var csrf: String
 
     init(_ item: Highlight, csrf: String, now: Date, relay: ImageRelay) {
@@ -54,34 +85,28 @@ struct WebCardValues {
         hasDownloads = !downloads.isEmpty
         let host = item.url?.displayHost ?? (downloads.isEmpty ? "Photos" : "Files")
         linkID = item.linkID.uuidString
-        cardTitle = item.card.title ?? host
+        let url = item.url.map(Self.displayURL)
+        // With no title, the link's host and path name it, shown once (not again as its URL).
+        cardTitle = item.card.title ?? url ?? host
+        displayURL = url == cardTitle ? nil : url
         summary = item.card.summary
+        state = State(item, host: host)
         siteLabel = item.card.siteName ?? host
         siteInitial = String((item.card.siteName ?? host).first { $0.isLetter || $0.isNumber } ?? "•").uppercased()
         self.host = host
-        displayURL = item.url.map(Self.displayURL)
         imageSrc = item.card.imageURL.map(relay.path(for:))
         iconSrc = item.card.iconURL.map(relay.path(for:))
         tileSrc = photos.first?.src ?? imageSrc ?? iconSrc
+        placeholderTile = state.loading && tileSrc == nil
         var seen = Set<UUID>()
         let people = item.attributions.map(\.sharer).filter { seen.insert($0.id).inserted }
         sharers = people.map { Sharer(name: Self.label(for: $0), initials: Self.initials($0.displayName)) }
-        var conversations: [(id: UUID, label: String)] = []
-        for attribution in item.attributions
-        where !conversations.contains(where: { $0.id == attribution.conversationID }) {
-            conversations.append(
-                (
-                    attribution.conversationID,
-                    attribution.conversationTitle ?? "with \(Self.label(for: attribution.sharer))"
-                )
-            )
-        }
-        choices = conversations.count > 1 ? conversations.map { Choice(id: $0.id.uuidString, label: $0.label) } : []
-        hasChoices = !choices.isEmpty
+        let conversationCount = Set(item.attributions.map(\.conversationID)).count
+        note = item.attributions.first { $0.note != nil }.map { Note(text: $0.note ?? "", by: Self.label(for: $0.sharer)) }
         let titled = item.attributions.compactMap(\.conversationTitle)
         var place = ""
         if let first = titled.first {
-            let others = conversations.count - 1
+            let others = conversationCount - 1
             place = " in \(first)" + (others > 0 ? " and \(others) other conversation\(others == 1 ? "" : "s")" : "")
         }
         attribution =

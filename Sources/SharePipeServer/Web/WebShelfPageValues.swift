@@ -14,6 +14,13 @@ struct WebShelfPage: WebPage {
     var hasRecent: Bool
     var hasItems: Bool
     var nextCursor: String?
+    /// The item just removed, with its "Undo".
+    var removed: Removed?
+
+    struct Removed {
+        var linkID: String
+        var title: String
+    }
 
     /// The shelf's page of `cards`, in its three parts: the suggestion, the pins, the newest.
     init(csrf: String, user: WebPageValues.Viewer, cards: [WebCardValues], nextCursor: String?) {
@@ -30,12 +37,21 @@ struct WebShelfPage: WebPage {
     }
 }
 
-struct WebLinkPage: WebPage {
-    static let template = WebTemplate.link
-    var title: String
+struct WebRemovedPage: WebPage {
+    static let template = WebTemplate.removed
+
+    struct Item {
+        var linkID: String
+        var title: String
+        var url: String?
+        var when: String
+    }
+
+    var title = "Removed"
     var csrf: String
     var user: WebPageValues.Viewer
-    var item: WebCardValues
+    var items: [Item]
+    var hasItems: Bool
 }
 
 struct WebMinePage: WebPage {
@@ -69,7 +85,8 @@ struct WebConversationsPage: WebPage {
     struct Item {
         var id: String
         var name: String
-        var members: String
+        /// The latest message, in a line.
+        var latest: String?
         var show: Bool
         var csrf: String
         /// The cursor of the page the item is on, so its switch returns there.
@@ -131,6 +148,12 @@ struct WebCSRFForm: Decodable, WebCSRFCarrying {
     var csrf: String?
 }
 
+/// A form that names the page to return to (`back`: a name the controller knows, never a URL).
+struct WebReturnForm: Decodable, WebCSRFCarrying {
+    var csrf: String?
+    var back: String?
+}
+
 struct WebReplyForm: Decodable, WebCSRFCarrying {
     var csrf: String?
     var conversationId: String?
@@ -142,6 +165,8 @@ struct WebSwitchForm: Decodable, WebCSRFCarrying {
     var show: String
     /// The conversations page to return to.
     var cursor: String?
+    /// `conversation`: back to the conversation's own page.
+    var back: String?
 }
 
 struct WebDeviceForm: Decodable, WebCSRFCarrying {

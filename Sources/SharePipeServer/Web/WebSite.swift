@@ -18,6 +18,12 @@ struct WebSite: Sendable {
     /// The largest file a form takes (``ServerConfiguration/Uploads/maxFileBytes``).
     var maxFileBytes: Int64 = UploadLimits.defaultMaxBytes
 
+    /// The most files a share form takes, and their size, in words.
+    var fileLimit: String {
+        "up to \(ShareLimits.default.maxAttachments) files of "
+            + ByteCountFormatter.string(fromByteCount: maxFileBytes, countStyle: .binary) + " each"
+    }
+
     /// The signed-in user of a browser request, from its session cookie.
     func user(_ request: Request) async throws -> User? {
         guard let token = request.cookies[SessionCookie.name]?.value, token.hasPrefix(DeviceToken.sessionPrefix)

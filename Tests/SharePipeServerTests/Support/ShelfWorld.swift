@@ -2,6 +2,8 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import LinkPreviewCore
+import SQLKit
 import SharePipeProtocol
 import SharePipeServer
 import Testing
@@ -10,11 +12,12 @@ import Testing
 /// other through the API.
 struct ShelfWorld {
     let client: LiveClient
+    let database: Database
     var tokens: [String: String]
     var ids: [String: UUID]
 
     static func make(_ fixture: ServerFixture, _ client: LiveClient) async throws -> ShelfWorld {
-        var world = ShelfWorld(client: client, tokens: ["ada": fixture.appToken], ids: ["ada": fixture.user.id])
+        var world = ShelfWorld(client: client, database: fixture.context.database, tokens: ["ada": fixture.appToken], ids: ["ada": fixture.user.id])
         for handle in ["bob", "cat", "dan"] {
             let user = try await fixture.context.database.createUser(
                 handle: handle,
@@ -52,13 +55,15 @@ struct ShelfWorld {
     }
 
     /// `handle` shares `url` with `recipients` (and `provided`, a JSON object); returns the link id.
+    /// Its preview is made ready at once (`ready`), as a fetch would, unless it is left pending.
     @discardableResult
     func share(
         _ handle: String,
         _ url: String,
         to recipients: [String],
         note: String? = nil,
-        provided: String? = nil
+        provided: String? = nil,
+        ready: Bool = true
     ) async throws -> String {
         let list = recipients.map { "\"\($0)\"" }.joined(separator: ",")
         let noteJSON = note.map { #", "note": "\#($0)""# } ?? ""
@@ -70,7 +75,25 @@ struct ShelfWorld {
             #"{"url": "\#(url)", "recipients": [\#(list)]\#(noteJSON)\#(providedJSON)}"#
         )
         #expect(response.status == .created, "\(String(buffer: response.body))")
-        return (try ServerFixture.json(response)["link"] as? [String: Any])?["id"] as? String ?? ""
+        let link = (try ServerFixture.json(response)["link"] as? [String: Any])?["id"] as? String ?? ""
+        if ready, let url = URL(string: url) { try await finishPreview(link, of: url) }
+        return link
+    }
+
+    /// Gives `link` a preview of `url` with no title, as a fetch of a bare page would, and ends its job
+    /// (a worker holding it finds it gone and leaves the link as it is).
+    func finishPreview(_ link: String, of url: URL) async throws {
+        let json = try MetadataJSON.encode(LinkMetadata(url: url))
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        try await database.run { sql in
+            try await sql.raw("DELETE FROM jobs WHERE link_id = \(bind: link)").run()
+            try await sql.raw(
+                """
+                UPDATE links SET status = 'ready', metadata = \(bind: json), fetched_at = \(bind: now)
+                WHERE id = \(bind: link) AND status = 'pending'
+                """
+            ).run()
+        }
     }
 
     /// A page of `handle`'s shelf.

@@ -4,7 +4,8 @@ import HTTPTypes
 import Hummingbird
 import SharePipeProtocol
 
-/// `POST /mine`: the share form of "My links" — a link, a note, recipients and files (photos),
+/// `POST /mine`: the share form of "My links" and of a conversation's composer — a link, a note,
+/// recipients (handles, or the composer's `conversation:<id>`) and files (photos),
 /// sent as `multipart/form-data` by a browser with or without JavaScript (files can be dropped on
 /// the browser's own file field). The share is what the API would record from the same fields:
 /// the files become the user's uploads (content-addressed, stored once), then the share names them,
@@ -80,8 +81,13 @@ struct WebShareFormController {
         func field(_ name: String) -> String? {
             form.fields[name].flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 }
         }
+        // Handles, with or without their `@`; a conversation's composer names its conversation.
         let recipients = (field("to") ?? "").split(whereSeparator: { $0 == "," || $0 == " " || $0 == "\n" })
-            .map { $0.hasPrefix("@") ? String($0) : "@" + $0 }
+            .map { $0.hasPrefix("@") || $0.hasPrefix("conversation:") ? String($0) : "@" + $0 }
+        // Sent from a conversation, the page goes back there, where the message now is.
+        let back = recipients.count == 1 && recipients[0].hasPrefix("conversation:")
+            ? UUID(uuidString: String(recipients[0].dropFirst("conversation:".count))).map { "/conversations/\($0.uuidString)" }
+            : nil
         let body = ShareSubmission.Body(
             url: field("url"),
             note: field("note"),
@@ -109,9 +115,9 @@ struct WebShareFormController {
         switch outcome {
         case .recorded(let recorded, _, _):
             if recorded.linkIsNew { worker.notify() }
-            return Response.redirect(to: "/mine")
+            return Response.redirect(to: back ?? "/mine")
         case .replay:
-            return Response.redirect(to: "/mine")
+            return Response.redirect(to: back ?? "/mine")
         case .mismatch:
             throw ProblemDetails.idempotencyKeyReused
         case .inFlight:

@@ -9,11 +9,15 @@ import SharePipeProtocol
 struct WebShelfController {
     let site: WebSite
     let imageRelay: ImageRelay
+    /// Woken when "Try again" queues a preview.
+    let worker: PreviewWorker
 
     private var shelf: Shelf { Shelf(storage: site.storage) }
 
     /// Items on one page of the shelf.
     static let itemsPerPage = 20
+    /// Removed items `/removed` lists (the latest removals).
+    static let removedPerPage = 100
 
     func addRoutes(to group: some RouterMethods<ServerRequestContext>) {
         group.get(use: shelf)
@@ -26,6 +30,9 @@ struct WebShelfController {
             }
         }
         group.post("highlights/:id/remove", use: remove)
+        group.post("highlights/:id/restore", use: restore)
+        group.post("highlights/:id/retry", use: retry)
+        group.get("removed", use: removedList)
         group.post("highlights/:id/reply", use: reply)
     }
 
@@ -41,7 +48,17 @@ struct WebShelfController {
                 try await site.storage.recordSummaryImpressions(linkIDs: page.highlights.map(\.linkID), userID: user.id)
             }
             let cards = page.highlights.map { WebCardValues($0, csrf: csrf, now: now, relay: imageRelay) }
-            return WebShelfPage(csrf: csrf, user: .init(user), cards: cards, nextCursor: page.nextCursor)
+            var values = WebShelfPage(csrf: csrf, user: .init(user), cards: cards, nextCursor: page.nextCursor)
+            // Just removed (`?removed=`, from Remove): its "Undo", if it is among the user's latest removals.
+            if let id = request.uri.queryParameters["removed"].flatMap({ UUID(uuidString: String($0)) }),
+                let removed = try await shelf.removed(userID: user.id, limit: 10).first(where: { $0.linkID == id })
+            {
+                values.removed = .init(
+                    linkID: id.uuidString,
+                    title: removed.title ?? removed.url.map(WebCardValues.displayURL) ?? "Photos and files"
+                )
+            }
+            return values
         }
     }
 
@@ -59,9 +76,34 @@ struct WebShelfController {
                     userID: user.id
                 )
             }
-            let card = WebCardValues(item, csrf: csrf, now: Date(), relay: imageRelay)
-            return WebLinkPage(title: card.cardTitle, csrf: csrf, user: .init(user), item: card)
+            let now = Date()
+            let messages = try await site.storage.linkThread(linkID: link, viewerID: user.id, limit: WebLinkPage.threadLimit)
+            return WebLinkPage(
+                item: item,
+                card: WebCardValues(item, csrf: csrf, now: now, relay: imageRelay),
+                messages: messages,
+                conversations: try await conversations(
+                    item.attributions.map(\.conversationID) + messages.map(\.conversationID),
+                    viewerID: user.id
+                ),
+                viewer: user,
+                csrf: csrf,
+                now: now
+            )
         }
+    }
+
+    /// The conversations of `ids` the viewer is in, each once, in order of first mention (at most
+    /// the thread's length: a link shared into more conversations shows its newest ones).
+    private func conversations(_ ids: [UUID], viewerID: UUID) async throws -> [Conversation] {
+        var seen = Set<UUID>()
+        var found: [Conversation] = []
+        for id in ids where seen.insert(id).inserted && seen.count <= WebLinkPage.threadLimit {
+            if let conversation = try await site.storage.conversation(id: id, viewerID: viewerID) {
+                found.append(conversation)
+            }
+        }
+        return found
     }
 
     /// `/go/{id}`: records the open, then on to the link.
@@ -107,8 +149,7 @@ struct WebShelfController {
                 shares: shares,
                 hasShares: !shares.isEmpty,
                 formKey: UUID().uuidString,
-                fileLimit: "up to \(ShareLimits.default.maxAttachments) files of "
-                    + ByteCountFormatter.string(fromByteCount: site.maxFileBytes, countStyle: .binary) + " each"
+                fileLimit: site.fileLimit
             )
         }
     }
@@ -124,11 +165,53 @@ struct WebShelfController {
         }
     }
 
+    /// Removes the item, then shows the shelf with an "Undo" for it.
     @Sendable func remove(_ request: Request, context: ServerRequestContext) async throws -> Response {
         try await site.form(request, WebCSRFForm.self) { user, _, _ in
             let link = try RequestParameters.uuid(context, "id")
-            _ = try await site.storage.removeHighlight(linkID: link, userID: user.id, reason: nil)
-            return Response.redirect(to: "/")
+            let removed = try await site.storage.removeHighlight(linkID: link, userID: user.id, reason: nil)
+            return Response.redirect(to: removed ? "/?removed=\(link.uuidString)" : "/")
+        }
+    }
+
+    /// Puts a removed item back, then shows it on the shelf (or, from the removed list, that list).
+    @Sendable func restore(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        try await site.form(request, WebReturnForm.self) { user, form, _ in
+            let link = try RequestParameters.uuid(context, "id")
+            guard try await site.storage.restoreHighlight(linkID: link, userID: user.id) else {
+                throw ProblemDetails.notFound(detail: "This item is not among the ones you removed.")
+            }
+            return Response.redirect(to: form.back == "removed" ? "/removed" : "/#item-\(link.uuidString)")
+        }
+    }
+
+    /// "Try again" on a failed preview: queues a fetch, then back to where the button was.
+    @Sendable func retry(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        try await site.form(request, WebReturnForm.self) { user, form, _ in
+            let link = try RequestParameters.uuid(context, "id")
+            guard try await site.storage.retryPreview(linkID: link, userID: user.id) else {
+                throw ProblemDetails.stateConflict(
+                    detail: "It was tried moments ago, or its preview no longer failed; reload the page to see where it stands."
+                )
+            }
+            worker.notify()
+            return Response.redirect(to: form.back == "link" ? "/links/\(link.uuidString)" : "/#item-\(link.uuidString)")
+        }
+    }
+
+    /// `/removed`: what the user removed, each with "Restore".
+    @Sendable func removedList(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        try await site.page(request) { user, csrf in
+            let now = Date()
+            let items = try await shelf.removed(userID: user.id, limit: Self.removedPerPage).map { removed in
+                WebRemovedPage.Item(
+                    linkID: removed.linkID.uuidString,
+                    title: removed.title ?? removed.url.map(WebCardValues.displayURL) ?? "Photos and files",
+                    url: removed.url.map(WebCardValues.displayURL),
+                    when: WebCardValues.ago(removed.removedAt, now: now)
+                )
+            }
+            return WebRemovedPage(csrf: csrf, user: .init(user), items: items, hasItems: !items.isEmpty)
         }
     }
 
@@ -151,7 +234,9 @@ struct WebShelfController {
             )
             // A reply that was not posted says why; it never looks sent.
             if let problem = outcome.problem(listingChoices: false) { throw problem }
-            return Response.redirect(to: "/links/\(link.uuidString)")
+            // Back to the link's page, at the reply, which says where it went.
+            guard case .posted(_, let message) = outcome else { return Response.redirect(to: "/links/\(link.uuidString)") }
+            return Response.redirect(to: "/links/\(link.uuidString)#message-\(message.uuidString)")
         }
     }
 }

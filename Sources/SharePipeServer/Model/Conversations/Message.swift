@@ -18,4 +18,6 @@ public struct Message: Sendable, Hashable, Codable {
     public var shareID: UUID?
     /// The share's files, in order; empty for a link alone.
     public var attachments: [Share.Attachment] = []
+    /// What the sharer's app said of the link (its title, say), for a message a share posted.
+    public var provided: ProvidedMetadata?
 }

@@ -13,6 +13,8 @@ public struct Highlight: Sendable, Hashable, Codable {
         /// The conversation's title, or nil for a direct conversation or an untitled group.
         public var conversationTitle: String?
         public var messageID: UUID
+        /// What the sharer wrote with it (the note of that message), if anything.
+        public var note: String?
         public var sharedAt: Date
     }
 
@@ -37,6 +39,8 @@ public struct Highlight: Sendable, Hashable, Codable {
     public var attachments: [Share.Attachment]
     /// The link's preview status: `pending`, `ready`, `failed` or `wall`.
     public var status: Link.Status
+    /// Why the preview failed, when ``status`` is `failed`.
+    public var failure: String?
     public var card: Card
     /// Newest first.
     public var attributions: [Attribution]
