@@ -6,13 +6,20 @@ from one to the other through the API, and checks what the other sees: the card 
 pinning (the card moves to the Pinned section), removing (gone after a reload, and still gone after it
 is shared again), and the link's own page; then photos sent through the share form of "My links"
 (picked in the file field, as a person does): their card, whose tile is the first photo, and the
-set's page showing both. Screenshots go to the output folder.
+set's page showing both; the note on the card and the link's page, a reply that appears saying where
+it went, the conversation and its composer, Remove with its Undo; a card that fills in by itself when
+its preview is ready (the page follows the server-sent events) and a new share appearing without a
+reload; the web app's manifest and a share-target POST as Chromium sends it, confirmed into a
+share. axe-core runs on every page, light and dark, 1280 and 390 px wide (no violation of impact
+serious or critical may remain), and each of those is a screenshot in the output folder.
 
     scripts/browser-test.py .build/debug/sharepipe .build/browser-screenshots
 """
+import http.server
 import json
 import os
 import socket
+import threading
 import struct
 import subprocess
 import sys
@@ -22,6 +29,7 @@ import urllib.request
 import uuid
 import zlib
 
+from axe_selenium_python import Axe
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
@@ -158,6 +166,58 @@ def look_alike(first, second):
 failures = []
 
 
+class SlowPage:
+    """A page on loopback whose answer waits until `release()`: a link whose preview stays pending."""
+
+    def __init__(self):
+        self.released = threading.Event()
+        released = self.released
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                released.wait(60)
+                body = b"<html><head><title>Slow bread</title><meta name=description content='Ready at last.'></head></html>"
+                self.send_response(200)
+                self.send_header("Content-Type", "text/html; charset=utf-8")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.port = self.server.server_address[1]
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def release(self):
+        self.released.set()
+
+    def close(self):
+        self.released.set()
+        self.server.shutdown()
+
+
+def audit(driver, shots, name, violations):
+    """axe-core on the page, light and dark, at desktop and phone widths, with a screenshot of each;
+    the serious and critical violations are kept in `violations`."""
+    for width, height in ((1280, 900), (390, 844)):
+        driver.set_window_size(width, height)
+        for scheme in ("light", "dark"):
+            driver.execute_cdp_cmd(
+                "Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]}
+            )
+            axe = Axe(driver)
+            axe.inject()
+            results = axe.run(options={"resultTypes": ["violations"]})
+            for violation in results["violations"]:
+                if violation["impact"] in ("serious", "critical"):
+                    nodes = "; ".join(n["target"][0] if isinstance(n["target"][0], str) else str(n["target"]) for n in violation["nodes"][:3])
+                    violations.append(f"{name} {width}px {scheme}: {violation['id']} ({violation['impact']}) at {nodes}")
+            driver.save_screenshot(os.path.join(shots, f"page-{name}-{width}-{scheme}.png"))
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+
 def png(path, width, height, colour):
     """Writes a PNG of one colour (no library needed)."""
     def chunk(kind, data):
@@ -181,8 +241,10 @@ def main():
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     folder = tempfile.mkdtemp()
+    slow = SlowPage()
     server = subprocess.Popen(
-        [binary, "serve", "--port", str(port), "--database", os.path.join(folder, "sharepipe.sqlite")],
+        [binary, "serve", "--port", str(port), "--database", os.path.join(folder, "sharepipe.sqlite"),
+         "--allow-fetch-from", "127.0.0.1", "--allow-fetch-port", str(slow.port)],
         stdout=subprocess.DEVNULL,
         stderr=open(os.path.join(folder, "server.log"), "w"),
     )
@@ -313,7 +375,9 @@ def main():
         bob.find_element(By.ID, "share-note").send_keys("From the beach")
         bob.find_element(By.ID, "share-to").send_keys("@alice")
         bob.find_element(By.CSS_SELECTOR, "form[action='/mine'] button[type=submit]").click()
-        check(wait_for(bob, lambda d: d.current_url.endswith("/mine")), "the form returns to My links")
+        # Shared with someone, the form goes on to the conversations: waiting for that page, not for
+        # the URL the form was on, makes sure the upload is done before Alice looks.
+        check(wait_for(bob, lambda d: d.current_url.endswith("/conversations"), 60), "the form goes on to the conversations")
         alice.get(base + "/")
         wait_for(alice, lambda d: card(d, "2 photos"))
         photos = card(alice, "2 photos")
@@ -345,9 +409,91 @@ def main():
         )
         check(len(alice.find_elements(By.LINK_TEXT, "Back to SharePipe")) == 1, "the error page leads back home")
         alice.save_screenshot(os.path.join(shots, "5-not-found.png"))
+
+        # Live: a new share appears, and its card fills in when its preview is ready, without a reload.
+        alice.set_window_size(430, 932)
+        alice.get(base + "/")
+        wait_for(alice, lambda d: card(d, "A link worth keeping"))
+        created = request(
+            base, "POST", "/v1/shares", {"url": f"http://127.0.0.1:{slow.port}/slow", "recipients": ["@alice"]},
+            token=tokens["shareToken"], key=str(uuid.uuid4()),
+        )
+        slow_id = created["link"]["id"]
+        check(
+            wait_for(alice, lambda d: "loading" in d.find_element(By.ID, "item-" + slow_id).get_attribute("class"), 30),
+            "a new share appears on the open page, loading, without a reload",
+        )
+        alice.save_screenshot(os.path.join(shots, "8-live-loading.png"))
+        slow.release()
+        check(
+            wait_for(alice, lambda d: d.find_element(By.CSS_SELECTOR, f"#item-{slow_id} h3").text == "Slow bread", 30),
+            "its card fills in when the preview is ready, without a reload",
+        )
+        check("loading" not in alice.find_element(By.ID, "item-" + slow_id).get_attribute("class"), "and is no longer loading")
+        alice.save_screenshot(os.path.join(shots, "9-live-ready.png"))
+
+        # The web app's manifest, and its Share menu entry as Chromium posts it (a navigation with the
+        # shared title, text and files), confirmed into a share to Bob.
+        manifest = alice.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            "fetch('/manifest.webmanifest').then(r => r.json()).then(done, e => done({error: String(e)}))"
+        )
+        target = manifest.get("share_target", {})
+        check(target.get("action") == "/share-target" and target.get("method") == "POST"
+              and target.get("enctype") == "multipart/form-data", "the manifest names the share target")
+        alice.execute_script(
+            "const f = document.createElement('form'); f.method = 'post'; f.action = arguments[0];"
+            "f.enctype = 'multipart/form-data'; f.id = 'share-target';"
+            "for (const [k, v] of [['title', 'Beach day'], ['text', 'Look https://example.com/beach'], ['url', '']]) {"
+            "  const i = document.createElement('input'); i.type = 'hidden'; i.name = k; i.value = v; f.append(i); }"
+            "const file = document.createElement('input'); file.type = 'file'; file.name = 'files'; file.id = 'target-files';"
+            "f.append(file); document.body.append(f);",
+            target.get("action", "/share-target"),
+        )
+        alice.find_element(By.ID, "target-files").send_keys(beach)
+        alice.execute_script("document.getElementById('share-target').submit()")
+        check(
+            wait_for(alice, lambda d: d.find_element(By.ID, "share-url").get_attribute("value") == "https://example.com/beach"),
+            "the share target opens the share form filled in",
+        )
+        check("beach.png" in alice.find_element(By.CSS_SELECTOR, ".share-form").text, "with the shared photo attached")
+        alice.save_screenshot(os.path.join(shots, "10-share-target.png"))
+        alice.find_element(By.ID, "share-to").send_keys("@bob")
+        alice.find_element(By.CSS_SELECTOR, ".share-form button[type=submit]").click()
+        check(wait_for(alice, lambda d: d.current_url.endswith("/conversations")), "confirmed, it goes to the conversations")
+        bob.get(base + "/")
+        check(wait_for(bob, lambda d: card(d, "Beach day")), "Bob receives it, titled as the app said")
+
+        # axe-core on every page, light and dark, desktop and phone.
+        violations = []
+        alice.get(base + "/")
+        wait_for(alice, lambda d: card(d, "A link worth keeping"))
+        keep_id = card(alice, "A link worth keeping").get_attribute("data-link")
+        public = request(base, "PUT", f"/v1/shares/{created['share']['id']}/public", token=tokens["appToken"])
+        pages = [("shelf", "/"), ("link", f"/links/{keep_id}"), ("conversations", "/conversations"),
+                 ("share", "/share"), ("mine", "/mine"), ("removed", "/removed"), ("devices", "/devices"),
+                 ("settings", "/settings")]
+        for name, path in pages:
+            alice.get(base + path)
+            audit(alice, shots, name, violations)
+        alice.get(base + "/conversations")
+        alice.find_element(By.CSS_SELECTOR, ".conversations a.name").click()
+        wait_for(alice, lambda d: d.find_elements(By.CSS_SELECTOR, ".composer"))
+        audit(alice, shots, "conversation", violations)
+        alice.get(base + "/go/no-such-share")
+        audit(alice, shots, "not-found", violations)
+        stranger = browser(1280, 900)
+        drivers.append(stranger)
+        for name, path in (("signin", "/signin"), ("signup", "/signup"), ("public", "/s/" + public["id"])):
+            stranger.get(base + path)
+            audit(stranger, shots, name, violations)
+        for violation in violations:
+            print("     " + violation)
+        check(not violations, f"axe-core: no serious or critical violations on {len(pages) + 5} pages, light and dark, 1280 and 390 px")
     finally:
         for driver in drivers:
             driver.quit()
+        slow.close()
         server.terminate()
         server.wait(timeout=30)
     if failures:

@@ -113,6 +113,8 @@ extension ServerContext {
         WebConversationsController(site: site).addRoutes(to: pages)
         WebDevicesController(site: site).addRoutes(to: pages)
         WebSettingsController(site: site).addRoutes(to: pages)
+        WebEventsController(site: site, recheckInterval: configuration.retention.shelfEventRecheckInterval)
+            .addRoutes(to: pages)
         publicPages.addPageRoutes(to: pages.group())
     }
 

@@ -26,9 +26,18 @@ final class EventStream {
     let status: HTTPResponseStatus
     let contentType: String?
 
-    init(port: Int, token: String, lastEventID: String? = nil) async throws {
-        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/highlights/events")
-        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+    convenience init(port: Int, token: String, lastEventID: String? = nil) async throws {
+        try await self.init(port: port, path: "/v1/highlights/events", headers: ["Authorization": "Bearer \(token)"], lastEventID: lastEventID)
+    }
+
+    /// The web page's stream, `/events`, signed in by a session cookie (`name=value`).
+    convenience init(port: Int, cookie: String) async throws {
+        try await self.init(port: port, path: "/events", headers: ["Cookie": cookie], lastEventID: nil)
+    }
+
+    init(port: Int, path: String, headers: [String: String], lastEventID: String?) async throws {
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let lastEventID { request.headers.add(name: "Last-Event-ID", value: lastEventID) }
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
         status = response.status
@@ -269,7 +278,7 @@ struct HighlightEventsTests {
         try await ServerFixture.run { fixture, client in
             let hub = fixture.context.database.shelfChanges
             var streams: [EventStream] = []
-            for _ in 0..<HighlightEventsController.maxEventStreamsPerUser {
+            for _ in 0..<ShelfEventStream.maxStreamsPerUser {
                 let stream = try await EventStream(port: client.port, token: fixture.appToken)
                 #expect(stream.status == .ok)
                 streams.append(stream)
@@ -277,7 +286,7 @@ struct HighlightEventsTests {
             for _ in 0..<200 where hub.subscriptions(of: fixture.user.id) < streams.count {
                 try await Task.sleep(for: .milliseconds(10))
             }
-            #expect(hub.subscriptions(of: fixture.user.id) == HighlightEventsController.maxEventStreamsPerUser)
+            #expect(hub.subscriptions(of: fixture.user.id) == ShelfEventStream.maxStreamsPerUser)
             // Through the test's own client: the shared one opens at most 8 connections to a host.
             let ninth = try await client.execute(
                 uri: "/v1/highlights/events",

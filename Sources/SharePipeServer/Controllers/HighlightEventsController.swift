@@ -35,78 +35,12 @@ struct HighlightEventsController {
         let header = try Self.eventID(request.headers[HTTPField.Name("Last-Event-ID")!], at: "Last-Event-ID")
         let query = try Self.eventID(request.uri.queryParameters["lastEventId"].map(String.init), at: "lastEventId")
         let resumeFrom = header ?? query
-        var headers = HTTPFields()
-        headers[.contentType] = "text/event-stream"
-        headers[.cacheControl] = "no-store"
-        headers[HTTPField.Name("X-Accel-Buffering")!] = "no"
-        // HEAD: the stream's head alone, without subscribing (no body would ever unsubscribe).
-        if request.method == .head { return Response(status: .ok, headers: headers) }
-        let start = resumeFrom
-        let changes = storage.shelfChanges
-        // Each stream reads the database every few seconds: a user's streams are counted (one
-        // process's, checked here, so a burst opened at once may pass it by a few).
-        guard changes.subscriptions(of: user) < Self.maxEventStreamsPerUser else {
-            throw ProblemDetails.rateLimited(retryAfter: 15)
-        }
-        let bounds = try await storage.shelfEventBounds(userID: user)
-        return Response(
-            status: .ok,
-            headers: headers,
-            body: ResponseBody { writer in
-                // Subscribed here, where the unsubscribe is sure to follow: before the body runs,
-                // a failed read or a client gone while the head was written left it for good.
-                // A change made before this is read anyway, from the events after `start`.
-                let subscription = changes.subscribe(user)
-                defer { changes.unsubscribe(user, id: subscription.id) }
-                let resume = HighlightEventBatch.resumePoint(after: start, kept: bounds)
-                var position = resume.position
-                try await writer.write(ByteBuffer(string: "retry: 3000\n\n"))
-                if resume.reset {
-                    try await writer.write(
-                        ByteBuffer(
-                            string: HighlightEventBatch(events: [], reset: true).serverSentEvent(id: position)
-                        )
-                    )
-                }
-                var quiet = Duration.zero
-                while !Task.isCancelled && !Task.isShuttingDownGracefully {
-                    let events = try await storage.shelfEvents(userID: user, after: position, limit: 500)
-                    // The token is checked again after every read and before anything read is sent:
-                    // a device revoked (or an account deleted) while its stream is open receives
-                    // nothing that happened after, and its stream ends within the recheck interval.
-                    guard try await stillSignsIn(request) else { break }
-                    if let last = events.last {
-                        position = last.sequence
-                        try await writer.write(
-                            ByteBuffer(string: HighlightEventBatch(events: events).serverSentEvent(id: position))
-                        )
-                        quiet = .zero
-                        continue
-                    }
-                    // Short waits, so a shutdown ends the stream within a second. Without a
-                    // notification the events are read again anyway: a notification sent
-                    // before this server's listener was listening (or while it reconnected) is
-                    // lost, and the change must still arrive.
-                    var unread = Duration.zero
-                    while !(await subscription.signal.wait(upTo: .seconds(1))) {
-                        if Task.isCancelled || Task.isShuttingDownGracefully { break }
-                        quiet += .seconds(1)
-                        unread += .seconds(1)
-                        if quiet >= .seconds(15) {
-                            try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
-                            quiet = .zero
-                        }
-                        if unread >= recheckInterval { break }
-                    }
-                }
-                try await writer.finish(nil)
-            }
-        )
+        return try await ShelfEventStream(storage: storage, recheckInterval: recheckInterval).response(
+            userID: user,
+            resumingAfter: resumeFrom,
+            head: request.method == .head
+        ) { try await stillSignsIn(request) }
     }
-
-    /// Live-change streams one user may have open on one server process: 8 (a phone, a tablet, a few
-    /// browser tabs). Past it the stream is refused with 429 and `Retry-After`.
-    static let maxEventStreamsPerUser = 8
 
     /// Whether a stream's token still signs in: false once it is unknown, revoked or expired. Any
     /// other failure (the database unreachable for a moment) is not an answer, and the stream goes on.

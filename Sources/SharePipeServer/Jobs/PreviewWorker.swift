@@ -75,6 +75,16 @@ final class PreviewWorker: Service, Sendable {
         await wakeUp.wait(upTo: .milliseconds(500))
     }
 
+    /// Tells the shelves the link is on that it changed. A failure costs only their live update
+    /// (they see the change on their next read), so it is logged, not retried.
+    private func announce(_ linkID: UUID) async {
+        do {
+            try await storage.announceLinkChanged(linkID: linkID)
+        } catch {
+            logger.warning("shelves not told of a preview", metadata: ["link.id": "\(linkID)", "error": "\(error)"])
+        }
+    }
+
     func process(_ job: PreviewJob) async {
         // Claimed more often than it may be tried, a job's last run never ended: it took its worker
         // down with it (a crash, the process killed for its memory, or a restart) and was taken again
@@ -86,6 +96,7 @@ final class PreviewWorker: Service, Sendable {
                 + "(the last one never finished)."
             logger.error("preview job abandoned", metadata: ["link.id": "\(job.linkID)", "fetch.url": "\(job.url)"])
             try? await storage.failPreviewJob(job, reason: reason, retryAt: nil)
+            await announce(job.linkID)
             metrics.recordPreview("failed")
             return
         }
@@ -111,6 +122,7 @@ final class PreviewWorker: Service, Sendable {
                 metrics.recordFetch(source: "job", result: report.metadata.wall == nil ? "ok" : "wall")
             }
             try await storage.completePreviewJob(job, metadata: report.metadata, expires: expires)
+            await announce(job.linkID)
             metrics.recordPreview(report.metadata.wall == nil ? "ready" : "wall")
             logger.debug("preview ready", metadata: ["link.id": "\(job.linkID)", "fetch.url": "\(job.url)"])
         } catch {
@@ -144,6 +156,7 @@ final class PreviewWorker: Service, Sendable {
                 metrics.recordPreview("retry")
             case .fail:
                 try? await storage.failPreviewJob(job, reason: failure.reason, retryAt: nil)
+                await announce(job.linkID)
                 metrics.recordPreview("failed")
             }
         }

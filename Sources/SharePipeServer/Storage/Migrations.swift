@@ -274,6 +274,16 @@ enum Migrations {
                 "CREATE INDEX share_attachments_by_upload ON share_attachments (user_id, sha256)",
             ]
         ),
+        // When the user last looked at their shelf (what is new since is the navigation's count), and
+        // the shelves a link is on (told when its preview finishes).
+        Migration(
+            version: 17,
+            name: "shelf seen and shelves by link",
+            statements: [
+                "ALTER TABLE users ADD COLUMN shelf_seen_at BIGINT",
+                "CREATE INDEX shelf_items_by_link ON shelf_items (link_id)",
+            ]
+        ),
     ]
 
     /// Applies the migrations the database lacks, in order, each in one transaction.

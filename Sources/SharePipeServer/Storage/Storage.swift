@@ -67,6 +67,12 @@ public protocol Storage: Sendable {
     func linkThread(linkID: UUID, viewerID: UUID, limit: Int) async throws -> [Message]
 
     // MARK: Preview jobs
+    /// Tells everyone whose shelf shows the link that its item changed (an `updated` shelf event).
+    func announceLinkChanged(linkID: UUID) async throws
+    /// Records that the user looked at their shelf now.
+    func markShelfSeen(userID: UUID) async throws
+    /// Items shared to the user since they last looked at their shelf, at most 100.
+    func shelfNewCount(userID: UUID) async throws -> Int
     /// Queues a new fetch of a failed preview for a user who has the link on their shelf (its
     /// "Try again"); false when it is not theirs, did not fail, or was fetched moments ago.
     func retryPreview(linkID: UUID, userID: UUID) async throws -> Bool

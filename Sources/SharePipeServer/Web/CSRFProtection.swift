@@ -55,11 +55,16 @@ enum CSRFProtection {
     /// Whether a `GET` of a page may count as what the user did (an open, a detail view, the
     /// impressions of the cards shown): a request the user's own navigation made, by
     /// `Sec-Fetch-Site` (`same-origin`, `none` for a typed or bookmarked address, or absent in a
-    /// browser that does not send it), and not a `HEAD`. Another site can send the browser to
+    /// browser that does not send it), a navigation (`Sec-Fetch-Mode`: not the page's own script
+    /// reading it again for a live update), and not a `HEAD`. Another site can send the browser to
     /// `/go/{id}` with its `SameSite=Lax` session: the link still opens, but counts for nothing, so
     /// a page elsewhere cannot steer what the shelf suggests.
     static func mayRecordSignals(_ request: Request) -> Bool {
         guard request.method == .get else { return false }
+        // The page's own script reading it again (a live update) is no one looking.
+        if let mode = request.headers[HTTPField.Name("Sec-Fetch-Mode")!]?.lowercased(), mode != "navigate" {
+            return false
+        }
         guard let site = request.headers[HTTPField.Name("Sec-Fetch-Site")!]?.lowercased() else { return true }
         return site == "same-origin" || site == "none"
     }

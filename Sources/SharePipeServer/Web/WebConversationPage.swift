@@ -32,19 +32,21 @@ struct WebConversationPage: WebPage {
     /// - Parameters:
     ///   - messages: A page of the conversation's messages, newest first.
     ///   - links: The links they carry, for their titles.
+    ///   - header: The page header's values (``WebSite/viewer(_:at:)``).
     init(
         conversation: Conversation,
         messages: [Message],
         earlierCursor: String?,
         links: [UUID: Link],
         viewer: User,
+        header: WebPageValues.Viewer,
         csrf: String,
         fileLimit: String,
         now: Date
     ) {
         title = WebConversationNames.name(conversation, viewerID: viewer.id)
         self.csrf = csrf
-        user = .init(viewer)
+        user = header
         id = conversation.id.uuidString
         isGroup = conversation.kind == .group
         groupTitle = conversation.title

@@ -30,18 +30,20 @@ struct WebLinkPage: WebPage {
     /// - Parameters:
     ///   - messages: The thread, newest first (``Storage/linkThread(linkID:viewerID:limit:)``).
     ///   - conversations: The conversations of the item's sources and of the thread.
+    ///   - header: The page header's values (``WebSite/viewer(_:at:)``).
     init(
         item: Highlight,
         card: WebCardValues,
         messages: [Message],
         conversations: [Conversation],
         viewer: User,
+        header: WebPageValues.Viewer,
         csrf: String,
         now: Date
     ) {
         title = card.cardTitle
         self.csrf = csrf
-        user = .init(viewer)
+        user = header
         self.item = card
         let names = Dictionary(
             zip(conversations.map(\.id), WebConversationNames.distinctNames(conversations, viewerID: viewer.id)),

@@ -4,16 +4,16 @@ import Hummingbird
 import Mustache
 
 /// The web page's templates (`Web/Templates/*.mustache`, loaded once at start) and the headers
-/// every page carries: a strict Content-Security-Policy (nothing but this server's own stylesheet
-/// and images, no scripts from anywhere else, no framing), no referrer to other sites, no sniffing, no caching of
+/// every page carries: a strict Content-Security-Policy (nothing but this server's own stylesheet,
+/// script and images, no inline script, nothing from anywhere else, no framing), no referrer to other sites, no sniffing, no caching of
 /// pages that show an account.
 struct WebPages: Sendable {
     let library: MustacheLibrary
 
     /// The Content-Security-Policy of every page.
     static let contentSecurityPolicy =
-        "default-src 'none'; style-src 'self'; img-src 'self'; media-src 'self'; form-action 'self'; "
-        + "frame-ancestors 'none'; base-uri 'none'"
+        "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self'; "
+        + "media-src 'self'; manifest-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 
     static func load() async throws -> WebPages {
         guard let directory = Bundle.module.url(forResource: "Templates", withExtension: nil) else {
@@ -66,7 +66,7 @@ protocol WebPage {
 
 /// The pages the web templates make, by file name (`Web/Templates/<name>.mustache`).
 enum WebTemplate: String, CaseIterable, Sendable {
-    case home, link, mine, removed, conversations, conversation, settings, devices, message, signin, signup
+    case home, link, mine, share, removed, conversations, conversation, settings, devices, message, signin, signup
     case publicPage = "public"
 }
 

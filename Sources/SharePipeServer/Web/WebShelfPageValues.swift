@@ -73,10 +73,18 @@ struct WebMinePage: WebPage {
     var user: WebPageValues.Viewer
     var shares: [Item]
     var hasShares: Bool
-    /// The share form's idempotency key: the form sent twice records one share.
-    var formKey: String
-    /// The most files the form takes, and their size, in words.
-    var fileLimit: String
+    var form: WebShareFormValues
+}
+
+/// `/share`: the share form on a page of its own, reachable from every page; filled in when another
+/// app shared through the Web Share Target (`fromApp`).
+struct WebSharePage: WebPage {
+    static let template = WebTemplate.share
+    var title = "Share"
+    var csrf: String
+    var user: WebPageValues.Viewer
+    var form: WebShareFormValues
+    var fromApp = false
 }
 
 struct WebConversationsPage: WebPage {

@@ -31,6 +31,24 @@ struct WebSite: Sendable {
         return try await storage.sessionUser(token: token)
     }
 
+    /// The page header's values for `user` at `section`, with the count of what is new on their shelf
+    /// and where its changes stand.
+    func viewer(_ user: User, at section: WebPageValues.Viewer.Section) async throws -> WebPageValues.Viewer {
+        WebPageValues.Viewer(
+            user,
+            at: section,
+            newItems: try await storage.shelfNewCount(userID: user.id),
+            eventsAfter: try await storage.shelfEventBounds(userID: user.id).latest
+        )
+    }
+
+    /// An empty share form for `user`, suggesting the people of their latest conversations.
+    func shareForm(for user: User, csrf: String) async throws -> WebShareFormValues {
+        var form = WebShareFormValues(csrf: csrf, fileLimit: fileLimit)
+        form.suggest(from: try await storage.conversations(userID: user.id, before: nil, limit: 20), viewerID: user.id)
+        return form
+    }
+
     /// Whether a form post carries its CSRF token and comes from this site.
     func allows(_ request: Request, formToken: String?) -> Bool {
         CSRFProtection.allows(request, formToken: formToken, publicURL: publicURL)

@@ -56,7 +56,7 @@ struct WebConversationsController {
             return WebConversationsPage(
                 title: "Conversations",
                 csrf: csrf,
-                user: .init(user),
+                user: try await site.viewer(user, at: .conversations),
                 conversations: conversations,
                 hasConversations: !conversations.isEmpty,
                 nextCursor: listed.nextCursor(ShareCursor.init(after:))
@@ -97,6 +97,7 @@ struct WebConversationsController {
                 earlierCursor: earlier,
                 links: try await site.storage.links(ids: messages.rows.map(\.linkID)),
                 viewer: user,
+                header: try await site.viewer(user, at: .conversations),
                 csrf: csrf,
                 fileLimit: site.fileLimit,
                 now: Date()

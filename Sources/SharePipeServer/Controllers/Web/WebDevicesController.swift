@@ -64,6 +64,6 @@ struct WebDevicesController {
                 csrf: csrf
             )
         }
-        return WebDevicesPage(title: "Devices", csrf: csrf, user: .init(user), devices: devices, created: created)
+        return WebDevicesPage(title: "Devices", csrf: csrf, user: try await site.viewer(user, at: .devices), devices: devices, created: created)
     }
 }

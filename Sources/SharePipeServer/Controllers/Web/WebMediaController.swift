@@ -4,7 +4,8 @@ import Hummingbird
 import LinkPreview
 
 /// What the web page's documents load, read by browsers' image and style loaders rather than
-/// people (problem+json when something is wrong): the stylesheet, and `GET /img/{token}`, an image
+/// people (problem+json when something is wrong): the stylesheet, the script, the manifest and its
+/// icons, and `GET /img/{token}`, an image
 /// or icon relayed (see ``ImageRelay``). Any failure of an image is a plain 404, so a page shows its
 /// placeholder.
 struct WebMediaController {
@@ -14,6 +15,11 @@ struct WebMediaController {
 
     func addRoutes(to router: some RouterMethods<ServerRequestContext>) {
         router.get("assets/sharepipe.css") { _, _ in assets.stylesheetResponse() }
+        router.get("assets/sharepipe.js") { _, _ in assets.scriptResponse() }
+        router.get("assets/:icon") { _, context in
+            context.parameters.get("icon").flatMap(assets.iconResponse) ?? Response(status: .notFound)
+        }
+        router.get("manifest.webmanifest") { _, _ in assets.manifestResponse() }
         router.get("img/:token", use: image)
     }
 

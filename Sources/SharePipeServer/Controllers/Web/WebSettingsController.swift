@@ -15,7 +15,7 @@ struct WebSettingsController {
     @Sendable func settings(_ request: Request, context: ServerRequestContext) async throws -> Response {
         try await site.page(request) { user, csrf in
             let saved = request.uri.queryParameters["saved"].map { _ in "Saved." }
-            return WebSettingsPage(csrf: csrf, user: .init(user), displayName: user.displayName, saved: saved)
+            return WebSettingsPage(csrf: csrf, user: try await site.viewer(user, at: .settings), displayName: user.displayName, saved: saved)
         }
     }
 

@@ -19,6 +19,61 @@ struct WebShareFormController {
 
     func addRoutes(to group: some RouterMethods<ServerRequestContext>) {
         group.post("mine", use: share)
+        group.get("share", use: page)
+        group.post("share-target", use: shareTarget)
+    }
+
+    /// `/share`: the form on a page of its own.
+    @Sendable func page(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        try await site.page(request) { user, csrf in
+            WebSharePage(
+                csrf: csrf,
+                user: try await site.viewer(user, at: .share),
+                form: try await site.shareForm(for: user, csrf: csrf)
+            )
+        }
+    }
+
+    /// `POST /share-target`: what another app shared through the installed web app's Share menu (the
+    /// Web Share Target in `manifest.webmanifest`: `title`, `text`, `url` and `files`, as
+    /// `multipart/form-data`). Nothing is shared yet: the files become the user's uploads (their own
+    /// storage, content-addressed, so sending the same twice stores it once), and the share form
+    /// comes back filled in, for the user to say who it is for and confirm with the form's CSRF
+    /// token. The browser sends it as a navigation of its own, with no token of the page's; a post
+    /// another site makes carries no session cookie (`SameSite=Lax`) and goes to sign-in.
+    @Sendable func shareTarget(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        guard let user = try await site.user(request) else { return Response.redirect(to: "/signin") }
+        guard let boundary = WebShareForm.boundary(of: request.headers[.contentType]) else {
+            return site.messagePage(.unsupportedMediaType(received: request.headers[.contentType], expected: "multipart/form-data"))
+        }
+        let form: WebShareForm
+        do {
+            form = try await WebShareForm.read(
+                request.body,
+                boundary: boundary,
+                limits: .init(maxFileBytes: uploads.settings.maxFileBytes, maxFiles: ShareLimits.default.maxAttachments),
+                in: uploads.settings.formFolder.appendingPathComponent("sharepipe-form-\(UUID().uuidString)")
+            )
+        } catch let problem as ProblemDetails {
+            return site.messagePage(problem)
+        }
+        defer { form.removeFiles() }
+        do {
+            let stored = try await store(form.files, userID: user.id)
+            return try await site.page(request) { user, csrf in
+                var values = try await site.shareForm(for: user, csrf: csrf)
+                values.attach(stored.compactMap { file in file.sha256.map { WebShareFormValues.Uploaded(sha256: $0, name: file.name) } })
+                let shared = WebSharedText(title: form.fields["title"], text: form.fields["text"], url: form.fields["url"])
+                values.url = shared.link ?? ""
+                values.note = shared.note ?? ""
+                values.sharedTitle = shared.title
+                return WebSharePage(csrf: csrf, user: try await site.viewer(user, at: .share), form: values, fromApp: true)
+            }
+        } catch let problem as ProblemDetails {
+            return site.messagePage(problem)
+        } catch let offset as UploadOffsetProblem {
+            return site.messagePage(offset.problem)
+        }
     }
 
     @Sendable func share(_ request: Request, context: ServerRequestContext) async throws -> Response {
@@ -82,17 +137,30 @@ struct WebShareFormController {
             form.fields[name].flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 }
         }
         // Handles, with or without their `@`; a conversation's composer names its conversation.
-        let recipients = (field("to") ?? "").split(whereSeparator: { $0 == "," || $0 == " " || $0 == "\n" })
+        let recipients = (field("to") ?? "").split(whereSeparator: { $0 == "," || $0 == " " || $0 == "\n" || $0 == "\r" })
             .map { $0.hasPrefix("@") || $0.hasPrefix("conversation:") ? String($0) : "@" + $0 }
         // Sent from a conversation, the page goes back there, where the message now is.
+        // Shared with people, to the conversations, where it now is the latest message; for oneself,
+        // to "My links".
         let back = recipients.count == 1 && recipients[0].hasPrefix("conversation:")
             ? UUID(uuidString: String(recipients[0].dropFirst("conversation:".count))).map { "/conversations/\($0.uuidString)" }
-            : nil
+            : recipients.isEmpty ? nil : "/conversations"
+        // The link box takes a link, or text with one in it (as an app shares it), which the server
+        // reads the link from.
+        let written = field("url")?.trimmingCharacters(in: .whitespacesAndNewlines)
+        let isLink = written.map { !$0.contains(where: \.isWhitespace) } ?? false
+        // Files the form carries stored already (from the share target), then the ones picked.
+        let carried = WebShareFormValues.uploaded(form.fields["uploaded"]).map {
+            ShareSubmission.Body.Attachment(sha256: $0.sha256, name: $0.name)
+        }
+        let files = carried + attachments
         let body = ShareSubmission.Body(
-            url: field("url"),
+            url: isLink ? written : nil,
+            text: isLink ? nil : written,
             note: field("note"),
+            provided: field("title").map { ShareSubmission.Body.Provided(title: $0) },
             recipients: recipients.isEmpty ? nil : recipients,
-            attachments: attachments.isEmpty ? nil : attachments
+            attachments: files.isEmpty ? nil : files
         )
         let limits = ShareLimits(maxBodyBytes: maxBodyBytes)
         let submission = try ShareSubmission.decode(Array(try APIJSON.encoder().encode(body)), limits: limits).get()
@@ -103,6 +171,7 @@ struct WebShareFormController {
             fingerprint: SHA256.hexDigest(of: submission.canonicalBody),
             url: submission.url,
             note: submission.note,
+            provided: submission.provided.isEmpty ? nil : submission.provided,
             recipients: submission.recipients.map(\.description),
             attachments: submission.attachments
         )

@@ -48,7 +48,14 @@ struct WebShelfController {
                 try await site.storage.recordSummaryImpressions(linkIDs: page.highlights.map(\.linkID), userID: user.id)
             }
             let cards = page.highlights.map { WebCardValues($0, csrf: csrf, now: now, relay: imageRelay) }
-            var values = WebShelfPage(csrf: csrf, user: .init(user), cards: cards, nextCursor: page.nextCursor)
+            // The first page shown: nothing on it is new any more (a live refresh counts too).
+            if cursor == nil { try await site.storage.markShelfSeen(userID: user.id) }
+            var values = WebShelfPage(
+                csrf: csrf,
+                user: try await site.viewer(user, at: .shelf),
+                cards: cards,
+                nextCursor: page.nextCursor
+            )
             // Just removed (`?removed=`, from Remove): its "Undo", if it is among the user's latest removals.
             if let id = request.uri.queryParameters["removed"].flatMap({ UUID(uuidString: String($0)) }),
                 let removed = try await shelf.removed(userID: user.id, limit: 10).first(where: { $0.linkID == id })
@@ -87,6 +94,7 @@ struct WebShelfController {
                     viewerID: user.id
                 ),
                 viewer: user,
+                header: try await site.viewer(user, at: .shelf),
                 csrf: csrf,
                 now: now
             )
@@ -145,11 +153,10 @@ struct WebShelfController {
             return WebMinePage(
                 title: "My links",
                 csrf: csrf,
-                user: .init(user),
+                user: try await site.viewer(user, at: .mine),
                 shares: shares,
                 hasShares: !shares.isEmpty,
-                formKey: UUID().uuidString,
-                fileLimit: site.fileLimit
+                form: try await site.shareForm(for: user, csrf: csrf)
             )
         }
     }
@@ -211,7 +218,7 @@ struct WebShelfController {
                     when: WebCardValues.ago(removed.removedAt, now: now)
                 )
             }
-            return WebRemovedPage(csrf: csrf, user: .init(user), items: items, hasItems: !items.isEmpty)
+            return WebRemovedPage(csrf: csrf, user: try await site.viewer(user, at: .shelf), items: items, hasItems: !items.isEmpty)
         }
     }
 
