@@ -26,6 +26,8 @@ public struct ServerContext: Sendable {
     let publicOrigin: PublicOrigin
     /// The hashes of uploads as they arrive, for the API's and the share form's uploads.
     let uploadHashes = UploadHashes()
+    /// When each device's use is written down, shared by every route's token check.
+    let deviceUses = DeviceUseRecorder()
     public let logger: Logger
 
     /// Checks the configuration (``ServerConfiguration/validate()``), opens the database (migrating

@@ -75,8 +75,8 @@ extension ServerContext {
 extension ServerContext {
     /// The API, `/v1`: problem+json always; each group's routes behind the token scopes they take.
     private func addAPIRoutes(to v1: RouterGroup<ServerRequestContext>) {
-        let appOrShare = TokenAuthenticator(storage: storage, allowing: [.app, .share])
-        let app = TokenAuthenticator(storage: storage, allowing: [.app])
+        let appOrShare = TokenAuthenticator(storage: storage, allowing: [.app, .share], uses: deviceUses)
+        let app = TokenAuthenticator(storage: storage, allowing: [.app], uses: deviceUses)
         SharesController(storage: storage, worker: worker, maxBodyBytes: configuration.limits.maxBodyBytes)
             .addRoutes(to: v1.group("shares").add(middleware: appOrShare))
         publicPages.addPublishingRoutes(to: v1.group("shares").add(middleware: app))
@@ -112,7 +112,7 @@ extension ServerContext {
         ).addRoutes(to: pages)
         WebConversationsController(site: site).addRoutes(to: pages)
         WebDevicesController(site: site).addRoutes(to: pages)
-        WebSettingsController(site: site).addRoutes(to: pages)
+        WebSettingsController(site: site, accounts: accounts).addRoutes(to: pages)
         WebEventsController(site: site, recheckInterval: configuration.retention.shelfEventRecheckInterval)
             .addRoutes(to: pages)
         publicPages.addPageRoutes(to: pages.group())

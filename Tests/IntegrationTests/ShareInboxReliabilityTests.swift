@@ -329,6 +329,33 @@ struct ShareInboxReliabilityTests {
         try await fixture.stop()
     }
 
+    /// Every `sharepipe login` added a device of the same name: signing in again from one container
+    /// piled devices up on the account.
+    @Test("Signing in again from the same container reuses its device, whose old tokens stop working")
+    func loginAgainReusesTheDevice() async throws {
+        let fixture = try await Fixture.start()
+        try fixture.login()
+        let first = try fixture.credential
+        let (output, status) = try fixture.kit.run(
+            ["login", "--server", fixture.kit.server, "--handle", "ada"],
+            password: "correct horse"
+        )
+        #expect(status == 0 && output.contains("signed in again"), "\(output)")
+        let second = try fixture.credential
+        #expect(second["deviceID"] as? String == first["deviceID"] as? String)
+        #expect(second["appToken"] as? String != first["appToken"] as? String)
+        var request = HTTPClientRequest(url: "\(fixture.kit.server)/v1/devices")
+        request.headers.add(name: "Authorization", value: "Bearer \(try #require(second["appToken"] as? String))")
+        let listed = try await fixture.client.execute(request, timeout: .seconds(10))
+        let body = try await listed.body.collect(upTo: 1 << 20)
+        let devices = try #require(try JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any])["devices"] as? [Any]
+        #expect(devices?.count == 1, "one device, signed in twice")
+        var old = HTTPClientRequest(url: "\(fixture.kit.server)/v1/devices")
+        old.headers.add(name: "Authorization", value: "Bearer \(try #require(first["appToken"] as? String))")
+        #expect(try await fixture.client.execute(old, timeout: .seconds(10)).status == .unauthorized)
+        try await fixture.stop()
+    }
+
     /// Every message about an unreadable credential says to sign in again; signing in must then work.
     @Test("A damaged credential file is replaced by signing in again")
     func damagedCredential() async throws {

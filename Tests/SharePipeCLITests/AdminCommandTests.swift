@@ -90,9 +90,12 @@ struct AdminCommandTests {
         )
         #expect(try DatabaseOption.parse(["--database", "postgres://sp@db/sp"]).name == "postgres://sp@db/sp")
 
-        guard let url = ProcessInfo.processInfo.environment["SHAREPIPE_TEST_POSTGRES_URL"],
-            let password = URLComponents(string: url)?.password
+        guard let base = ProcessInfo.processInfo.environment["SHAREPIPE_TEST_POSTGRES_URL"],
+            let password = URLComponents(string: base)?.password
         else { return }
+        // A schema of its own: the database's default schema may hold another build's migrations.
+        let schema = "pw_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
+        let url = base + (base.contains("?") ? "&" : "?") + "schema=\(schema)"
         let handle = "pw\(UInt32.random(in: 0...UInt32.max))"
         let created = try await SharePipeProcess.run(
             ["users", "add", handle],

@@ -55,15 +55,22 @@ public struct DeviceSignIn: Sendable {
         self.transport = transport ?? URLSessionTransport(session: session)
     }
 
-    /// Registers a device named `deviceName` for `handle`.
+    /// Registers a device named `deviceName` for `handle`; or, given the device this one was signed in
+    /// as before (`replacing`), signs that device in again with new tokens (the server makes a new
+    /// device when it is no longer one of the account's).
     /// - Throws: ``Failure``.
-    public func signIn(handle: String, password: String, deviceName: String) async throws -> Result {
+    public func signIn(
+        handle: String,
+        password: String,
+        deviceName: String,
+        replacing: UUID? = nil
+    ) async throws -> Result {
         var request = URLRequest(url: server.appendingPathComponent("v1/devices"))
         request.httpMethod = "POST"
         request.timeoutInterval = Self.timeout.timeInterval
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.httpBody = try APIJSON.encoder().encode(
-            DeviceLogin(handle: handle, password: password, name: deviceName)
+            DeviceLogin(handle: handle, password: password, name: deviceName, replacing: replacing)
         )
         let data: Data
         let response: HTTPURLResponse
@@ -80,7 +87,7 @@ public struct DeviceSignIn: Sendable {
         let status = response.statusCode
         let problem = UploadOutcome.problemMessage(data, status: status)
         switch status {
-        case 201:
+        case 200, 201:
             guard let created = try? APIJSON.decoder().decode(DeviceCreated.self, from: data) else {
                 throw Failure(
                     kind: .unreachable,

@@ -12,6 +12,13 @@ public struct Device: Sendable, Hashable, Codable {
     public var createdAt: Date
     /// When the device was revoked: its tokens stop working on the next request.
     public var revokedAt: Date?
+    /// When its tokens were last used, to within ``lastUseResolution`` (nil: never).
+    public var lastUsedAt: Date?
+    /// The client address they were last used from.
+    public var lastUsedFrom: String?
+
+    /// How finely ``lastUsedAt`` is kept: a server records a device's use at most this often.
+    public static let lastUseResolution: TimeInterval = 300
 
     /// Creates a device value.
     /// - Parameters:
@@ -20,11 +27,23 @@ public struct Device: Sendable, Hashable, Codable {
     ///   - name: Its name, as ``name(from:)`` keeps it.
     ///   - createdAt: When it was signed in.
     ///   - revokedAt: When it was revoked; defaults to never.
-    public init(id: UUID, userID: UUID, name: String, createdAt: Date, revokedAt: Date? = nil) {
+    ///   - lastUsedAt: When its tokens were last used; defaults to never.
+    ///   - lastUsedFrom: The address they were last used from; defaults to none.
+    public init(
+        id: UUID,
+        userID: UUID,
+        name: String,
+        createdAt: Date,
+        revokedAt: Date? = nil,
+        lastUsedAt: Date? = nil,
+        lastUsedFrom: String? = nil
+    ) {
         self.id = id
         self.userID = userID
         self.name = name
         self.createdAt = createdAt
         self.revokedAt = revokedAt
+        self.lastUsedAt = lastUsedAt
+        self.lastUsedFrom = lastUsedFrom
     }
 }

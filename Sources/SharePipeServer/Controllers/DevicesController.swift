@@ -23,7 +23,8 @@ struct DevicesController {
     }
 
     /// `POST /v1/devices`: signs a new device in with a handle and password and returns its two
-    /// tokens, once (`sharepipe login`, an app's first launch). Attempts are limited per handle and
+    /// tokens, once (`sharepipe login`, an app's first launch); with `replacing`, the account's device
+    /// it names signs in again instead (its old tokens revoked). Attempts are limited per handle and
     /// per address.
     @Sendable func signIn(_ request: Request, context: ServerRequestContext) async throws -> Response {
         let login = try await JSONRequestBody.decode(DeviceLogin.self, from: request, limit: 4 << 10)
@@ -35,11 +36,24 @@ struct DevicesController {
             password: login.password,
             from: context.clientAddress
         )
-        let (device, appToken, shareToken) = try await storage.createDevice(userID: user.id, name: name)
-        logger.info("device signed in", metadata: ["user": "\(user.handle)", "device": "\(device.id)"])
+        // The device it was before, signed in again (200); else a new one (201).
+        var again: (device: Device, appToken: String, shareToken: String)?
+        if let previous = login.replacing {
+            again = try await storage.signInAgain(deviceID: previous, userID: user.id, name: name)
+        }
+        let (device, appToken, shareToken): (Device, String, String)
+        if let again {
+            (device, appToken, shareToken) = again
+        } else {
+            (device, appToken, shareToken) = try await storage.createDevice(userID: user.id, name: name)
+        }
+        logger.info(
+            again == nil ? "device signed in" : "device signed in again",
+            metadata: ["user": "\(user.handle)", "device": "\(device.id)"]
+        )
         var response = try jsonResponse(
             DeviceCreated(device: device, appToken: appToken, shareToken: shareToken),
-            status: .created
+            status: again == nil ? .created : .ok
         )
         response.headers[.location] = "/v1/devices/\(device.id.uuidString)"
         response.headers[.cacheControl] = "no-store"

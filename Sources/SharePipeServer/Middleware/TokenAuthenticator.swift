@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
 import SharePipeProtocol
@@ -17,10 +18,13 @@ struct TokenAuthenticator: RouterMiddleware {
     let storage: any Storage
     /// The scopes a token may have here.
     let scopes: Set<TokenScope>
+    /// When a device's use is written down (its "last used" on the Devices page).
+    let uses: DeviceUseRecorder
 
-    init(storage: any Storage, allowing scopes: Set<TokenScope>) {
+    init(storage: any Storage, allowing scopes: Set<TokenScope>, uses: DeviceUseRecorder = DeviceUseRecorder()) {
         self.storage = storage
         self.scopes = scopes
+        self.uses = uses
     }
 
     func handle(
@@ -29,7 +33,13 @@ struct TokenAuthenticator: RouterMiddleware {
         next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         var context = context
-        context.principal = try await principal(of: request)
+        let principal = try await principal(of: request)
+        context.principal = principal
+        if uses.shouldRecord(principal.deviceID) {
+            // What the Devices page shows, and nothing a request depends on: a failed write costs only
+            // that figure, and the next use in five minutes writes it again.
+            try? await storage.recordDeviceUse(deviceID: principal.deviceID, at: Date(), from: context.clientAddress)
+        }
         return try await next(request, context)
     }
 

@@ -146,7 +146,9 @@ extension Database {
             name: try row.decode(column: "name", as: String.self),
             createdAt: date(try row.decode(column: "created_at", as: Int64.self)),
             revokedAt: try row.decodeNil(column: "revoked_at")
-                ? nil : date(try row.decode(column: "revoked_at", as: Int64.self))
+                ? nil : date(try row.decode(column: "revoked_at", as: Int64.self)),
+            lastUsedAt: try row.decode(column: "last_used_at", as: Int64?.self).map(date),
+            lastUsedFrom: try row.decode(column: "last_used_from", as: String?.self)
         )
     }
 }

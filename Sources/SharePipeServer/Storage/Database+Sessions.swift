@@ -54,6 +54,22 @@ extension Database {
         )
     }
 
+    /// Sets a new password (its bcrypt `hash`) and ends every web session of the account but
+    /// `keeping` (the browser that changed it), in one transaction; how many ended.
+    public func setPassword(hash: String, userID: UUID, keeping session: String?) async throws -> Int {
+        try await transaction { sql in
+            try await sql.raw(
+                "UPDATE users SET password_hash = \(bind: hash) WHERE id = \(bind: userID.uuidString)"
+            ).run()
+            return try await sql.raw(
+                """
+                DELETE FROM sessions WHERE user_id = \(bind: userID.uuidString) AND hash <> \(bind: session.map(DeviceToken.hash) ?? "")
+                RETURNING 1 AS deleted
+                """
+            ).all().count
+        }
+    }
+
     /// Changes the name others see.
     public func setDisplayName(_ name: String, userID: UUID) async throws {
         try await run { sql in

@@ -284,6 +284,15 @@ enum Migrations {
                 "CREATE INDEX shelf_items_by_link ON shelf_items (link_id)",
             ]
         ),
+        // When and from where a device last used its tokens (kept to within five minutes).
+        Migration(
+            version: 18,
+            name: "devices' last use",
+            statements: [
+                "ALTER TABLE devices ADD COLUMN last_used_at BIGINT",
+                "ALTER TABLE devices ADD COLUMN last_used_from TEXT",
+            ]
+        ),
     ]
 
     /// Applies the migrations the database lacks, in order, each in one transaction.

@@ -30,6 +30,13 @@ public protocol Storage: Sendable {
     func devices(userID: UUID) async throws -> [Device]
     /// Revokes one of the user's devices; false when it is not theirs or does not exist.
     func revokeDevice(id: UUID, userID: UUID) async throws -> Bool
+    /// Signs one of the user's devices in again (new tokens, the old ones revoked); nil when it is
+    /// not theirs or was revoked.
+    func signInAgain(deviceID: UUID, userID: UUID, name: String) async throws -> (device: Device, appToken: String, shareToken: String)?
+    /// Records when and from where a device's tokens were used.
+    func recordDeviceUse(deviceID: UUID, at date: Date, from address: String?) async throws
+    /// Renames one of the user's devices; false when it is not theirs.
+    func renameDevice(id: UUID, userID: UUID, name: String) async throws -> Bool
 
     // MARK: Conversations
     /// Starts a conversation of `creatorID` with the users of `handles`: with one other person and no
@@ -123,6 +130,8 @@ public protocol Storage: Sendable {
     func deleteSession(token: String) async throws
     @discardableResult
     func deleteSessions(userID: UUID) async throws -> Int
+    /// Sets a new password hash and ends the account's other web sessions; how many ended.
+    func setPassword(hash: String, userID: UUID, keeping session: String?) async throws -> Int
     /// Changes the name others see.
     func setDisplayName(_ name: String, userID: UUID) async throws
 

@@ -116,6 +116,8 @@ struct WebDevicesPage: WebPage {
         var id: String
         var name: String
         var when: String
+        /// "last used 5 min ago from 203.0.113.7", "never used".
+        var used: String
         var revoked: Bool
         var csrf: String
     }
@@ -131,6 +133,9 @@ struct WebDevicesPage: WebPage {
     var user: WebPageValues.Viewer
     var devices: [Item]
     var created: Created?
+    /// Where `sharepipe login` finds this server, for the empty state.
+    var server: String
+    var hasDevices: Bool { !devices.isEmpty }
 }
 
 struct WebSettingsPage: WebPage {
@@ -140,6 +145,13 @@ struct WebSettingsPage: WebPage {
     var user: WebPageValues.Viewer
     var displayName: String
     var saved: String?
+}
+
+struct WebPasswordForm: Decodable, WebCSRFCarrying {
+    var csrf: String?
+    var current: String
+    var new: String
+    var again: String
 }
 
 struct WebProfileForm: Decodable, WebCSRFCarrying {

@@ -79,12 +79,16 @@ struct LoginCommand: AsyncParsableCommand {
         }
         let password =
             try Self.password(fromEnvironment: ProcessInfo.processInfo.environment) ?? Self.askSecret("Password: ")
+        // Signed in here before, to this server as this account: that device signs in again rather
+        // than another being added beside it.
+        let previous = Self.previousDevice(in: account, server: url, handle: handle)
         let result: DeviceSignIn.Result
         do {
             result = try await DeviceSignIn(server: url, transport: AsyncHTTPTransport.shared).signIn(
                 handle: handle,
                 password: password,
-                deviceName: Device.name(argument: deviceName, option: "--device-name")
+                deviceName: Device.name(argument: deviceName, option: "--device-name"),
+                replacing: previous
             )
         } catch let failure as DeviceSignIn.Failure {
             throw CLIError(failure.message)
@@ -102,13 +106,24 @@ struct LoginCommand: AsyncParsableCommand {
             throw CLIError("Signed in, but the token could not be stored in \(container.path): \(error)")
         }
         let waiting = (try? container.inbox().count) ?? 0
-        print("Signed in as @\(handle) (device \(result.deviceID)).")
+        let again = previous == result.deviceID ? ", signed in again" : ""
+        print("Signed in as @\(handle) (device \(result.deviceID)\(again)).")
         if waiting > 0 {
             print(
                 "\(waiting) saved share(s) wait: send them with "
                     + "sharepipe inbox drain --container \(ShellWord.quoted(container.path))"
             )
         }
+    }
+
+    /// The device this container was signed in as, when it was to `server` as `handle` (the same
+    /// origin and account); nil otherwise, or when nothing usable is stored.
+    static func previousDevice(in account: ShareAccount, server: URL, handle: String) -> UUID? {
+        guard let stored = try? account.store.load(), stored.handle == handle,
+            stored.server.scheme == server.scheme, stored.server.host()?.lowercased() == server.host()?.lowercased(),
+            stored.server.port == server.port
+        else { return nil }
+        return stored.deviceID
     }
 
     /// A line from standard input after `prompt`; `missing` is the error when none comes.
