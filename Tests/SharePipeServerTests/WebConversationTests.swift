@@ -107,7 +107,12 @@ struct WebConversationTests {
             _ = try await world.share("bob", "https://example.com/rye", to: ["conversation:\(id)"], note: "rye this week?")
             var browser = try await WebShelfTests.signedIn(fixture)
             let list = String(buffer: try await browser.get(client, "/conversations").body)
-            #expect(list.contains(#"<a class="name" href="/conversations/\#(id)">Bakers · group of 3</a>"#), "\(list)")
+            #expect(
+                list.contains(
+                    #"<a class="name" href="/conversations/\#(id)">Bakers · group of 3 <span class="count" aria-label="1 unread">1</span></a>"#
+                ),
+                "Bob's message is unread: \(list)"
+            )
             #expect(list.contains(#"<p class="latest">Bob: rye this week? · just now</p>"#))
 
             let page = try await browser.get(client, "/conversations/\(id)")
@@ -148,5 +153,38 @@ struct WebConversationTests {
             let other = try await world.conversation("bob", with: ["@cat"])
             #expect(try await browser.get(client, "/conversations/\(other.uuidString)").status == .notFound)
         }
+    }
+
+    static func unread(in list: String) -> [String] {
+        list.matches(of: /<span class="count" aria-label="([0-9+]+) unread">/).map { String($0.1) }
+    }
+
+    @Test("The list counts what others said since the conversation was last read", arguments: TestDatabase.all)
+    func unreadCounts(database: TestDatabase) async throws {
+        try await ServerFixture.run(on: database) { fixture, client in
+            let world = try await ShelfWorld.make(fixture, client)
+            _ = try await world.share("bob", "https://example.com/one", to: ["@ada"])
+            _ = try await world.share("bob", "https://example.com/two", to: ["@ada"], note: "and this")
+            var browser = try await WebShelfTests.signedIn(fixture)
+            let list = String(buffer: try await browser.get(client, "/conversations").body)
+            #expect(Self.unread(in: list) == ["2"], "\(list)")
+            #expect(list.contains(#"<li class="unread">"#))
+            let conversation = try #require(Self.conversationID(in: list))
+
+            // Reading it clears the count; Ada's own messages never count.
+            _ = try await browser.get(client, "/conversations/\(conversation)")
+            #expect(Self.unread(in: String(buffer: try await browser.get(client, "/conversations").body)).isEmpty)
+            _ = try await world.share("ada", "https://example.com/mine", to: ["@bob"])
+            #expect(Self.unread(in: String(buffer: try await browser.get(client, "/conversations").body)).isEmpty)
+            try await Task.sleep(for: .milliseconds(5))
+            _ = try await world.share("bob", "https://example.com/three", to: ["@ada"])
+            #expect(Self.unread(in: String(buffer: try await browser.get(client, "/conversations").body)) == ["1"])
+        }
+    }
+
+    @Test("Past the counted limit the list says 99+")
+    func unreadLabel() {
+        #expect(WebConversationsController.unreadLabel(3) == "3")
+        #expect(WebConversationsController.unreadLabel(Database.maxUnreadCount) == "99+")
     }
 }

@@ -293,6 +293,12 @@ enum Migrations {
                 "ALTER TABLE devices ADD COLUMN last_used_from TEXT",
             ]
         ),
+        // When each member last read a conversation (what others said since is unread).
+        Migration(
+            version: 19,
+            name: "conversations read",
+            statements: ["ALTER TABLE conversation_members ADD COLUMN read_at BIGINT"]
+        ),
     ]
 
     /// Applies the migrations the database lacks, in order, each in one transaction.

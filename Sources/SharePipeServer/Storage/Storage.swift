@@ -80,6 +80,11 @@ public protocol Storage: Sendable {
     func markShelfSeen(userID: UUID) async throws
     /// Items shared to the user since they last looked at their shelf, at most 100.
     func shelfNewCount(userID: UUID) async throws -> Int
+    /// Records that the user read the conversation now.
+    func markConversationRead(conversationID: UUID, userID: UUID) async throws
+    /// For each of the user's conversations given, how many messages others sent since they last
+    /// read it, at most ``Database/maxUnreadCount``; conversations with none are left out.
+    func unreadCounts(conversationIDs: [UUID], userID: UUID) async throws -> [UUID: Int]
     /// Queues a new fetch of a failed preview for a user who has the link on their shelf (its
     /// "Try again"); false when it is not theirs, did not fail, or was fetched moments ago.
     func retryPreview(linkID: UUID, userID: UUID) async throws -> Bool

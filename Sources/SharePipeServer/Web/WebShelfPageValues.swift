@@ -95,6 +95,8 @@ struct WebConversationsPage: WebPage {
         var name: String
         /// The latest message, in a line.
         var latest: String?
+        /// How many messages others sent since the viewer last read it ("3", "99+"); nil for none.
+        var unread: String?
         var show: Bool
         var csrf: String
         /// The cursor of the page the item is on, so its switch returns there.

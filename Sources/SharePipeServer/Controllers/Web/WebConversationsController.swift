@@ -34,6 +34,7 @@ struct WebConversationsController {
                 limit: Self.conversationsPerPage
             )
             let now = Date()
+            let unread = try await site.storage.unreadCounts(conversationIDs: listed.rows.map(\.id), userID: user.id)
             var conversations: [WebConversationsPage.Item] = []
             for conversation in listed.rows {
                 let latest = try await site.storage.messages(
@@ -47,6 +48,7 @@ struct WebConversationsController {
                         id: conversation.id.uuidString,
                         name: WebConversationNames.name(conversation, viewerID: user.id),
                         latest: latest.map { Self.summary(of: $0, in: conversation, viewerID: user.id, now: now) },
+                        unread: unread[conversation.id].map(Self.unreadLabel),
                         show: conversation.showInSharedWithYou,
                         csrf: csrf,
                         cursor: cursor?.token
@@ -74,7 +76,12 @@ struct WebConversationsController {
         return sender + what + " · " + WebCardValues.ago(message.createdAt, now: now)
     }
 
-    /// `/conversations/{id}`: its members, messages and composer.
+    /// "3", or "99+" past ``Database/maxUnreadCount``.
+    static func unreadLabel(_ count: Int) -> String {
+        count >= Database.maxUnreadCount ? "\(Database.maxUnreadCount - 1)+" : String(count)
+    }
+
+    /// `/conversations/{id}`: its members, messages and composer. Its newest page marks it read.
     @Sendable func show(_ request: Request, context: ServerRequestContext) async throws -> Response {
         try await site.page(request) { user, csrf in
             let id = try RequestParameters.uuid(context, "id")
@@ -87,6 +94,7 @@ struct WebConversationsController {
                     limit: KeysetPage<Message>.fetchLimit(for: Self.messagesPerPage)
                 )
             else { throw ProblemDetails.notFound(detail: "No such conversation of yours.") }
+            if cursor == nil { try await site.storage.markConversationRead(conversationID: id, userID: user.id) }
             let messages = KeysetPage(fetched: fetched, limit: Self.messagesPerPage)
             let earlier = messages.nextCursor {
                 ShareCursor(createdAt: $0.createdAt.millisecondsSince1970, id: $0.id.uuidString)
