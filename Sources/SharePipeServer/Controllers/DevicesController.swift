@@ -37,16 +37,14 @@ struct DevicesController {
             from: context.clientAddress
         )
         // The device it was before, signed in again (200); else a new one (201).
-        var again: (device: Device, appToken: String, shareToken: String)?
-        if let previous = login.replacing {
-            again = try await storage.signInAgain(deviceID: previous, userID: user.id, name: name)
-        }
-        let (device, appToken, shareToken): (Device, String, String)
-        if let again {
-            (device, appToken, shareToken) = again
-        } else {
-            (device, appToken, shareToken) = try await storage.createDevice(userID: user.id, name: name)
-        }
+        let again =
+            if let previous = login.replacing {
+                try await storage.signInAgain(deviceID: previous, userID: user.id, name: name)
+            } else {
+                nil as (device: Device, appToken: String, shareToken: String)?
+            }
+        let (device, appToken, shareToken) =
+            if let again { again } else { try await storage.createDevice(userID: user.id, name: name) }
         logger.info(
             again == nil ? "device signed in" : "device signed in again",
             metadata: ["user": "\(user.handle)", "device": "\(device.id)"]

@@ -1,4 +1,5 @@
 import Foundation
+import SharePipeProtocol
 import Synchronization
 
 /// Decides when a device's use is written down: at most once every
@@ -9,7 +10,7 @@ final class DeviceUseRecorder: Sendable {
     private let recorded = Mutex<[UUID: ContinuousClock.Instant]>([:])
     let interval: Duration
 
-    init(interval: Duration = .seconds(300)) {
+    init(interval: Duration = .seconds(Device.lastUseResolution)) {
         self.interval = interval
     }
 

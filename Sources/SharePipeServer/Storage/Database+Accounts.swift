@@ -61,16 +61,28 @@ extension Database {
                 VALUES (\(bind: device.id.uuidString), \(bind: userID.uuidString), \(bind: name), \(bind: now))
                 """
             ).run()
-            for (token, scope) in [(appToken, TokenScope.app), (shareToken, .share)] {
-                try await sql.raw(
-                    """
-                    INSERT INTO tokens (hash, device_id, scope, expires_at, created_at)
-                    VALUES (\(bind: DeviceToken.hash(token)), \(bind: device.id.uuidString), \(bind: scope.rawValue), \(bind: expiry), \(bind: now))
-                    """
-                ).run()
-            }
+            try await Self.insertTokens(app: appToken, share: shareToken, deviceID: device.id, expiresAt: expiry, now: now, in: sql)
         }
         return (device, appToken, shareToken)
+    }
+
+    /// Stores the hashes of a device's app and share tokens.
+    static func insertTokens(
+        app appToken: String,
+        share shareToken: String,
+        deviceID: UUID,
+        expiresAt expiry: Int64?,
+        now: Int64,
+        in sql: any SQLDatabase
+    ) async throws {
+        for (token, scope) in [(appToken, TokenScope.app), (shareToken, .share)] {
+            try await sql.raw(
+                """
+                INSERT INTO tokens (hash, device_id, scope, expires_at, created_at)
+                VALUES (\(bind: DeviceToken.hash(token)), \(bind: deviceID.uuidString), \(bind: scope.rawValue), \(bind: expiry), \(bind: now))
+                """
+            ).run()
+        }
     }
 
     /// The principal a token stands for, or why it stands for none. The checks of concurrent

@@ -27,22 +27,15 @@ extension Database {
         return try await run { sql in
             var counts: [UUID: Int] = [:]
             for conversationID in conversationIDs {
-                guard
-                    let member = try await sql.raw(
-                        """
-                        SELECT read_at FROM conversation_members
-                        WHERE conversation_id = \(bind: conversationID.uuidString) AND user_id = \(bind: userID.uuidString)
-                        """
-                    ).first()
-                else { continue }
-                let readAt = try member.decode(column: "read_at", as: Int64?.self) ?? 0
+                // The member's row by its key, then a range of the conversation's messages after it.
                 let count =
                     try await sql.raw(
                         """
                         SELECT COUNT(*) AS n FROM (
-                            SELECT 1 FROM messages
-                            WHERE conversation_id = \(bind: conversationID.uuidString) AND created_at > \(bind: readAt)
-                              AND sender_id <> \(bind: userID.uuidString)
+                            SELECT 1 FROM conversation_members cm
+                            JOIN messages m ON m.conversation_id = cm.conversation_id AND m.created_at > COALESCE(cm.read_at, 0)
+                            WHERE cm.conversation_id = \(bind: conversationID.uuidString) AND cm.user_id = \(bind: userID.uuidString)
+                              AND m.sender_id <> \(bind: userID.uuidString)
                             LIMIT \(bind: Self.maxUnreadCount)
                         ) AS unread
                         """

@@ -25,14 +25,7 @@ extension Database {
                 ).first()
             else { return nil }
             try await sql.raw("DELETE FROM tokens WHERE device_id = \(bind: deviceID.uuidString)").run()
-            for (token, scope) in [(appToken, TokenScope.app), (shareToken, .share)] {
-                try await sql.raw(
-                    """
-                    INSERT INTO tokens (hash, device_id, scope, expires_at, created_at)
-                    VALUES (\(bind: DeviceToken.hash(token)), \(bind: deviceID.uuidString), \(bind: scope.rawValue), NULL, \(bind: now))
-                    """
-                ).run()
-            }
+            try await Self.insertTokens(app: appToken, share: shareToken, deviceID: deviceID, expiresAt: nil, now: now, in: sql)
             return (try Self.device(row), appToken, shareToken)
         }
     }
