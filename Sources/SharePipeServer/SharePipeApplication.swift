@@ -94,6 +94,8 @@ extension ServerContext {
         ).addRoutes(to: v1.group("highlights/events").add(middleware: app))
         HighlightsController(storage: storage, worker: worker, addresses: configuration.workers.preview.policy.addresses)
             .addRoutes(to: v1.group("highlights").add(middleware: app))
+        SearchController(storage: storage, addresses: configuration.workers.preview.policy.addresses)
+            .addRoutes(to: v1.group("search").add(middleware: app))
         PreviewController(provider: provider, limiter: previewLimiter, metrics: metrics)
             .addRoutes(to: v1.group("preview").add(middleware: app))
         UploadsController(uploads: UploadService(storage: storage, settings: configuration.uploads, hashes: uploadHashes))

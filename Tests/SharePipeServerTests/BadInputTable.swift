@@ -23,7 +23,7 @@ extension BadInput {
             (.delete, "/v1/highlights/\(unknown)/pin"), (.post, "/v1/highlights/\(unknown)/remove"),
             (.post, "/v1/highlights/\(unknown)/feedback"), (.post, "/v1/highlights/\(unknown)/reply"),
             (.delete, "/v1/highlights/\(unknown)/remove"), (.get, "/v1/highlights/removed"),
-            (.post, "/v1/highlights/\(unknown)/retry"),
+            (.post, "/v1/highlights/\(unknown)/retry"), (.get, "/v1/search?q=bread"),
         ]
         for (method, path) in routes {
             rows += [
@@ -339,6 +339,16 @@ extension BadInput {
         BadInput(.get, "/v1/highlights/events?lastEventId=", 422, "validation-failed"),
         BadInput(.get, "/v1/highlights/events?lastEventId=%2B5", 422, "validation-failed"),
         BadInput(.get, "/v1/highlights/events?lastEventId=x", 422, "validation-failed"),
+        // A search needs a word; its filters must name what exists.
+        BadInput(.get, "/v1/search", 422, "validation-failed"),
+        BadInput(.get, "/v1/search?q=", 422, "validation-failed"),
+        BadInput(.get, "/v1/search?q=%22%2A%28%29%3A", 422, "validation-failed"),
+        BadInput(.get, "/v1/search?q=" + String(repeating: "bread%20", count: 40), 422, "validation-failed"),
+        BadInput(.get, "/v1/search?q=bread&from=nobody", 422, "validation-failed"),
+        BadInput(.get, "/v1/search?q=bread&conversation=not-a-uuid", 422, "validation-failed"),
+        BadInput(.get, "/v1/search?q=bread&site=%2F%2F", 422, "validation-failed"),
+        BadInput(.get, "/v1/search?q=bread&cursor=garbage", 422, "validation-failed"),
+        BadInput(.get, "/v1/search?q=bread&limit=101", 422, "validation-failed"),
     ]
 
     /// Another user's ids, unknown ids, ids that are no UUID: all the same 404.

@@ -4,12 +4,13 @@ import Testing
 
 @Suite("Search terms")
 struct SearchTermsTests {
-    @Test("Words are letters and digits, lowercased, in order, each once; the last is a prefix")
+    @Test("Words are letters and digits, folded, in order, each once; the last is a prefix")
     func wordsAndQueries() throws {
         let terms = try #require(SearchTerms("Weekend BAKE, weekend: bak"))
         #expect(terms.words == ["weekend", "bake", "bak"])
         #expect(terms.fts5Match == #""weekend" "bake" "bak"*"#)
-        #expect(terms.tsquery == "weekend & bake & bak:*")
+        #expect(terms.tsquery == "weekend:ABC & bake:ABC & bak:*ABC")
+        #expect(try #require(SearchTerms("bread a")).fts5Match == #""bread" "a""#, "a one-letter word is no prefix")
     }
 
     @Test(
@@ -32,9 +33,9 @@ struct SearchTermsTests {
         #expect(SearchTerms(text) == nil)
     }
 
-    @Test("Any script is words: accents, Chinese, Cyrillic, digits")
+    @Test("Any script is words, accents folded: Latin, Chinese, Cyrillic, digits")
     func anyScript() throws {
-        #expect(try #require(SearchTerms("Crème brûlée")).words == ["crème", "brûlée"])
+        #expect(try #require(SearchTerms("Crème brûlée")).words == ["creme", "brulee"])
         #expect(try #require(SearchTerms("面包 рецепт 2026")).words == ["面包", "рецепт", "2026"])
     }
 
@@ -46,5 +47,17 @@ struct SearchTermsTests {
         #expect(try #require(SearchTerms(long)).words == [String(repeating: "a", count: SearchTerms.maxWordLength)])
         let late = String(repeating: " ", count: SearchTerms.maxCharacters) + "late"
         #expect(SearchTerms(late) == nil)
+    }
+}
+
+@Suite("Search text")
+struct SearchTextTests {
+    @Test("A URL, a hyphen and an accent are words as a reader sees them")
+    func indexedWords() {
+        #expect(
+            SearchText.indexed("https://Bakery.example/Crème-Brûlée?x=1", maxCharacters: 200)
+                == "https bakery example creme brulee x 1"
+        )
+        #expect(SearchText.indexed("Straße ÅNGSTRÖM", maxCharacters: 200) == "strasse angstrom")
     }
 }

@@ -41,6 +41,7 @@ public enum APIRoutes {
         Route(method: "POST", path: "/v1/highlights/{id}/retry", authenticated: true),
         Route(method: "POST", path: "/v1/highlights/{id}/feedback", authenticated: true),
         Route(method: "POST", path: "/v1/highlights/{id}/reply", authenticated: true),
+        Route(method: "GET", path: "/v1/search", authenticated: true),
         Route(method: "GET", path: "/v1/shares/{id}/attachments/{index}", authenticated: true),
         Route(method: "POST", path: "/v1/uploads", authenticated: true),
         Route(method: "GET", path: "/v1/uploads/{sha256}", authenticated: true),

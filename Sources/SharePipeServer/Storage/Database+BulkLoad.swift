@@ -52,13 +52,16 @@ extension Database {
             package var conversationID: UUID
             package var senderID: UUID
             package var linkID: UUID
+            /// What the sender wrote with the link.
+            package var note: String?
             /// Milliseconds since 1970.
             package var sentAt: Int64
-            package init(id: UUID, conversationID: UUID, senderID: UUID, linkID: UUID, sentAt: Int64) {
+            package init(id: UUID, conversationID: UUID, senderID: UUID, linkID: UUID, note: String? = nil, sentAt: Int64) {
                 self.id = id
                 self.conversationID = conversationID
                 self.senderID = senderID
                 self.linkID = linkID
+                self.note = note
                 self.sentAt = sentAt
             }
         }
@@ -136,6 +139,39 @@ extension Database {
             let sources = latest.map { ShelfSource(key: $0.key.key, conversationID: $0.key.conversationID, message: $0.value) }
             return (sources, items)
         }
+
+        private struct Place: Hashable {
+            var conversationID: UUID
+            var linkID: UUID
+        }
+
+        /// The search document of each shelf item not removed, as ``SearchSources`` makes it: the
+        /// notes and senders of the messages of its link in the conversations it came from.
+        func searchDocuments(sources: [ShelfSource], items: some Collection<ShelfKey>) -> [SearchDocument] {
+            var messagesAt: [Place: [Int]] = [:]
+            for (index, message) in messages.enumerated() {
+                messagesAt[Place(conversationID: message.conversationID, linkID: message.linkID), default: []].append(index)
+            }
+            var placesOf: [ShelfKey: [UUID]] = [:]
+            for source in sources { placesOf[source.key, default: []].append(source.conversationID) }
+            let linksByID = Dictionary(links.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            return items.filter { !removed.contains($0) }.compactMap { key -> SearchDocument? in
+                guard let link = linksByID[key.linkID] else { return nil }
+                let conversations = (placesOf[key] ?? []).sorted { $0.uuidString < $1.uuidString }
+                let seen = conversations.flatMap { messagesAt[Place(conversationID: $0, linkID: key.linkID)] ?? [] }
+                    .map { messages[$0] }.sorted { $0.sentAt > $1.sentAt }
+                return SearchDocument(
+                    userID: key.userID,
+                    link: SharePipeProtocol.Link(
+                        id: link.id, url: link.url, status: .ready, metadata: link.metadata, createdAt: Date()),
+                    provided: [],
+                    notes: seen.compactMap(\.note),
+                    senders: seen.map(\.senderID),
+                    conversations: conversations,
+                    fileNames: []
+                )
+            }
+        }
     }
 
     /// Writes `world` into this migrated, empty database (see ``BulkWorld``), calling `progress`
@@ -188,9 +224,10 @@ extension Database {
             [$0.0.uuidString, $0.1.uuidString, 1, now]
         }
         progress("conversations")
-        try await insert("messages", ["id", "conversation_id", "sender_id", "link_id", "created_at"], world.messages) { message in
+        try await insert("messages", ["id", "conversation_id", "sender_id", "link_id", "note", "created_at"], world.messages) {
+            message in
             [message.id.uuidString, message.conversationID.uuidString, message.senderID.uuidString,
-             message.linkID.uuidString, message.sentAt]
+             message.linkID.uuidString, message.note, message.sentAt]
         }
         progress("messages")
         try await insert(
@@ -213,9 +250,41 @@ extension Database {
             return [key.userID.uuidString, key.linkID.uuidString, at, 1, pinned, removed]
         }
         progress("shelf items")
+        try await insertSearchDocuments(world.searchDocuments(sources: sources, items: items.keys))
+        progress("search documents")
         // Fresh statistics, as a long-running database has, so the planner picks the indexes.
         try await run { sql in try await sql.raw("ANALYZE").run() }
         return (sources.count, items.count)
+    }
+
+    /// Writes the documents, as ``refreshSearchDocuments(_:dialect:in:)`` would (`doc` numbered in order
+    /// on SQLite).
+    private func insertSearchDocuments(_ documents: [SearchDocument]) async throws {
+        switch dialect {
+        case .sqlite:
+            let numbered = Array(documents.enumerated())
+            try await insert("search_documents", ["doc", "user_id", "link_id"], numbered) {
+                [Int64($0.offset + 1), $0.element.userID.uuidString, $0.element.linkID.uuidString]
+            }
+            try await insert(
+                "search_text",
+                ["rowid", "owner", "facets", "title", "summary", "site", "url", "notes", "files"],
+                numbered
+            ) { row in
+                let document = row.element
+                return [Int64(row.offset + 1), document.owner, document.facets, document.title, document.summary,
+                        document.site, document.url, document.notes, document.files]
+            }
+        case .postgres:
+            try await insert(
+                "search_documents",
+                ["user_id", "link_id", "facets", "title", "summary", "site", "url", "notes", "files"],
+                documents
+            ) { document in
+                [document.userID.uuidString, document.linkID.uuidString, document.owner + " " + document.facets,
+                 document.title, document.summary, document.site, document.url, document.notes, document.files]
+            }
+        }
     }
 
     /// Inserts `rows` into `table`, as many a statement as stay under both databases' limits on

@@ -176,6 +176,14 @@ extension Database {
                 "UPDATE conversations SET member_key = NULL WHERE id = \(bind: conversationID.uuidString)"
             ).run()
             try await self.refreshShelfItems(userID: user, linkIDs: links, in: sql)
+            // What they saw only there, or shared only there, is no longer found by their search.
+            let theirs = try await sql.raw(
+                """
+                SELECT DISTINCT link_id FROM messages
+                WHERE conversation_id = \(bind: conversationID.uuidString) AND sender_id = \(bind: user.uuidString)
+                """
+            ).all().compactMap { UUID(uuidString: try $0.decode(column: "link_id", as: String.self)) }
+            try await self.refreshSearchDocuments(userID: user, linkIDs: links + theirs, in: sql)
             return true
         }
     }

@@ -66,6 +66,7 @@ extension Database {
                 """
             ).run()
             try await sql.raw("DELETE FROM jobs WHERE \(Self.held(job))").run()
+            try await self.refreshSearchDocuments(ofLink: job.linkID, in: sql)
             // The final and canonical URLs the fetch found on the link's own host lead to the same
             // link from now on (``LinkAliasRule``): unless a share made one of them a link of its own
             // first. Under the lock a share takes to make a link for its URL (in one order, so two jobs

@@ -23,7 +23,7 @@ extension Database {
         // In a fixed order, so two transactions fanning out to the same people take their event
         // locks in the same order (no deadlock on PostgreSQL).
         try await lockShelfEvents(of: members, in: sql)
-        return try await insertMessage(
+        let id = try await insertMessage(
             conversationID: conversationID,
             senderID: senderID,
             linkID: linkID,
@@ -33,11 +33,14 @@ extension Database {
             to: members,
             in: sql
         )
+        try await refreshSearchDocuments(userIDs: members + [senderID], linkID: linkID, in: sql)
+        return id
     }
 
     /// Inserts the message and puts it on the shelf of each of `members` (the conversation's members
     /// but the sender). The caller holds the conversation's members lock and every member's
-    /// shelf-event lock, and has checked that the sender is a member.
+    /// shelf-event lock, and has checked that the sender is a member; it makes the search documents
+    /// of the link again for the members and the sender, once for all the messages it inserts.
     @discardableResult
     func insertMessage(
         conversationID: UUID,

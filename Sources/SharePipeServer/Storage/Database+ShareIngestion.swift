@@ -186,6 +186,7 @@ extension Database {
         try await Self.insertAttachments(of: share, in: sql)
         // Recipients make the share a message in each conversation they name.
         let named = incoming.recipients.compactMap(ShareRecipient.init(parsing:))
+        var sharedWith: [UUID] = []
         if !named.isEmpty {
             let conversations: [UUID]
             do {
@@ -217,10 +218,8 @@ extension Database {
                 }
                 members[conversation] = try await Self.otherMembers(of: conversation, senderID: sender, in: sql)
             }
-            try await self.lockShelfEvents(
-                of: Set(members.values.joined()).sorted { $0.uuidString < $1.uuidString },
-                in: sql
-            )
+            sharedWith = Set(members.values.joined()).sorted { $0.uuidString < $1.uuidString }
+            try await self.lockShelfEvents(of: sharedWith, in: sql)
             for conversation in conversations {
                 try await self.insertMessage(
                     conversationID: conversation,
@@ -234,6 +233,8 @@ extension Database {
                 )
             }
         }
+        // The sharer finds their share in search, and every recipient what reached them.
+        try await refreshSearchDocuments(userIDs: [incoming.sharer.id] + sharedWith, linkID: link.id, in: sql)
         let recorded = RecordedShare(share: share, link: link, linkIsNew: linkIsNew)
         let (status, body) = try response(recorded)
         // A key abandoned in flight by an earlier version is taken over here.

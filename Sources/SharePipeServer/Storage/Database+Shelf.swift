@@ -132,6 +132,7 @@ extension Database {
                 """
             ).run()
             try await self.appendShelfEvent(.removed, userID: userID, linkID: linkID, in: sql)
+            try await self.refreshSearchDocuments(userID: userID, linkIDs: [linkID], in: sql)
             return true
         }
     }
@@ -155,6 +156,7 @@ extension Database {
             if try await Self.shelfItemShown(userID: userID, linkID: linkID, in: sql) {
                 try await self.appendShelfEvent(.added, userID: userID, linkID: linkID, in: sql)
             }
+            try await self.refreshSearchDocuments(userID: userID, linkIDs: [linkID], in: sql)
             return true
         }
     }

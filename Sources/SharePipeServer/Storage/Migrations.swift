@@ -8,7 +8,16 @@ enum Migrations {
     struct Migration {
         var version: Int
         var name: String
+        /// Run on both databases, then those of the database's own dialect.
         var statements: [String]
+        var sqlite: [String] = []
+        var postgres: [String] = []
+        /// Run after the statements, in their transaction: data the new schema derives from rows.
+        var then: (@Sendable (Database.Dialect, any SQLDatabase) async throws -> Void)? = nil
+
+        func statements(for dialect: Database.Dialect) -> [String] {
+            statements + (dialect == .sqlite ? sqlite : postgres)
+        }
     }
 
     static let all: [Migration] = [
@@ -299,6 +308,45 @@ enum Migrations {
             name: "conversations read",
             statements: ["ALTER TABLE conversation_members ADD COLUMN read_at BIGINT"]
         ),
+        // Search: a document per user and link (SearchDocument), made again in the transactions that
+        // change what it is made of. SQLite: an FTS5 table by rowid, the pairs' rowids beside it.
+        // PostgreSQL: the text columns and a tsvector of them (text weighted A–C, facets D), under GIN.
+        // Documents are made as rows change; those of a database migrated with shares in it are made
+        // here, from what it holds.
+        Migration(
+            version: 20,
+            name: "search documents",
+            statements: ["CREATE INDEX shares_by_user_link ON shares (user_id, link_id)"],
+            sqlite: [
+                """
+                CREATE TABLE search_documents (
+                    doc INTEGER PRIMARY KEY, user_id TEXT NOT NULL, link_id TEXT NOT NULL, UNIQUE (user_id, link_id))
+                """,
+                "CREATE INDEX search_documents_by_link ON search_documents (link_id)",
+                """
+                CREATE VIRTUAL TABLE search_text USING fts5(
+                    owner, facets, title, summary, site, url, notes, files, detail = column, prefix = '2 3',
+                    tokenize = 'unicode61 remove_diacritics 0')
+                """,
+            ],
+            postgres: [
+                """
+                CREATE TABLE search_documents (
+                    user_id TEXT NOT NULL, link_id TEXT NOT NULL, facets TEXT NOT NULL, title TEXT NOT NULL,
+                    summary TEXT NOT NULL, site TEXT NOT NULL, url TEXT NOT NULL, notes TEXT NOT NULL,
+                    files TEXT NOT NULL,
+                    document tsvector GENERATED ALWAYS AS (
+                        setweight(to_tsvector('simple', title), 'A')
+                        || setweight(to_tsvector('simple', site || ' ' || url), 'B')
+                        || setweight(to_tsvector('simple', summary || ' ' || notes || ' ' || files), 'C')
+                        || setweight(to_tsvector('simple', facets), 'D')) STORED,
+                    PRIMARY KEY (user_id, link_id))
+                """,
+                "CREATE INDEX search_documents_by_link ON search_documents (link_id)",
+                "CREATE INDEX search_documents_text ON search_documents USING GIN (document)",
+            ],
+            then: { dialect, sql in try await Database.makeAllSearchDocuments(dialect: dialect, in: sql) }
+        ),
     ]
 
     /// Applies the migrations the database lacks, in order, each in one transaction.
@@ -326,7 +374,8 @@ enum Migrations {
             let applied = try await database.transaction { sql in
                 try await lockMigrations(database, in: sql)
                 guard try await !appliedVersions(in: sql).contains(migration.version) else { return false }
-                for statement in migration.statements { try await sql.raw(SQLQueryString(statement)).run() }
+                for statement in migration.statements(for: database.dialect) { try await sql.raw(SQLQueryString(statement)).run() }
+                try await migration.then?(database.dialect, sql)
                 try await sql.raw(
                     "INSERT INTO schema_migrations (version, name, applied_at) VALUES (\(bind: migration.version), \(bind: migration.name), \(bind: Clock.millisecondsNow()))"
                 ).run()

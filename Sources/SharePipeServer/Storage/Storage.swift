@@ -183,6 +183,8 @@ public protocol Storage: Sendable {
     func restoreHighlight(linkID: UUID, userID: UUID) async throws -> Bool
     /// The user's removed items, latest removal first.
     func removedHighlights(userID: UUID, limit: Int) async throws -> [ShelfRemoval]
+    /// The documents of the query's owner that match it, best first, after `cursor` (``SearchDocument``).
+    func search(_ query: SearchQuery, after cursor: SearchCursor?, limit: Int) async throws -> [SearchHit]
     /// Records the user seeing or opening a shelf item; opens also count for its sharers (the
     /// "opens links from this sharer" signal). False when it is not on their shelf.
     func recordFeedback(_ feedback: HighlightFeedback, linkID: UUID, userID: UUID) async throws -> Bool

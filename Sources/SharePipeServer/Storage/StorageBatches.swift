@@ -96,8 +96,9 @@ struct StorageBatches: Sendable {
         connections: DatabaseConnections
     ) async throws -> [Result<ShareRecord.Outcome, any Error>] {
         let input = try Database.jsonText(records)
-        let rows = try await connections.run { sql in
-            try await sql.raw(
+        // One transaction: the shares' search documents are made in it, after the statement.
+        let outcomes = try await connections.transaction { sql in
+            let rows = try await sql.raw(
                 """
                 WITH input AS (
                     SELECT * FROM jsonb_to_recordset(\(bind: input)::jsonb) AS t(
@@ -117,18 +118,21 @@ struct StorageBatches: Sendable {
                 SELECT l.id, l.held, EXISTS (SELECT 1 FROM recorded r WHERE r.id = l.id) AS recorded FROM locked l
                 """
             ).all()
-        }
-        var outcomes: [String: ShareRecord.Outcome] = [:]
-        for row in rows {
-            let outcome: ShareRecord.Outcome =
-                if try !row.decode(column: "held", as: Bool.self) {
-                    .keyHeld
-                } else if try row.decode(column: "recorded", as: Bool.self) {
-                    .recorded
-                } else {
-                    .keyUsed
-                }
-            outcomes[try row.decode(column: "id", as: String.self)] = outcome
+            var outcomes: [String: ShareRecord.Outcome] = [:]
+            for row in rows {
+                let outcome: ShareRecord.Outcome =
+                    if try !row.decode(column: "held", as: Bool.self) {
+                        .keyHeld
+                    } else if try row.decode(column: "recorded", as: Bool.self) {
+                        .recorded
+                    } else {
+                        .keyUsed
+                    }
+                outcomes[try row.decode(column: "id", as: String.self)] = outcome
+            }
+            let pairs = Self.searchPairs(of: records.filter { outcomes[$0.share.id] == .recorded })
+            try await Database.refreshSearchDocuments(pairs, dialect: .postgres, in: sql)
+            return outcomes
         }
         // Every row of the input comes back; were one missing, its request is retried (503), never
         // told it was recorded.
@@ -173,6 +177,7 @@ struct StorageBatches: Sendable {
                 FROM json_each(\(bind: try Database.jsonText(toRecord)))
                 """
             ).run()
+            try await Database.refreshSearchDocuments(Self.searchPairs(of: toRecord), dialect: .sqlite, in: sql)
             return Set(toRecord.map(\.share.id))
         }
         return records.map { .success(recorded.contains($0.share.id) ? .recorded : .keyUsed) }
@@ -184,6 +189,11 @@ struct StorageBatches: Sendable {
     }
 
     private static func keyName(userID: String, key: String) -> String { "\(userID) \(key)" }
+
+    /// The sharers and links of `records`, whose search documents their shares change.
+    private static func searchPairs(of records: [ShareRecord]) -> [SearchPair] {
+        Array(Set(records.map { SearchPair(user_id: $0.share.userID, link_id: $0.share.linkID) }))
+    }
 }
 
 /// A share of a known link, as ``StorageBatches/shares`` records it: its row, its idempotency key,

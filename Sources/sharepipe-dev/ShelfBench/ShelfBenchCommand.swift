@@ -181,7 +181,48 @@ struct ShelfBenchCommand: AsyncParsableCommand {
             """
         )
         try await Self.printPlan(db, target: target)
+        try await timeSearch(db, target: target)
         try await db.close()
+    }
+
+    /// Times `Search.page` (the work of GET /v1/search) for the measured user: each kind of query
+    /// over words of the seed's vocabulary, from the most used (in most of the user's 20,000
+    /// documents) to rare ones.
+    func timeSearch(_ db: Database, target: UUID) async throws {
+        let kinds: [(name: String, queries: [String])] = [
+            ("a common word (ranks 0–9)", (0..<10).map { Vocabulary.word($0) }),
+            ("a middling word (ranks 100–199)", (100..<200).map { Vocabulary.word($0) }),
+            ("a rare word (ranks 5000–5099)", (5000..<5100).map { Vocabulary.word($0) }),
+            ("two words (ranks 0–49 and 50–99)", (0..<50).map { "\(Vocabulary.word($0)) \(Vocabulary.word(50 + $0))" }),
+            ("a prefix, as typed (3 letters)", (20..<70).map { String(Vocabulary.word($0).prefix(3)) }),
+        ]
+        let search = Search(storage: db)
+        var all: [Double] = []
+        var lines: [String] = []
+        for kind in kinds {
+            let queries = kind.queries.compactMap { SearchQuery($0, userID: target) }
+            for query in queries.prefix(5) { _ = try await search.page(query, after: nil, limit: 20) }  // warm-up
+            var times: [Double] = []
+            var found = 0
+            for index in 0..<requests {
+                let query = queries[index % queries.count]
+                var page: SearchPage?
+                times.append(try await Self.time { page = try await search.page(query, after: nil, limit: 20) })
+                found += page?.results.count ?? 0
+            }
+            all += times
+            lines.append(
+                "  \(kind.name.padding(toLength: 34, withPad: " ", startingAt: 0)) p50 \(Self.format(FetchBenchRun.percentile(times, 0.5))) ms  p99 \(Self.format(FetchBenchRun.percentile(times, 0.99))) ms  (\(found / max(1, requests)) results a page)"
+            )
+        }
+        print(
+            """
+            search of the same user, \(requests) sequential calls of Search.page (the storage work of GET /v1/search, \
+            first page of 20) per kind, after 5 warm-up calls:
+            \(lines.joined(separator: "\n"))
+              all kinds together:                p50 \(Self.format(FetchBenchRun.percentile(all, 0.5))) ms  p99 \(Self.format(FetchBenchRun.percentile(all, 0.99))) ms
+            """
+        )
     }
 
     /// A fresh database with the seed written into it, and the measured user.

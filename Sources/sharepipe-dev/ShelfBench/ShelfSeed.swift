@@ -60,12 +60,15 @@ enum ShelfSeed {
             }
             let candidates = conversations[conversation].members.filter { $0 != 0 }
             let sender = candidates[Int.random(in: 0..<candidates.count, using: &random)]
+            // A third of the messages say something with the link.
+            let note = index % 3 == 0 ? Vocabulary.phrase(words: 4 + index % 5, using: &random) : nil
             messages.append(
                 .init(
                     id: UUID(),
                     conversationID: conversations[conversation].id,
                     senderID: users[sender],
                     linkID: links[link],
+                    note: note,
                     sentAt: start + Int64(index) * 1000
                 )
             )
@@ -77,14 +80,15 @@ enum ShelfSeed {
             let key = Database.BulkWorld.ShelfKey(userID: users[0], linkID: links[link])
             if offset % 1000 == 7 { pinned.insert(key) } else if offset % 200 == 3 { removed.insert(key) }
         }
-        var metadata = LinkMetadata(originalURL: URL(string: "https://example.com/")!)
-        metadata.title = "A page worth reading about something"
-        metadata.summary = String(repeating: "A summary of the page, as its author wrote it. ", count: 3)
-        metadata.siteName = "Example"
         let world = Database.BulkWorld(
             users: users.enumerated().map { .init(id: $0.element, handle: "user\($0.offset)", displayName: "User \($0.offset)") },
             links: links.enumerated().map { index, id in
-                .init(id: id, url: URL(string: "https://example.com/page/\(index)")!, metadata: metadata)
+                let url = URL(string: "https://site\(index % 500).example/\(Vocabulary.word(index % 4000))/\(index)")!
+                var metadata = LinkMetadata(originalURL: url)
+                metadata.title = Vocabulary.phrase(words: 6, using: &random)
+                metadata.summary = Vocabulary.phrase(words: 24, using: &random)
+                metadata.siteName = "Site \(index % 500)"
+                return .init(id: id, url: url, metadata: metadata)
             },
             conversations: conversations.map { .init(id: $0.id, members: $0.members.map { users[$0] }) },
             messages: messages,
@@ -93,5 +97,35 @@ enum ShelfSeed {
             createdAt: start
         )
         return (world, users[0])
+    }
+}
+
+/// The words of the seeded titles, summaries and notes: made-up words of two to four syllables, used
+/// as a language uses its words, a few often and most rarely (a Zipf-like draw), so that searches
+/// can be timed for common and rare words alike.
+enum Vocabulary {
+    static let size = 20_000
+    private static let onsets = ["b", "c", "d", "f", "g", "h", "k", "l", "m", "n", "p", "r", "s", "t", "v", "z", "br", "st", "tr", "pl"]
+    private static let vowels = ["a", "e", "i", "o", "u", "ai", "ou"]
+
+    /// The `rank`-th word (0 the most used).
+    static func word(_ rank: Int) -> String {
+        var n = rank
+        var word = ""
+        repeat {
+            word += onsets[n % onsets.count] + vowels[(n / onsets.count) % vowels.count]
+            n /= onsets.count * vowels.count
+        } while n > 0
+        return word.count < 4 ? word + "n" : word
+    }
+
+    /// A word drawn so that the rank-r word is drawn about 1/(r+1) as often as the first.
+    static func draw(using random: inout SplitMix64) -> Int {
+        let u = Double.random(in: 0..<1, using: &random)
+        return min(size - 1, Int(exp(u * log(Double(size + 1)))) - 1)
+    }
+
+    static func phrase(words: Int, using random: inout SplitMix64) -> String {
+        (0..<words).map { _ in word(draw(using: &random)) }.joined(separator: " ")
     }
 }
