@@ -364,6 +364,25 @@ def main():
             "the composer sends into the conversation and the message appears there",
         )
         alice.save_screenshot(os.path.join(shots, "3c-conversation.png"))
+
+        # Search from the navigation: a word of the sharer's note finds the card; a word of nothing, nothing.
+        alice.find_element(By.LINK_TEXT, "Search").click()
+        wait_for(alice, lambda d: d.find_elements(By.ID, "q"))
+        alice.find_element(By.ID, "q").send_keys("look")
+        alice.find_element(By.CSS_SELECTOR, ".search-form button[type=submit]").click()
+        check(
+            wait_for(alice, lambda d: card(d, "A link worth keeping")),
+            "search finds a link by the start of a word in its note",
+        )
+        check("A link to remove" not in alice.page_source, "search does not find a removed item")
+        alice.save_screenshot(os.path.join(shots, "3d-search.png"))
+        alice.find_element(By.ID, "q").clear()
+        alice.find_element(By.ID, "q").send_keys("zebra")
+        alice.find_element(By.CSS_SELECTOR, ".search-form button[type=submit]").click()
+        check(
+            wait_for(alice, lambda d: "Nothing found for “zebra”" in d.page_source),
+            "a search that finds nothing says so",
+        )
         bob.get(base + "/")
         bob.save_screenshot(os.path.join(shots, "4-empty-shelf-desktop.png"))
 
@@ -471,7 +490,7 @@ def main():
         keep_id = card(alice, "A link worth keeping").get_attribute("data-link")
         public = request(base, "PUT", f"/v1/shares/{created['share']['id']}/public", token=tokens["appToken"])
         pages = [("shelf", "/"), ("link", f"/links/{keep_id}"), ("conversations", "/conversations"),
-                 ("share", "/share"), ("mine", "/mine"), ("removed", "/removed"), ("devices", "/devices"),
+                 ("share", "/share"), ("mine", "/mine"), ("removed", "/removed"), ("search", "/search?q=look"), ("devices", "/devices"),
                  ("settings", "/settings")]
         for name, path in pages:
             alice.get(base + path)

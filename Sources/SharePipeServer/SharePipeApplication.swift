@@ -106,6 +106,7 @@ extension ServerContext {
     private func addWebPages(to pages: PageRoutes) {
         WebAccountController(site: site, accounts: accounts).addRoutes(to: pages)
         WebShelfController(site: site, imageRelay: imageRelay, worker: worker).addRoutes(to: pages)
+        WebSearchController(site: site, imageRelay: imageRelay).addRoutes(to: pages)
         WebShareFormController(
             site: site,
             uploads: UploadService(storage: storage, settings: configuration.uploads, hashes: uploadHashes),

@@ -20,6 +20,7 @@ struct SearchDocument: Equatable, Sendable {
         static let notes = 8_000
         static let notesKept = 50
         static let files = 2_000
+        /// Facet words: the site, then the sharers and the conversations.
         static let facets = 200
     }
 
@@ -58,8 +59,10 @@ struct SearchDocument: Equatable, Sendable {
         let fetched = link.status == .wall ? nil : link.metadata
         let shownURL = FileSetLink.shown(link.url)
         let host = shownURL?.host()
-        var facetWords = Self.unique(senders).map(SearchFacet.from) + Self.unique(conversations).map(SearchFacet.conversation)
-        if let host, let site = SearchFacet.site(host: host) { facetWords.append(site) }
+        // The site first: it is one word, kept however many people and conversations follow.
+        let facetWords =
+            [host.flatMap(SearchFacet.site(host:))].compactMap { $0 }
+            + Self.unique(senders).map(SearchFacet.from) + Self.unique(conversations).map(SearchFacet.conversation)
         facets = facetWords.prefix(Limits.facets).joined(separator: " ")
         let titles = provided.compactMap(\.title) + [fetched?.title].compactMap { $0 }
         title = SearchText.indexed(Self.unique(titles).joined(separator: " "), maxCharacters: Limits.title)

@@ -18,7 +18,12 @@ struct WebCardValues {
         var message: String?
 
         init(_ item: Highlight, host: String) {
-            switch item.status {
+            self.init(status: item.status, failure: item.failure, host: host)
+        }
+
+        /// The state of a link of `status`, failed with `failure`, on `host`.
+        init(status: Link.Status, failure: String?, host: String) {
+            switch status {
             case .ready:
                 break
             case .pending:
@@ -26,7 +31,7 @@ struct WebCardValues {
                 message = "Loading the preview…"
             case .failed:
                 failed = true
-                message = "No preview: " + (item.failure ?? "\(host) could not be read.")
+                message = "No preview: " + (failure ?? "\(host) could not be read.")
             case .wall:
                 wall = true
                 message = "\(host) shows servers a sign-in page; open it to see it signed in."

@@ -7,7 +7,7 @@ enum WebPageValues {
     struct Viewer {
         /// The navigation's places.
         enum Section {
-            case shelf, share, mine, conversations, devices, settings, other
+            case shelf, share, mine, search, conversations, devices, settings, other
         }
 
         var handle: String
@@ -15,6 +15,7 @@ enum WebPageValues {
         var atShelf = false
         var atShare = false
         var atMine = false
+        var atSearch = false
         var atConversations = false
         var atDevices = false
         var atSettings = false
@@ -30,6 +31,7 @@ enum WebPageValues {
             atShelf = section == .shelf
             atShare = section == .share
             atMine = section == .mine
+            atSearch = section == .search
             atConversations = section == .conversations
             atDevices = section == .devices
             atSettings = section == .settings

@@ -66,7 +66,7 @@ protocol WebPage {
 
 /// The pages the web templates make, by file name (`Web/Templates/<name>.mustache`).
 enum WebTemplate: String, CaseIterable, Sendable {
-    case home, link, mine, share, removed, conversations, conversation, settings, devices, message, signin, signup
+    case home, link, mine, share, removed, search, conversations, conversation, settings, devices, message, signin, signup
     case publicPage = "public"
 }
 
