@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Times the Shared with You shelf on a seeded database: 1,000,000 messages over 10,000 users, and one
-# user with 20,000 shelf items across 200 conversations; the first page and "Show more", on SQLite
+# user with 20,000 shelf items across 200 conversations; the first page, "Show more" and search, on SQLite
 # and, when SHAREPIPE_BENCH_POSTGRES_URL is set, on PostgreSQL, in the schema bench_shelf (made, or
 # seeded again if an earlier run made it; a schema holding anything else is refused). Prints the feed
 # query's plan.

@@ -3,7 +3,9 @@ import Logging
 import ServiceLifecycle
 
 /// The server's housekeeping, every ``ServerConfiguration/maintenanceInterval``: queues refreshes
-/// of expired previews (at most ``ServerConfiguration/refreshesPerRound`` a round), forgets the
+/// of expired previews (at most ``ServerConfiguration/refreshesPerRound`` a round), finishes the shelf
+/// items a change of membership or switch queued and did not recompute (``shelfRefreshesPerRound``
+/// links a round), forgets the
 /// stored responses of idempotency keys older than ``ServerConfiguration/idempotencyKeyRetention``
 /// (the keys and their shares stay, so a late retry is still a replay), deletes expired web
 /// sessions, prunes the fetcher's database cache, drops shelf events older than 7 days, and removes
@@ -18,6 +20,9 @@ struct MaintenanceService: Service {
     /// Rounds between two looks for blob bytes no row names (the first round looks): it lists every
     /// file, and only a crash leaves such bytes.
     static let roundsBetweenStrayByteSweeps = 60
+
+    /// Queued shelf items recomputed per round, in transactions of a thousand.
+    static let shelfRefreshesPerRound = 50_000
 
     func run() async throws {
         var round = 0
@@ -35,6 +40,7 @@ struct MaintenanceService: Service {
             try await storage.enqueueRefreshes(limit: configuration.retention.refreshesPerRound)
         }
         if refreshes > 0 { worker.notify() }
+        let shelves = await step("shelf refreshes") { try await storage.drainShelfRefreshQueue(limit: Self.shelfRefreshesPerRound) }
         let keys = await step("idempotency keys") {
             let retention = Double(configuration.retention.idempotencyKeyRetention.components.seconds)
             return try await storage.forgetIdempotencyResponses(createdBefore: Date().addingTimeInterval(-retention))
@@ -57,11 +63,12 @@ struct MaintenanceService: Service {
             blobs = swept.blobs
             return swept.uploads
         }
-        if refreshes + keys + sessions + cached + uploads + blobs > 0 {
+        if refreshes + shelves + keys + sessions + cached + uploads + blobs > 0 {
             logger.info(
                 "maintenance",
                 metadata: [
-                    "refreshes.queued": "\(refreshes)", "idempotency_keys.forgotten": "\(keys)",
+                    "refreshes.queued": "\(refreshes)", "shelf_items.recomputed": "\(shelves)",
+                    "idempotency_keys.forgotten": "\(keys)",
                     "sessions.deleted": "\(sessions)", "preview_cache.deleted": "\(cached)",
                     "uploads.removed": "\(uploads)", "blobs.removed": "\(blobs)",
                 ]

@@ -144,9 +144,9 @@ extension Database {
     /// Removes the user of `handle` (the viewer themselves: leaving) from a group `byUserID` is in;
     /// what the conversation put on their shelf goes, unless pinned. False when the viewer is not in it.
     public func removeMember(conversationID: UUID, byUserID: UUID, handle: String) async throws -> Bool {
-        try await transaction { sql in
+        let removed: UUID? = try await transaction { sql in
             try await self.lockMembers(of: conversationID, in: sql)
-            guard let kind = try await Self.kind(of: conversationID, member: byUserID, in: sql) else { return false }
+            guard let kind = try await Self.kind(of: conversationID, member: byUserID, in: sql) else { return nil }
             guard kind == .group else {
                 throw StorageError.conflict("A direct conversation's members cannot change; start a group instead.")
             }
@@ -165,7 +165,9 @@ extension Database {
                     )
                 }
             }
-            let links = try await Self.shelfLinks(userID: user, conversationID: conversationID, in: sql)
+            // Their items from it and their search documents of what they shared there, recomputed
+            // after (``queueShelfRefresh``): queued before the sources that name them go.
+            try await self.queueShelfRefresh(userID: user, conversationID: conversationID, in: sql)
             try await sql.raw(
                 "DELETE FROM shelf_sources WHERE user_id = \(bind: user.uuidString) AND conversation_id = \(bind: conversationID.uuidString)"
             ).run()
@@ -175,23 +177,19 @@ extension Database {
             try await sql.raw(
                 "UPDATE conversations SET member_key = NULL WHERE id = \(bind: conversationID.uuidString)"
             ).run()
-            try await self.refreshShelfItems(userID: user, linkIDs: links, in: sql)
-            // What they saw only there, or shared only there, is no longer found by their search.
-            let theirs = try await sql.raw(
-                """
-                SELECT DISTINCT link_id FROM messages
-                WHERE conversation_id = \(bind: conversationID.uuidString) AND sender_id = \(bind: user.uuidString)
-                """
-            ).all().compactMap { UUID(uuidString: try $0.decode(column: "link_id", as: String.self)) }
-            try await self.refreshSearchDocuments(userID: user, linkIDs: links + theirs, in: sql)
-            return true
+            return user
         }
+        guard let removed else { return false }
+        // What they saw only there, or shared only there, leaves their shelf and their search.
+        await drainShelfRefreshQueue(userID: removed)
+        return true
     }
 
     /// Turns the viewer's "Show in Shared with You" switch for a conversation on or off. Items from
-    /// it leave or return to the shelf at once (pinned ones stay). False when the viewer is not in it.
+    /// it leave or return to the shelf before it returns (pinned ones stay), recomputed in bounded
+    /// transactions (``queueShelfRefresh(userID:conversationID:in:)``). False when the viewer is not in it.
     public func setShowInSharedWithYou(_ show: Bool, conversationID: UUID, userID: UUID) async throws -> Bool {
-        try await transaction { sql in
+        let changed = try await transaction { sql in
             // A share into the conversation holds these while it reads the switch and writes the shelf:
             // without them, a share landing at the same moment read the switch as it was, and its item
             // stayed shown (or hidden) after the switch. Taken in the share's order.
@@ -204,10 +202,11 @@ extension Database {
                 WHERE conversation_id = \(bind: conversationID.uuidString) AND user_id = \(bind: userID.uuidString)
                 """
             ).run()
-            let links = try await Self.shelfLinks(userID: userID, conversationID: conversationID, in: sql)
-            try await self.refreshShelfItems(userID: userID, linkIDs: links, in: sql)
+            try await self.queueShelfRefresh(userID: userID, conversationID: conversationID, in: sql)
             return true
         }
+        if changed { await drainShelfRefreshQueue(userID: userID) }
+        return changed
     }
 
     /// A conversation's messages, newest first, before a cursor; nil when the viewer is not in it.
@@ -385,12 +384,6 @@ extension Database {
             WHERE c.id = \(bind: conversationID.uuidString) AND m.user_id = \(bind: userID.uuidString)
             """
         ).first().flatMap { Conversation.Kind(rawValue: try $0.decode(column: "kind", as: String.self)) }
-    }
-
-    static func shelfLinks(userID: UUID, conversationID: UUID, in sql: any SQLDatabase) async throws -> [UUID] {
-        try await sql.raw(
-            "SELECT link_id FROM shelf_sources WHERE user_id = \(bind: userID.uuidString) AND conversation_id = \(bind: conversationID.uuidString)"
-        ).all().compactMap { UUID(uuidString: try $0.decode(column: "link_id", as: String.self)) }
     }
 
     /// Conversations whose members one query reads.

@@ -347,6 +347,14 @@ enum Migrations {
             ],
             then: { dialect, sql in try await Database.makeAllSearchDocuments(dialect: dialect, in: sql) }
         ),
+        // Shelf items and search documents a change of membership or switch left to recompute.
+        Migration(
+            version: 21,
+            name: "shelf refresh queue",
+            statements: [
+                "CREATE TABLE shelf_refresh_queue (user_id TEXT NOT NULL, link_id TEXT NOT NULL, PRIMARY KEY (user_id, link_id))"
+            ]
+        ),
     ]
 
     /// Applies the migrations the database lacks, in order, each in one transaction.

@@ -106,6 +106,10 @@ public protocol Storage: Sendable {
     // MARK: Housekeeping
     @discardableResult
     func enqueueRefreshes(limit: Int) async throws -> Int
+    /// Recomputes shelf items and search documents a change of membership or switch queued and did
+    /// not finish (a crash, a failure), in bounded transactions, at most `limit` links; how many.
+    @discardableResult
+    func drainShelfRefreshQueue(limit: Int) async throws -> Int
     /// Forgets the stored responses of idempotency keys first used before `date`, keeping the keys and
     /// the shares they name (a later retry is still a replay); returns how many keys changed.
     @discardableResult
