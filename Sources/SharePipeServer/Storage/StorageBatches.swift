@@ -96,7 +96,6 @@ struct StorageBatches: Sendable {
         connections: DatabaseConnections
     ) async throws -> [Result<ShareRecord.Outcome, any Error>] {
         let input = try Database.jsonText(records)
-        // One transaction: the shares' search documents are made in it, after the statement.
         let outcomes = try await connections.transaction { sql in
             let rows = try await sql.raw(
                 """
@@ -130,9 +129,16 @@ struct StorageBatches: Sendable {
                     }
                 outcomes[try row.decode(column: "id", as: String.self)] = outcome
             }
-            let pairs = Self.searchPairs(of: records.filter { outcomes[$0.share.id] == .recorded })
-            try await Database.refreshSearchDocuments(pairs, dialect: .postgres, in: sql)
             return outcomes
+        }
+        // The search documents after, in a transaction of their own: held inside the statement's
+        // transaction, its key locks waited on work other requests' transactions held, and a
+        // server under load hung. A refresh reads the rows as they are, so one a moment later is right.
+        let pairs = Self.searchPairs(of: records.filter { outcomes[$0.share.id] == .recorded })
+        if !pairs.isEmpty {
+            try await connections.transaction { sql in
+                try await Database.refreshSearchDocuments(pairs, dialect: .postgres, in: sql)
+            }
         }
         // Every row of the input comes back; were one missing, its request is retried (503), never
         // told it was recorded.
