@@ -28,8 +28,6 @@ extension SearchResult {
     init(link: Link, files: [UUID: [Share.Attachment]]) {
         let shareID = FileSetLink.shareID(of: link.url)
         let attachments = shareID.flatMap { files[$0] } ?? []
-        var card = Highlight.Card(link: link, provided: nil)
-        if shareID != nil, card.title == nil { card.title = Highlight.title(of: attachments) }
         self.init(
             linkID: link.id,
             url: FileSetLink.shown(link.url),
@@ -37,7 +35,7 @@ extension SearchResult {
             attachments: attachments,
             status: link.status,
             failure: link.status == .failed ? link.failure : nil,
-            card: card
+            card: Highlight.Card(link: link, provided: nil, files: attachments)
         )
     }
 }

@@ -66,8 +66,6 @@ extension Highlight {
     init(_ candidate: ShelfCandidate, link: Link, files: [UUID: [Share.Attachment]], suggested: Bool) {
         let shareID = FileSetLink.shareID(of: link.url)
         let attachments = shareID.flatMap { files[$0] } ?? []
-        var card = Card(link: link, provided: candidate.provided)
-        if shareID != nil, card.title == nil { card.title = Self.title(of: attachments) }
         self.init(
             linkID: link.id,
             url: FileSetLink.shown(link.url),
@@ -75,7 +73,7 @@ extension Highlight {
             attachments: attachments,
             status: link.status,
             failure: link.status == .failed ? link.failure : nil,
-            card: card,
+            card: Card(link: link, provided: candidate.provided, files: attachments),
             attributions: candidate.attributions,
             lastSharedAt: candidate.lastSharedAt,
             pinnedAt: candidate.pinnedAt,
@@ -105,5 +103,11 @@ extension Highlight.Card {
             iconURL: provided?.iconURL ?? fetched?.bestIcon()?.url,
             imageURL: provided?.imageURL ?? fetched?.bestImage?.url
         )
+    }
+
+    /// The card, and for a set of files without a title, one its `files` make ("3 photos").
+    init(link: Link, provided: ProvidedMetadata?, files: [Share.Attachment]) {
+        self.init(link: link, provided: provided)
+        if title == nil, FileSetLink.shareID(of: link.url) != nil { title = Highlight.title(of: files) }
     }
 }

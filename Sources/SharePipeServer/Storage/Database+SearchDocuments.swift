@@ -16,6 +16,19 @@ struct SearchPair: Hashable, Codable, Sendable {
         user_id = userID.uuidString
         link_id = linkID.uuidString
     }
+
+    /// The pair of a row with `user_id` and `link_id` columns.
+    init(row: any SQLRow) throws {
+        user_id = try row.decode(column: "user_id", as: String.self)
+        link_id = try row.decode(column: "link_id", as: String.self)
+    }
+
+    /// The `doc` of rows with `doc`, `user_id` and `link_id` columns, by pair.
+    static func docs(of rows: [any SQLRow]) throws -> [SearchPair: Int64] {
+        var docs: [SearchPair: Int64] = [:]
+        for row in rows { docs[try SearchPair(row: row)] = try row.decode(column: "doc", as: Int64.self) }
+        return docs
+    }
 }
 
 extension Database.Dialect {
@@ -98,15 +111,7 @@ extension Database {
             CROSS JOIN search_documents d WHERE d.user_id = p.user_id AND d.link_id = p.link_id
             """
         ).all()
-        var docs: [SearchPair: Int64] = [:]
-        for row in existing {
-            docs[
-                SearchPair(
-                    user_id: try row.decode(column: "user_id", as: String.self),
-                    link_id: try row.decode(column: "link_id", as: String.self)
-                )
-            ] = try row.decode(column: "doc", as: Int64.self)
-        }
+        var docs = try SearchPair.docs(of: existing)
         if !docs.isEmpty {
             let ids = try Database.jsonText(Array(docs.values))
             try await sql.raw("DELETE FROM search_text WHERE rowid IN (SELECT value FROM json_each(\(bind: ids)))").run()
@@ -126,14 +131,7 @@ extension Database {
                 RETURNING doc, user_id, link_id
                 """
             ).all()
-            for row in rows {
-                docs[
-                    SearchPair(
-                        user_id: try row.decode(column: "user_id", as: String.self),
-                        link_id: try row.decode(column: "link_id", as: String.self)
-                    )
-                ] = try row.decode(column: "doc", as: Int64.self)
-            }
+            docs.merge(try SearchPair.docs(of: rows)) { _, new in new }
         }
         guard !documents.isEmpty else { return }
         let texts = documents.compactMap { document in
@@ -192,12 +190,7 @@ extension Database {
                 ORDER BY user_id, link_id LIMIT \(bind: searchRefreshSlice)
                 """
             ).all()
-            let pairs = try rows.map {
-                SearchPair(
-                    user_id: try $0.decode(column: "user_id", as: String.self),
-                    link_id: try $0.decode(column: "link_id", as: String.self)
-                )
-            }
+            let pairs = try rows.map(SearchPair.init(row:))
             guard let end = pairs.last else { return }
             try await refreshSearchDocuments(pairs, dialect: dialect, in: sql)
             last = end

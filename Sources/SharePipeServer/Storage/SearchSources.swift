@@ -71,7 +71,7 @@ struct SearchSources {
             CROSS JOIN shelf_items i WHERE i.user_id = p.user_id AND i.link_id = p.link_id
             """
         ).all() {
-            let pair = try Self.pair(row)
+            let pair = try SearchPair(row: row)
             if try row.decodeNil(column: "removed_at") { sources.onShelf.insert(pair) } else { sources.removed.insert(pair) }
         }
         for row in try await sql.raw(
@@ -80,7 +80,7 @@ struct SearchSources {
             CROSS JOIN shares s WHERE s.user_id = p.user_id AND s.link_id = p.link_id
             """
         ).all() {
-            sources.ownShares[try Self.pair(row), default: []].append(
+            sources.ownShares[try SearchPair(row: row), default: []].append(
                 OwnShare(
                     id: try row.decode(column: "id", as: String.self),
                     note: try row.decode(column: "note", as: String?.self),
@@ -97,7 +97,7 @@ struct SearchSources {
             CROSS JOIN shelf_sources s WHERE s.user_id = p.user_id AND s.link_id = p.link_id
             """
         ).all() {
-            sources.conversations[try Self.pair(row), default: []].insert(
+            sources.conversations[try SearchPair(row: row), default: []].insert(
                 try row.decode(column: "conversation_id", as: String.self)
             )
         }
@@ -111,7 +111,7 @@ struct SearchSources {
                 WHERE \(dialect.column("s.id", isIn: try Database.jsonText(ownIDs)))
                 """
             ).all() {
-                sources.conversations[try Self.pair(row), default: []].insert(
+                sources.conversations[try SearchPair(row: row), default: []].insert(
                     try row.decode(column: "conversation_id", as: String.self)
                 )
             }
@@ -170,12 +170,5 @@ struct SearchSources {
             sources.links[link.id.uuidString] = link
         }
         return sources
-    }
-
-    private static func pair(_ row: any SQLRow) throws -> SearchPair {
-        SearchPair(
-            user_id: try row.decode(column: "user_id", as: String.self),
-            link_id: try row.decode(column: "link_id", as: String.self)
-        )
     }
 }

@@ -39,6 +39,24 @@ struct WebCardValues {
         }
     }
 
+    /// How a card names its link: the host (for a set of files, "Photos" or "Files"), the title,
+    /// where it goes and the site. With no title, the link's host and path name it, shown once (not
+    /// again as its URL).
+    struct Naming {
+        var host: String
+        var title: String
+        var displayURL: String?
+        var siteLabel: String
+
+        init(url: URL?, card: Highlight.Card, files: [WebFileValues]) {
+            host = url?.displayHost ?? (files.allSatisfy { $0.isPhoto || $0.isVideo } ? "Photos" : "Files")
+            let shown = url.map(WebCardValues.displayURL)
+            title = card.title ?? shown ?? host
+            displayURL = shown == title ? nil : shown
+            siteLabel = card.siteName ?? host
+        }
+    }
+
     /// The newest thing a sharer wrote with the link.
     struct Note {
         var text: String
@@ -88,15 +106,14 @@ struct WebCardValues {
         downloads = files.filter { !$0.isPhoto && !$0.isVideo }
         hasPhotos = !photos.isEmpty
         hasDownloads = !downloads.isEmpty
-        let host = item.url?.displayHost ?? (downloads.isEmpty ? "Photos" : "Files")
+        let naming = Naming(url: item.url, card: item.card, files: files)
+        let host = naming.host
         linkID = item.linkID.uuidString
-        let url = item.url.map(Self.displayURL)
-        // With no title, the link's host and path name it, shown once (not again as its URL).
-        cardTitle = item.card.title ?? url ?? host
-        displayURL = url == cardTitle ? nil : url
+        cardTitle = naming.title
+        displayURL = naming.displayURL
         summary = item.card.summary
         state = State(item, host: host)
-        siteLabel = item.card.siteName ?? host
+        siteLabel = naming.siteLabel
         siteInitial = String((item.card.siteName ?? host).first { $0.isLetter || $0.isNumber } ?? "•").uppercased()
         self.host = host
         imageSrc = item.card.imageURL.map(relay.path(for:))

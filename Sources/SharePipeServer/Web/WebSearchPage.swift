@@ -88,15 +88,14 @@ struct WebSearchPage: WebPage {
 
 extension WebSearchPage.Plain {
     init(_ result: SearchResult) {
-        let host = result.url?.displayHost ?? (result.attachments.isEmpty ? "Photos" : "Files")
-        let url = result.url.map(WebCardValues.displayURL)
-        title = result.card.title ?? url ?? host
-        href = result.url?.absoluteString
-        displayURL = url == title ? nil : url
-        siteLabel = result.card.siteName ?? host
-        summary = result.card.summary
-        state = WebCardValues.State(status: result.status, failure: result.failure, host: host).message
         files = WebFileValues.files(of: result.attachments, shareID: result.shareID)
         hasFiles = !files.isEmpty
+        let naming = WebCardValues.Naming(url: result.url, card: result.card, files: files)
+        title = naming.title
+        href = result.url?.absoluteString
+        displayURL = naming.displayURL
+        siteLabel = naming.siteLabel
+        summary = result.card.summary
+        state = WebCardValues.State(status: result.status, failure: result.failure, host: naming.host).message
     }
 }
