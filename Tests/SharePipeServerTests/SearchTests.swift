@@ -118,6 +118,32 @@ struct SearchTests {
         }
     }
 
+    @Test("Many matches are ranked in bands of the newest: every one is reached once, the newest band first", arguments: TestDatabase.all)
+    func bands(database: TestDatabase) async throws {
+        try await ServerFixture.run(on: database) { fixture, client in
+            let world = try await ShelfWorld.make(fixture, client)
+            var made: [UUID] = []
+            for index in 0..<11 {
+                // The older the link, the better its score: "rye" twice in the oldest notes.
+                let note = index < 6 ? "rye rye bread \(index)" : "rye bread \(index)"
+                made.append(UUID(uuidString: try await world.share("ada", "https://bakery.example/rye/\(index)", to: [], note: note))!)
+            }
+            let ada = try #require(world.ids["ada"])
+            let query = try #require(SearchQuery("rye", userID: ada))
+            var seen: [UUID] = []
+            var cursor: SearchCursor?
+            repeat {
+                let hits = try await world.database.search(query, after: cursor, limit: 3, band: 4)
+                seen += hits.map(\.linkID)
+                cursor = hits.count == 3 ? hits.last?.cursor : nil
+            } while cursor != nil && seen.count < 50
+            #expect(seen.count == 11 && Set(seen) == Set(made), "every match once")
+            #expect(Set(seen.prefix(4)) == Set(made.suffix(4)), "the newest four first, although older notes score better")
+            #expect(Set(seen[4..<8]) == Set(made[3..<7]))
+            #expect(seen[4..<7].allSatisfy { made.prefix(6).contains($0) }, "within a band, the better score first")
+        }
+    }
+
     @Test(
         "Bad input is a 422 naming the parameter",
         arguments: [

@@ -3,6 +3,8 @@ package import Foundation
 /// A search as asked: its words and its filters, each filter a facet every result must carry.
 public struct SearchQuery: Sendable, Equatable {
     var terms: SearchTerms
+    /// Whose documents are searched.
+    var userID: UUID
     /// ``SearchFacet`` words: the owner first, then the filters.
     var facets: [String]
 
@@ -14,6 +16,7 @@ public struct SearchQuery: Sendable, Equatable {
     package init?(_ text: String, userID: UUID, from: UUID? = nil, conversationID: UUID? = nil, site: String? = nil) {
         guard let terms = SearchTerms(text) else { return nil }
         self.terms = terms
+        self.userID = userID
         facets = [SearchFacet.owner(userID)] + [from.map(SearchFacet.from), conversationID.map(SearchFacet.conversation), site].compactMap { $0 }
     }
 
@@ -25,8 +28,10 @@ public struct SearchQuery: Sendable, Equatable {
         return ([owner] + filters + [text]).joined(separator: " AND ")
     }
 
-    /// PostgreSQL: the facets at weight `D`, the words at `A`–`C`.
+    /// PostgreSQL: the filters' facets at weight `D`, the words at `A`–`C`. The owner is a column
+    /// (`user_id`), so that the planner, which takes a tsquery's words as independent of the row's
+    /// owner, can tell a common word (read the owner's newest documents) from a rare one (GIN).
     var tsquery: String {
-        (facets.map { "\($0):D" } + ["(\(terms.tsquery))"]).joined(separator: " & ")
+        (facets.dropFirst().map { "\($0):D" } + ["(\(terms.tsquery))"]).joined(separator: " & ")
     }
 }

@@ -355,6 +355,17 @@ enum Migrations {
                 "CREATE TABLE shelf_refresh_queue (user_id TEXT NOT NULL, link_id TEXT NOT NULL, PRIMARY KEY (user_id, link_id))"
             ]
         ),
+        // Search ranks a band of each user's newest matches (Database.searchBand): PostgreSQL numbers
+        // documents in the order they are made, as SQLite's rowid does, and reads a user's by it.
+        Migration(
+            version: 22,
+            name: "search documents in order",
+            statements: [],
+            postgres: [
+                "ALTER TABLE search_documents ADD COLUMN seq BIGINT GENERATED ALWAYS AS IDENTITY",
+                "CREATE INDEX search_documents_by_owner ON search_documents (user_id, seq)",
+            ]
+        ),
     ]
 
     /// Applies the migrations the database lacks, in order, each in one transaction.
