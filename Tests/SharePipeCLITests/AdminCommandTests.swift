@@ -64,6 +64,21 @@ struct AdminCommandTests {
         )
     }
 
+    @Test("users delete needs --yes, deletes once, and frees the handle")
+    func usersDelete() async throws {
+        let folder = try TemporaryFolder.make()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = folder.appendingPathComponent("server.sqlite").path
+        #expect(try await SharePipeProcess.run(["users", "add", "ada", "--database", database]).status == 0)
+        let unconfirmed = try await SharePipeProcess.run(["users", "delete", "@ada", "--database", database])
+        #expect(unconfirmed.status != 0 && unconfirmed.output.contains("add --yes"), "\(unconfirmed.output)")
+        let deleted = try await SharePipeProcess.run(["users", "delete", "@ada", "--yes", "--database", database])
+        #expect(deleted.status == 0 && deleted.output.contains("Deleted @ada"), "\(deleted.output)")
+        let again = try await SharePipeProcess.run(["users", "delete", "ada", "--yes", "--database", database])
+        #expect(again.status != 0 && again.output.contains("No account @ada"), "\(again.output)")
+        #expect(try await SharePipeProcess.run(["users", "add", "ada", "--database", database]).status == 0, "the handle is free")
+    }
+
     /// `postgres+uds://` (and a scheme in capitals) was taken for a SQLite path: `serve` offered to
     /// create a folder named like the socket, and following that made a new, empty database.
     @Test("Every PostgreSQL URL form is PostgreSQL, whatever the scheme's case; anything else a SQLite path")

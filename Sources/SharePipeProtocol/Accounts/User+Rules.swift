@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension User {
     /// `text` as a handle (lower-cased, without a leading `@`), or nil when it breaks the rule: 1–32
@@ -13,6 +13,18 @@ extension User {
         guard case .user(let handle) = ShareRecipient(parsing: "@" + bare) else { return nil }
         return handle
     }
+
+    /// The name a deleted account is shown by, to the people who received its shares.
+    public static let deletedDisplayName = "Deleted account"
+
+    /// The handle a deleted account keeps: `deleted-` and its id, which breaks the handle rule, so
+    /// no one can take it, sign in with it or share to it.
+    public static func deletedHandle(of id: UUID) -> String {
+        "deleted-" + id.uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+    }
+
+    /// Whether this is what is left of a deleted account (``deletedHandle(of:)``).
+    public var isDeleted: Bool { handle.hasPrefix("deleted-") }
 
     /// What to tell someone whose handle breaks the rule.
     public static let handleRule = "Use 1–32 of a–z, 0–9 and _ for the handle."

@@ -6,6 +6,10 @@ extension Database {
     /// less than a client waits.
     static let operationDeadline: Duration = .seconds(30)
 
+    /// How long one migration may take on PostgreSQL: one that rewrites a table (numbering a million
+    /// search documents, say) takes minutes; the server starts serving only after it.
+    static let migrationDeadline: Duration = .seconds(30 * 60)
+
     /// Runs `operation` in a task of its own and waits for it at most `deadline`. Past it the operation is
     /// cancelled and left to end on its own, and the caller gets ``StorageError/Code/unavailable``.
     ///

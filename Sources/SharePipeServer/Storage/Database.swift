@@ -202,6 +202,14 @@ public final class Database: Sendable {
         try await connections.transaction(body)
     }
 
+    /// ``transaction(_:)`` that may take until `deadline` on PostgreSQL (a migration).
+    func transaction<T: Sendable>(
+        deadline: Duration,
+        _ body: @escaping @Sendable (any SQLDatabase) async throws -> T
+    ) async throws -> T {
+        try await connections.transaction(deadline: deadline, body)
+    }
+
     /// Orders transactions that would create the same row (PostgreSQL; SQLite runs them one by one
     /// anyway): holds an advisory lock on `key` until the transaction ends. The lock id is the key's
     /// 64-bit hash (`hashtextextended`): with 32 bits, two keys taken in a fixed order could share an

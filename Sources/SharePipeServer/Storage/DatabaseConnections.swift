@@ -42,8 +42,11 @@ struct DatabaseConnections: Sendable {
     }
 
     /// Runs `body` in one transaction: all of it is written, or none. On PostgreSQL the caller waits at
-    /// most ``Database/operationDeadline``; an unreachable database is ``StorageError/Code/unavailable``.
-    func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+    /// most `deadline` (``deadline`` when nil); an unreachable database is ``StorageError/Code/unavailable``.
+    func transaction<T: Sendable>(
+        deadline: Duration? = nil,
+        _ body: @escaping @Sendable (any SQLDatabase) async throws -> T
+    ) async throws -> T {
         switch backend {
         case .sqlite(let connection, let lock):
             return try await lock.withLock {
@@ -60,7 +63,7 @@ struct DatabaseConnections: Sendable {
             }
         case .postgres(let client, _):
             do {
-                return try await Database.withDeadline(deadline) { [logger] in
+                return try await Database.withDeadline(deadline ?? self.deadline) { [logger] in
                     try await client.withTransaction(logger: logger) { connection in
                         try await body(connection.sql(queryLogLevel: .trace))
                     }

@@ -143,6 +143,7 @@ public protocol Storage: Sendable {
     func setPassword(hash: String, userID: UUID, keeping session: String?) async throws -> Int
     /// Changes the name others see.
     func setDisplayName(_ name: String, userID: UUID) async throws
+    func deleteAccount(userID: UUID) async throws -> AccountDeletion?
 
     // MARK: Share ingestion
     /// Takes the idempotency key and records the share, exactly once per key and user: the key is

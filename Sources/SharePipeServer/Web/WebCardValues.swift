@@ -142,7 +142,8 @@ struct WebCardValues {
     /// be chosen to look like someone else's (`Ada Lovelace (@ada)`; `@ada` alone when the display
     /// name is the handle). A display name alone could be set to anyone's.
     static func label(for user: User) -> String {
-        user.displayName.caseInsensitiveCompare(user.handle) == .orderedSame
+        guard !user.isDeleted else { return User.deletedDisplayName }
+        return user.displayName.caseInsensitiveCompare(user.handle) == .orderedSame
             ? "@\(user.handle)" : "\(user.displayName) (@\(user.handle))"
     }
 

@@ -10,7 +10,8 @@ enum WebConversationNames {
         let others = conversation.members.filter { $0.id != viewerID }
         switch conversation.kind {
         case .direct:
-            return others.first.map(WebCardValues.label(for:)) ?? "Just you"
+            // Its two members never change: the other is gone only when their account was deleted.
+            return others.first.map(WebCardValues.label(for:)) ?? User.deletedDisplayName
         case .group:
             let name = conversation.title ?? WebCardValues.list(others.map(\.displayName))
             return "\(name) · group of \(conversation.members.count)"

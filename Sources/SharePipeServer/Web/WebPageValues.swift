@@ -46,6 +46,8 @@ enum WebPageValues {
         var csrf: String
         var handle = ""
         var error: String?
+        /// What happened before (an account deleted).
+        var notice: String?
         var signUpOpen: Bool
     }
 

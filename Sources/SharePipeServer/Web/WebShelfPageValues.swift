@@ -156,6 +156,11 @@ struct WebPasswordForm: Decodable, WebCSRFCarrying {
     var again: String
 }
 
+struct WebDeleteAccountForm: Decodable, WebCSRFCarrying {
+    var csrf: String?
+    var password: String
+}
+
 struct WebProfileForm: Decodable, WebCSRFCarrying {
     var csrf: String?
     var displayName: String

@@ -6,12 +6,12 @@ import SharePipeProtocol
 import SharePipeServer
 
 /// `sharepipe users add HANDLE`: an account, straight in the database (the first one, or when
-/// sign-up is off).
+/// sign-up is off); `sharepipe users delete HANDLE --yes` deletes one.
 struct UsersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "users",
         abstract: "Manage accounts.",
-        subcommands: [Add.self]
+        subcommands: [Add.self, Delete.self]
     )
 
     struct Add: AsyncParsableCommand {

@@ -83,6 +83,8 @@ struct WebAccountController {
             csrf: csrf.value,
             handle: handle,
             error: problem?.detail,
+            notice: request.uri.queryParameters["deleted"] != nil
+                ? "Your account is deleted. What you shared with others stays with them, from “Deleted account”." : nil,
             signUpOpen: accounts.allowSignUp
         )
         return site.withCSRFCookie(

@@ -2,7 +2,8 @@ import Foundation
 import Hummingbird
 import SharePipeProtocol
 
-/// The signed-in settings: the name others see, the password, and signing out everywhere.
+/// The signed-in settings: the name others see, the password, signing out everywhere, and deleting
+/// the account.
 struct WebSettingsController {
     let site: WebSite
     /// Checks the current password, under the sign-in limits.
@@ -13,6 +14,7 @@ struct WebSettingsController {
         group.post("settings/profile", use: saveProfile)
         group.post("settings/password", use: changePassword)
         group.post("settings/sign-out-everywhere", use: signOutEverywhere)
+        group.post("settings/delete-account", use: deleteAccount)
     }
 
     @Sendable func settings(_ request: Request, context: ServerRequestContext) async throws -> Response {
@@ -72,6 +74,24 @@ struct WebSettingsController {
         try await site.form(request, WebCSRFForm.self) { user, _, _ in
             try await site.storage.deleteSessions(userID: user.id)
             var response = Response.redirect(to: "/signin")
+            response.setCookie(SessionCookie.cleared(secure: site.secureCookies))
+            return response
+        }
+    }
+
+    /// Deletes the account, given its password (checked as a sign-in is, under its limits)
+    /// (``Database/deleteAccount(userID:)``), and signs this browser out.
+    @Sendable func deleteAccount(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        try await site.form(request, WebDeleteAccountForm.self) { user, form, _ in
+            do {
+                _ = try await accounts.signIn(handle: user.handle, password: form.password, from: context.clientAddress)
+            } catch let problem as ProblemDetails where problem.status == 401 {
+                throw ProblemDetails.validationFailed([
+                    .init(pointer: "/password", detail: "The password is not right; your account was not deleted.")
+                ])
+            }
+            _ = try await site.storage.deleteAccount(userID: user.id)
+            var response = Response.redirect(to: "/signin?deleted")
             response.setCookie(SessionCookie.cleared(secure: site.secureCookies))
             return response
         }
